@@ -1,0 +1,46 @@
+/**
+ * Opening the SQLite file: pragmas and numbered migrations. One connection writes; every
+ * write goes through a transaction so a killed process leaves either all of it or none.
+ */
+import Database from 'better-sqlite3';
+import initial from './migrations/001-initial';
+
+export type Db = Database.Database;
+
+/** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
+export const MIGRATIONS: readonly string[] = [initial];
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
+  const db = new Database(file, { readonly: options.readonly ?? false });
+  try {
+    db.pragma('busy_timeout = 5000');
+    if (!options.readonly) {
+      // WAL keeps readers off the writer's back; NORMAL sync in WAL mode survives a killed
+      // process (only an OS crash or power loss can lose the last commits).
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `the database has schema version ${current}, newer than this LabelDesk understands (${SCHEMA_VERSION}); use a newer LabelDesk`,
+    );
+  }
+  for (let version = current; version < SCHEMA_VERSION; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * SQL for label reports, their access entries, per-company state and custom fields.
+ * Statements are prepared once per connection; callers own transactions.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database';
+import {
+  MINIMAL_COLUMNS,
+  REPORT_COLUMNS,
+  type MinimalReportRow,
+  type ReportRow,
+  type VisibleReportRow,
+} from './report-rows';
+
+export interface AccessRow {
+  id: string;
+  label_report_id: string;
+  company_id: string;
+  role: 'owner' | 'editor' | 'viewer';
+}
+export interface CompanyStateRow {
+  company_id: string;
+  label_report_id: string;
+  has_flag: number;
+  is_archived: number;
+}
+export interface CustomFieldRow {
+  label_report_id: string;
+  custom_field_id: string;
+  value: string;
+}
+
+/** A compiled filter: a SQL condition over the aliases r, c, s with positional parameters. */
+export interface SqlFilter {
+  where: string;
+  params: readonly unknown[];
+  orderBy: string;
+}
+
+const VISIBLE_FROM = `
+  FROM access a
+  JOIN label_reports r ON r.id = a.label_report_id
+  JOIN companies c ON c.id = r.owner_company_id
+  LEFT JOIN company_report_state s ON s.label_report_id = r.id AND s.company_id = a.company_id`;
+
+const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_code, a.role AS caller_role,
+  COALESCE(s.has_flag, 0) AS has_flag, COALESCE(s.is_archived, 0) AS is_archived`;
+
+export class ReportStore {
+  private readonly insertReport: Statement;
+  private readonly deleteReport: Statement;
+  private readonly insertAccess: Statement;
+  private readonly upsertState: Statement;
+  private readonly upsertCustomField: Statement;
+  private readonly deleteCustomField: Statement;
+  private readonly selectVisible: Statement;
+  private readonly selectRow: Statement;
+  private readonly listCache = new Map<string, Statement>();
+
+  constructor(private readonly db: Db) {
+    this.insertReport = db.prepare(
+      `INSERT INTO label_reports (${REPORT_COLUMNS.join(', ')}) VALUES (${REPORT_COLUMNS.map((c) => '@' + c).join(', ')})`,
+    );
+    this.deleteReport = db.prepare('DELETE FROM label_reports WHERE id = ?');
+    this.insertAccess = db.prepare(
+      'INSERT INTO access (id, label_report_id, company_id, role) VALUES (@id, @label_report_id, @company_id, @role)',
+    );
+    this.upsertState = db.prepare(
+      `INSERT INTO company_report_state (company_id, label_report_id, has_flag, is_archived)
+       VALUES (@company_id, @label_report_id, @has_flag, @is_archived)
+       ON CONFLICT (company_id, label_report_id) DO UPDATE SET has_flag = excluded.has_flag, is_archived = excluded.is_archived`,
+    );
+    this.upsertCustomField = db.prepare(
+      `INSERT INTO custom_field_values (label_report_id, custom_field_id, value) VALUES (?, ?, ?)
+       ON CONFLICT (label_report_id, custom_field_id) DO UPDATE SET value = excluded.value`,
+    );
+    this.deleteCustomField = db.prepare(
+      'DELETE FROM custom_field_values WHERE label_report_id = ? AND custom_field_id = ?',
+    );
+    this.selectVisible = db.prepare(`SELECT r.*, ${CALLER_COLUMNS} ${VISIBLE_FROM} WHERE a.company_id = ? AND r.id = ?`);
+    this.selectRow = db.prepare('SELECT * FROM label_reports WHERE id = ?');
+  }
+
+  /** Replaces a report whole (import is an upsert by id); its children go with it by cascade. */
+  replace(row: ReportRow, access: readonly AccessRow[], states: readonly CompanyStateRow[], fields: readonly CustomFieldRow[]): void {
+    this.deleteReport.run(row.id);
+    this.insertReport.run(row);
+    for (const entry of access) this.insertAccess.run(entry);
+    for (const state of states) this.upsertState.run(state);
+    for (const f of fields) this.upsertCustomField.run(f.label_report_id, f.custom_field_id, f.value);
+  }
+
+  /** The report as the caller's company sees it, or undefined when it has no access entry. */
+  findVisible(companyId: string, id: string): VisibleReportRow | undefined {
+    return this.selectVisible.get(companyId, id) as VisibleReportRow | undefined;
+  }
+
+  findRow(id: string): ReportRow | undefined {
+    return this.selectRow.get(id) as ReportRow | undefined;
+  }
+
+  count(companyId: string, filter: SqlFilter): number {
+    const stmt = this.statement(`SELECT count(*) AS n ${VISIBLE_FROM} WHERE a.company_id = ? AND (${filter.where})`);
+    return (stmt.get(companyId, ...filter.params) as { n: number }).n;
+  }
+
+  listMinimal(companyId: string, filter: SqlFilter, limit: number, offset: number): MinimalReportRow[] {
+    const columns = MINIMAL_COLUMNS.map((c) => 'r.' + c).join(', ');
+    return this.page(`SELECT ${columns}, ${CALLER_COLUMNS}`, companyId, filter, limit, offset) as MinimalReportRow[];
+  }
+
+  listFull(companyId: string, filter: SqlFilter, limit: number, offset: number): VisibleReportRow[] {
+    return this.page(`SELECT r.*, ${CALLER_COLUMNS}`, companyId, filter, limit, offset) as VisibleReportRow[];
+  }
+
+  accessFor(ids: readonly string[]): Map<string, AccessRow[]> {
+    const rows = this.selectByReportIds(
+      // Owner first, then by role and company so the order is stable.
+      `SELECT * FROM access WHERE label_report_id IN (SELECT value FROM json_each(?))
+       ORDER BY label_report_id, CASE role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, company_id`,
+      ids,
+    ) as AccessRow[];
+    return groupBy(rows, (r) => r.label_report_id);
+  }
+
+  customFieldsFor(ids: readonly string[]): Map<string, CustomFieldRow[]> {
+    const rows = this.selectByReportIds(
+      'SELECT * FROM custom_field_values WHERE label_report_id IN (SELECT value FROM json_each(?)) ORDER BY rowid',
+      ids,
+    ) as CustomFieldRow[];
+    return groupBy(rows, (r) => r.label_report_id);
+  }
+
+  companyStatesFor(id: string): CompanyStateRow[] {
+    return this.statement('SELECT * FROM company_report_state WHERE label_report_id = ? ORDER BY company_id').all(id) as CompanyStateRow[];
+  }
+
+  /** Sets the named columns; names come from our own code, never from a request. */
+  updateColumns(id: string, changes: Partial<ReportRow>): void {
+    const names = Object.keys(changes).filter((k) => (REPORT_COLUMNS as readonly string[]).includes(k));
+    if (names.length === 0) return;
+    this.statement(`UPDATE label_reports SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({
+      ...changes,
+      id,
+    });
+  }
+
+  setCompanyState(state: CompanyStateRow): void {
+    this.upsertState.run(state);
+  }
+
+  setCustomField(reportId: string, fieldId: string, jsonValue: string): void {
+    this.upsertCustomField.run(reportId, fieldId, jsonValue);
+  }
+
+  clearCustomField(reportId: string, fieldId: string): void {
+    this.deleteCustomField.run(reportId, fieldId);
+  }
+
+  /** Every report id, in a stable order, for export. */
+  *allIds(): Generator<string> {
+    for (const row of this.statement('SELECT id FROM label_reports ORDER BY created, id').iterate()) {
+      yield (row as { id: string }).id;
+    }
+  }
+
+  private page(select: string, companyId: string, filter: SqlFilter, limit: number, offset: number): unknown[] {
+    const stmt = this.statement(
+      `${select} ${VISIBLE_FROM} WHERE a.company_id = ? AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`,
+    );
+    return stmt.all(companyId, ...filter.params, limit, offset);
+  }
+
+  private selectByReportIds(sql: string, ids: readonly string[]): unknown[] {
+    if (ids.length === 0) return [];
+    return this.statement(sql).all(JSON.stringify(ids));
+  }
+
+  /** Filters compile to a bounded set of SQL texts, so caching their statements is safe. */
+  private statement(sql: string): Statement {
+    let stmt = this.listCache.get(sql);
+    if (!stmt) {
+      if (this.listCache.size > 500) this.listCache.clear();
+      stmt = this.db.prepare(sql);
+      this.listCache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = map.get(k);
+    if (list) list.push(row);
+    else map.set(k, [row]);
+  }
+  return map;
+}

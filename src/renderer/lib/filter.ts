@@ -1,0 +1,84 @@
+/**
+ * Building the `filter` and `customFields` strings of GET /v2/labelReports (decisions §3
+ * "List parameters"). Pure string work, kept apart from the UI so every escaping rule is
+ * unit-tested: a wrong escape here silently shows staff the wrong reports.
+ */
+
+export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'includes'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+export interface Condition {
+  readonly key: string;
+  readonly op: FilterOperator;
+  readonly value: string | number | boolean;
+}
+
+/** A custom field id as the API accepts it (decisions §3: `[A-Za-z0-9_.-]+`). */
+export const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
+/** Filter keys are dotted identifiers from the API's allow-list. */
+const FILTER_KEY = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
+
+/**
+ * Conditions are separated by commas, so a comma inside a value is written `\,`.
+ * Nothing else is escaped at this level: backslashes stay as they are so that like-escapes
+ * (`\%`, `\_`, `\*`, `\\`) reach the pattern matcher untouched.
+ */
+export function escapeFilterValue(value: string): string {
+  return value.replace(/,/g, '\\,');
+}
+
+/**
+ * Makes user text literal inside a like/ilike pattern: `%` and `*` match any run and `_` one
+ * character, so each is backslash-escaped, and the backslash itself first.
+ */
+export function escapeLikePattern(text: string): string {
+  return text.replace(/[\\%_*]/g, (ch) => `\\${ch}`);
+}
+
+/** `%text%`: "contains", with the user's text taken literally. */
+export function containsPattern(text: string): string {
+  return `%${escapeLikePattern(text)}%`;
+}
+
+function formatValue(value: string | number | boolean): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`filter value ${value} is not a finite number`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return escapeFilterValue(value);
+}
+
+export function formatCondition(c: Condition): string {
+  if (!FILTER_KEY.test(c.key)) throw new Error(`'${c.key}' is not a filter key`);
+  return `${c.key}[${c.op}]${formatValue(c.value)}`;
+}
+
+/** The `filter` parameter; undefined when there is nothing to filter on (never an empty condition). */
+export function buildFilter(conditions: readonly Condition[]): string | undefined {
+  if (conditions.length === 0) return undefined;
+  return conditions.map(formatCondition).join(',');
+}
+
+export interface CustomFieldCondition {
+  readonly fieldId: string;
+  readonly op: FilterOperator;
+  readonly value: string;
+}
+
+/**
+ * The `customFields` parameter. Incomplete rows (no id or no value yet) are skipped so a half-typed row
+ * in the filter bar never turns into a 400; an id the API would refuse throws instead.
+ */
+export function buildCustomFieldsFilter(conditions: readonly CustomFieldCondition[]): string | undefined {
+  const parts: string[] = [];
+  for (const c of conditions) {
+    const id = c.fieldId.trim();
+    if (id === '' || c.value === '') continue;
+    if (!CUSTOM_FIELD_ID.test(id)) {
+      throw new Error(`custom field id '${id}' may contain only letters, digits, _ . and -`);
+    }
+    parts.push(`${id}[${c.op}]${escapeFilterValue(c.value)}`);
+  }
+  return parts.length > 0 ? parts.join(',') : undefined;
+}

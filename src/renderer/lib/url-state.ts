@@ -1,0 +1,102 @@
+/**
+ * The browser's query string as the home of a view: filters, sort, the open report and the
+ * screen, so a reload (or a bookmarked link on the desk) shows the same thing again.
+ * Decoding is forgiving: anything unknown or malformed falls back to the default rather than
+ * producing a request the API would refuse.
+ */
+import { FILTER_OPERATORS } from './filter';
+import type { CustomFieldCondition, FilterOperator } from './filter';
+import { ALERT_FILTERS, DEFAULT_SORT, ENUMS, SEARCH_FIELDS, SORT_KEYS, TRI_STATES, defaultFilters } from './list-query';
+import type { ListQuery, SortColumn, SortDirection } from './list-query';
+
+export const VIEWS = ['reports', 'settings'] as const;
+export type View = (typeof VIEWS)[number];
+
+export interface UrlState {
+  query: ListQuery;
+  /** Id of the report open in the detail panel. */
+  report: string | null;
+  view: View;
+}
+
+function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | '' {
+  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : '';
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Custom field filters travel as `cf=<fieldId>~<op>~<value>`; ids and operators never contain `~`. */
+function encodeCustomField(c: CustomFieldCondition): string {
+  return `${c.fieldId}~${c.op}~${c.value}`;
+}
+
+function decodeCustomField(raw: string): CustomFieldCondition | null {
+  const first = raw.indexOf('~');
+  const second = first < 0 ? -1 : raw.indexOf('~', first + 1);
+  if (second < 0) return null;
+  const fieldId = raw.slice(0, first);
+  const op = raw.slice(first + 1, second);
+  if (!(FILTER_OPERATORS as readonly string[]).includes(op)) return null;
+  return { fieldId, op: op as FilterOperator, value: raw.slice(second + 1) };
+}
+
+/** Query string (with `?`, or empty) for a state; defaults are left out to keep links short. */
+export function encodeUrlState(state: UrlState): string {
+  const p = new URLSearchParams();
+  const f = state.query.filters;
+  if (state.view !== 'reports') p.set('view', state.view);
+  if (f.status) p.set('status', f.status);
+  if (f.alert) p.set('alert', f.alert);
+  if (f.mode) p.set('mode', f.mode);
+  if (f.type) p.set('type', f.type);
+  if (f.flagged) p.set('flagged', f.flagged);
+  if (f.archived) p.set('archived', f.archived);
+  if (f.createdFrom) p.set('from', f.createdFrom);
+  if (f.createdTo) p.set('to', f.createdTo);
+  if (f.search) p.set('q', f.search);
+  if (f.searchField !== 'reference') p.set('in', f.searchField);
+  for (const c of f.customFields) p.append('cf', encodeCustomField(c));
+  const s = state.query.sort;
+  if (s.column !== DEFAULT_SORT.column || s.direction !== DEFAULT_SORT.direction) p.set('sort', `${s.column}.${s.direction}`);
+  if (state.report) p.set('report', state.report);
+  const text = p.toString();
+  return text ? `?${text}` : '';
+}
+
+export function decodeUrlState(search: string): UrlState {
+  const p = new URLSearchParams(search);
+  const filters = defaultFilters();
+  filters.status = oneOf(ENUMS.STATUSES, p.get('status'));
+  filters.alert = oneOf(ALERT_FILTERS, p.get('alert'));
+  filters.mode = oneOf(ENUMS.MODES, p.get('mode'));
+  filters.type = oneOf(ENUMS.REPORT_TYPES, p.get('type'));
+  filters.flagged = oneOf(TRI_STATES, p.get('flagged'));
+  filters.archived = oneOf(TRI_STATES, p.get('archived'));
+  const from = p.get('from');
+  const to = p.get('to');
+  filters.createdFrom = from && DAY.test(from) ? from : '';
+  filters.createdTo = to && DAY.test(to) ? to : '';
+  filters.search = p.get('q') ?? '';
+  filters.searchField = oneOf(SEARCH_FIELDS, p.get('in')) || 'reference';
+  filters.customFields = p
+    .getAll('cf')
+    .map(decodeCustomField)
+    .filter((c): c is CustomFieldCondition => c !== null);
+
+  let sort = { ...DEFAULT_SORT };
+  const rawSort = p.get('sort');
+  if (rawSort) {
+    const dot = rawSort.lastIndexOf('.');
+    const column = rawSort.slice(0, dot);
+    const direction = rawSort.slice(dot + 1);
+    if (dot > 0 && Object.hasOwn(SORT_KEYS, column) && (direction === 'asc' || direction === 'desc')) {
+      sort = { column: column as SortColumn, direction: direction as SortDirection };
+    }
+  }
+  const report = p.get('report');
+  return {
+    query: { filters, sort },
+    report: report ? report : null,
+    view: oneOf(VIEWS, p.get('view')) || 'reports',
+  };
+}

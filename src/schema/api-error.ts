@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** Every error the API answers has this body (decisions §3 "Errors"). */
+export const apiErrorBodySchema = z.object({
+  statusCode: z.int(),
+  error: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** A refusal meant for the client: its status, a stable code for programs and a message naming the input. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): ApiErrorBody {
+    return { statusCode: this.statusCode, error: REASONS[this.statusCode] ?? 'Error', code: this.code, message: this.message };
+  }
+}
+
+export const badRequest = (code: string, message: string) => new ApiError(400, code, message);

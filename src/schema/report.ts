@@ -1,0 +1,162 @@
+/**
+ * The label report as the /v2 API shows it, and the bodies it accepts. Service, renderer and
+ * tests all take their types from here.
+ */
+import { z } from 'zod';
+import {
+  alertSchema,
+  alertsConfigSchema,
+  calculatedSenseDataSchema,
+  limitsSchema,
+  minimalSenseDataSchema,
+  reportedSenseDataSchema,
+  senseConfigSchema,
+  trimSchema,
+} from './sense';
+
+export const MODES = ['airFreight', 'roadTransport', 'seaFreight', 'railFreight', 'stationary', 'unknown'] as const;
+export const REPORT_TYPES = ['tempSense', 'humiditySense', 'shockSense', 'freezeSense'] as const;
+export const STATUSES = ['active', 'completed'] as const;
+export const ROLES = ['owner', 'editor', 'viewer'] as const;
+export const PERMISSIONS = ['labelReports:read', 'labelReports:update', 'apiKeys:manage'] as const;
+
+export const modeSchema = z.enum(MODES);
+export const reportTypeSchema = z.enum(REPORT_TYPES);
+export const statusSchema = z.enum(STATUSES);
+export const roleSchema = z.enum(ROLES);
+export const permissionSchema = z.enum(PERMISSIONS);
+export type Mode = z.infer<typeof modeSchema>;
+export type ReportType = z.infer<typeof reportTypeSchema>;
+export type Status = z.infer<typeof statusSchema>;
+export type Role = z.infer<typeof roleSchema>;
+export type Permission = z.infer<typeof permissionSchema>;
+
+export const companySchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string(),
+  shortCode: z.string(),
+});
+export type Company = z.infer<typeof companySchema>;
+
+/** subCompany's inner fields are not fixed by the interface; an `id` is kept for filtering. */
+export const subCompanySchema = z.looseObject({ id: z.string().min(1) });
+
+export const firmwareVersionInfoSchema = z.strictObject({
+  firmwareVersion: z.string(),
+  firmwareApiVersion: z.string(),
+});
+
+export const customFieldIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]+$/, 'customFieldId may contain only letters, digits, _ . and -');
+export const customFieldValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.array(z.union([z.string(), z.number()])),
+]);
+export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
+export const customFieldSchema = z.strictObject({ customFieldId: customFieldIdSchema, value: customFieldValueSchema });
+export type CustomField = z.infer<typeof customFieldSchema>;
+
+export const accessEntrySchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  labelReportId: z.string(),
+  role: roleSchema,
+});
+export type AccessEntry = z.infer<typeof accessEntrySchema>;
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const labelSchema = z.object({
+  uid: z.string(),
+  sequenceCode: z.string(),
+  type: z.string(),
+  name: z.string(),
+  firmwareVersionInfo: firmwareVersionInfoSchema,
+  estimatedBatteryDaysLeft: z.number().optional(),
+});
+
+/** The trimmed figures carry their own datapoints, like the calculated ones. */
+const trimmedSenseDataSchema = calculatedSenseDataSchema.nullable();
+
+/** Full report, as retrieve and PATCH return it (decisions §3 "Shapes", key order included). */
+export const labelReportSchema = z.object({
+  id: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  company: companySchema,
+  subCompany: subCompanySchema.nullable(),
+  user: jsonObject.nullable(),
+  label: labelSchema,
+  mode: modeSchema,
+  type: reportTypeSchema,
+  status: statusSchema,
+  labelReference: z.string(),
+  senseConfig: senseConfigSchema,
+  alertsConfig: alertsConfigSchema.nullable(),
+  labelPreset: jsonObject.nullable(),
+  hasFlag: z.boolean(),
+  isArchived: z.boolean(),
+  numberOfTaps: z.int(),
+  dataIsIncomplete: z.boolean(),
+  reportedSenseData: reportedSenseDataSchema,
+  calculatedSenseData: calculatedSenseDataSchema,
+  trimmedSenseData: trimmedSenseDataSchema,
+  alert: alertSchema,
+  customFields: z.array(customFieldSchema).nullable(),
+  access: z.array(accessEntrySchema),
+});
+export type LabelReport = z.infer<typeof labelReportSchema>;
+
+/** Element of `GET /v2/labelReports?output=minimal`: exactly the interface's reduced keys. */
+export const minimalLabelReportSchema = z.object({
+  id: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  company: companySchema,
+  subCompany: subCompanySchema.nullable(),
+  label: z.object({ uid: z.string(), sequenceCode: z.string() }),
+  mode: modeSchema,
+  type: reportTypeSchema,
+  status: statusSchema,
+  labelReference: z.string(),
+  senseConfig: senseConfigSchema,
+  hasFlag: z.boolean(),
+  isArchived: z.boolean(),
+  numberOfTaps: z.int(),
+  minimalSenseData: minimalSenseDataSchema,
+  alert: alertSchema,
+});
+export type MinimalLabelReport = z.infer<typeof minimalLabelReportSchema>;
+
+/** Element of `GET /v2/labelReports` (output=normal): the full shape, label reduced. */
+export const listedLabelReportSchema = labelReportSchema.extend({
+  label: z.object({ uid: z.string(), sequenceCode: z.string() }),
+});
+export type ListedLabelReport = z.infer<typeof listedLabelReportSchema>;
+
+export function pageSchema<T extends z.ZodType>(element: T) {
+  return z.object({ data: z.array(element), totalDocuments: z.int().nonnegative() });
+}
+export type Page<T> = { data: T[]; totalDocuments: number };
+
+/** PATCH /v2/labelReports/:id body. Unknown fields are refused. */
+export const labelReportPatchSchema = z.strictObject({
+  limits: limitsSchema.partial().optional(),
+  labelReference: z.string().max(1000).optional(),
+  status: statusSchema.optional(),
+  hasFlag: z.boolean().optional(),
+  isArchived: z.boolean().optional(),
+  customFields: z
+    .array(z.strictObject({ customFieldId: customFieldIdSchema, value: customFieldValueSchema.nullable() }))
+    .max(1000)
+    .optional(),
+  trim: trimSchema.nullable().optional(),
+});
+export type LabelReportPatch = z.infer<typeof labelReportPatchSchema>;
+
+/** Fields a viewer may change; everything else needs editor or owner. */
+export const VIEWER_FIELDS: ReadonlySet<keyof LabelReportPatch> = new Set(['hasFlag', 'isArchived']);
+/** Fields only the owning company may change. */
+export const OWNER_FIELDS: ReadonlySet<keyof LabelReportPatch> = new Set(['limits']);

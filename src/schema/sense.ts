@@ -1,0 +1,113 @@
+/**
+ * Shapes of a report's sense data: its configuration, raw datapoints and the figures
+ * calculated from them. One source of truth, shared by the engine, the service, the
+ * renderer and the tests.
+ */
+import { z } from 'zod';
+
+/** Epoch seconds; an integer that fits a double exactly. */
+export const epochSeconds = z.int();
+
+/** Temperature in °C, humidity in %RH. zod's number rejects NaN and ±Infinity. */
+export const limitsSchema = z.strictObject({
+  minTemperature: z.number(),
+  maxTemperature: z.number(),
+  minHumidity: z.number().optional(),
+  maxHumidity: z.number().optional(),
+});
+export type Limits = z.infer<typeof limitsSchema>;
+
+export const senseConfigSchema = z.strictObject({
+  limits: limitsSchema,
+  interval: z.int().positive(),
+  configTime: epochSeconds,
+  startDelay: z.int().nonnegative(),
+  runningTime: z.int().nonnegative(),
+});
+export type SenseConfig = z.infer<typeof senseConfigSchema>;
+
+export const alertRuleSchema = z.strictObject({
+  level: z.int().min(1).max(2),
+  kind: z.enum(['cumulative', 'singleEvent']),
+  seconds: z.number().nonnegative(),
+});
+export type AlertRule = z.infer<typeof alertRuleSchema>;
+
+export const alertsConfigSchema = z.strictObject({
+  rules: z.array(alertRuleSchema).max(100),
+});
+export type AlertsConfig = z.infer<typeof alertsConfigSchema>;
+
+export const DEFAULT_ALERT_RULES: readonly AlertRule[] = Object.freeze([
+  { level: 1, kind: 'cumulative', seconds: 0 },
+  { level: 2, kind: 'cumulative', seconds: 3600 },
+]);
+
+export const trimSchema = z
+  .strictObject({ startTime: epochSeconds, endTime: epochSeconds })
+  .refine((t) => t.startTime <= t.endTime, { message: 'trim.startTime must not be after trim.endTime' });
+export type Trim = z.infer<typeof trimSchema>;
+
+export const datapointSchema = z.strictObject({
+  timestamp: epochSeconds,
+  temperature: z.number(),
+  humidity: z.number().optional(),
+});
+export type Datapoint = z.infer<typeof datapointSchema>;
+
+export const reportedSenseDataSchema = z.strictObject({
+  datapoints: z.array(datapointSchema),
+  currentTime: epochSeconds.optional(),
+  numberOfDatapointsAvailable: z.int().nonnegative().optional(),
+  numberOfMeasurementsOccurred: z.int().nonnegative().optional(),
+});
+export type ReportedSenseData = z.infer<typeof reportedSenseDataSchema>;
+
+const violationCounts = z.object({ temperature: z.int(), humidity: z.int(), all: z.int() });
+export type ViolationCounts = z.infer<typeof violationCounts>;
+
+export const calculatedSenseDataSchema = z.object({
+  datapoints: z.array(datapointSchema),
+  numberOfDatapointsAvailable: z.int(),
+  numberOfDatapointsRead: z.int(),
+  numberOfMeasurementsOccurred: z.int(),
+  attainedValues: z.object({
+    minTemperature: z.number().nullable(),
+    maxTemperature: z.number().nullable(),
+    minHumidity: z.number().optional(),
+    maxHumidity: z.number().optional(),
+  }),
+  startTime: z.int(),
+  elapsedTime: z.int(),
+  elapsedTimeFromConfig: z.int(),
+  preciseElapsedTime: z.int(),
+  preciseElapsedTimeFromConfig: z.int(),
+  preciseInterval: z.number(),
+  currentTime: z.int(),
+  startDelay: z.int(),
+  numberOfViolations: violationCounts,
+  durationOfViolations: violationCounts,
+  analysedValues: z.object({
+    temperature: z.object({
+      average: z.number().nullable(),
+      degreeHour: z.number(),
+      meanKineticTemperature: z.number().nullable(),
+    }),
+  }),
+});
+export type CalculatedSenseData = z.infer<typeof calculatedSenseDataSchema>;
+/** The calculated figures without the datapoint list, which is rebuilt from storage on output. */
+export type SenseFigures = Omit<CalculatedSenseData, 'datapoints'>;
+
+export const minimalSenseDataSchema = z.object({
+  flattenedDatapoints: z.array(z.union([z.literal(0), z.literal(1)])).max(50),
+  numberOfDatapointsAvailable: z.int(),
+  numberOfDatapointsRead: z.int(),
+  numberOfMeasurementsOccurred: z.int(),
+  numberOfViolations: violationCounts,
+});
+export type MinimalSenseData = z.infer<typeof minimalSenseDataSchema>;
+
+/** -1: no taps yet, 0: none, 1: moderate, 2: critical. */
+export const alertSchema = z.object({ level: z.int().min(-1).max(2), timestamp: z.int() });
+export type Alert = z.infer<typeof alertSchema>;

@@ -1,0 +1,6 @@
+/** Public API of the sense-data engine: pure functions, no I/O. */
+export { columnsFromDatapoints, datapointsFromColumns, toTimeline, trimTimeline } from './timeline';
+export type { DatapointColumns, Timeline } from './timeline';
+export { computeSense } from './compute';
+export type { ReportedCounters, SenseInput, SenseResult } from './compute';
+export { estimatedBatteryDaysLeft } from './battery';

@@ -1,0 +1,37 @@
+/** The time fields of the calculated sense data (decisions.md §2, "Times"). */
+import type { SenseConfig } from '../schema/sense';
+
+export interface TimeFigures {
+  startTime: number;
+  elapsedTime: number;
+  elapsedTimeFromConfig: number;
+  preciseElapsedTime: number;
+  preciseElapsedTimeFromConfig: number;
+  preciseInterval: number;
+  currentTime: number;
+  startDelay: number;
+}
+
+/** `timestamps` must be sorted: only its first and last entries are read. */
+export function timeFigures(
+  timestamps: Float64Array,
+  config: SenseConfig,
+  reportedCurrentTime: number | undefined,
+): TimeFigures {
+  const n = timestamps.length;
+  const startTime = config.configTime + config.startDelay;
+  const first = n > 0 ? timestamps[0] : undefined;
+  const last = n > 0 ? timestamps[n - 1] : undefined;
+  const currentTime = reportedCurrentTime ?? last ?? startTime;
+  return {
+    startTime,
+    elapsedTime: Math.max(0, currentTime - startTime),
+    elapsedTimeFromConfig: Math.max(0, currentTime - config.configTime),
+    // Not clamped, unlike the elapsed times: the definition has no max(0, …) here.
+    preciseElapsedTime: last === undefined ? 0 : last - startTime,
+    preciseElapsedTimeFromConfig: last === undefined ? 0 : last - config.configTime,
+    preciseInterval: n < 2 ? config.interval : (last! - first!) / (n - 1),
+    currentTime,
+    startDelay: config.startDelay,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * API keys: creation (the key is shown once), hashing, authentication and revocation.
+ * A key is 32 random bytes; SHA-256 is enough to store it because it is not a password.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { CompanyStore } from '../db/company-store';
+import type { ApiKeyRecord, KeyStore } from '../db/key-store';
+import { ApiError } from '../schema/api-error';
+import type { Permission } from '../schema/report';
+
+/** Who is calling: the key's company and what the key may do. */
+export interface Caller {
+  keyId: string;
+  companyId: string;
+  permissions: ReadonlySet<Permission>;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  key: string;
+  name: string | null;
+  companyId: string;
+  permissions: Permission[];
+  created: string;
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function generateKey(): string {
+  return 'ldk_' + randomBytes(32).toString('base64url');
+}
+
+export class ApiKeys {
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly companies: CompanyStore,
+  ) {}
+
+  create(companyId: string, permissions: readonly Permission[], name: string | null, key = generateKey()): CreatedApiKey {
+    if (!this.companies.find(companyId)) throw new ApiError(400, 'UNKNOWN_COMPANY', `unknown company '${companyId}'`);
+    const record: ApiKeyRecord = {
+      id: randomUUID(),
+      keyHash: hashKey(key),
+      companyId,
+      name,
+      permissions: [...new Set(permissions)],
+      created: new Date().toISOString(),
+      revoked: null,
+    };
+    this.keys.upsert(record);
+    return { id: record.id, key, name, companyId, permissions: record.permissions, created: record.created };
+  }
+
+  /** The caller behind a key, or a 401 that says whether the key was missing or wrong. */
+  authenticate(key: string | undefined): Caller {
+    if (key === undefined || key === '') throw new ApiError(401, 'API_KEY_MISSING', 'an API key is required: send it in the x-api-key header');
+    const record = this.keys.findByHash(hashKey(key));
+    if (!record || record.revoked !== null) throw new ApiError(401, 'API_KEY_INVALID', 'the API key is unknown or revoked');
+    return { keyId: record.id, companyId: record.companyId, permissions: new Set(record.permissions) };
+  }
+
+  list(companyId?: string): Omit<ApiKeyRecord, 'keyHash'>[] {
+    return this.keys.list(companyId).map(({ keyHash: _hash, ...rest }) => rest);
+  }
+
+  revoke(id: string, companyId?: string): boolean {
+    const record = this.keys.find(id);
+    if (!record || (companyId !== undefined && record.companyId !== companyId)) return false;
+    return this.keys.revoke(id, new Date().toISOString());
+  }
+}
+
+export function requirePermission(caller: Caller, permission: Permission): void {
+  if (!caller.permissions.has(permission)) {
+    throw new ApiError(403, 'PERMISSION_DENIED', `the API key lacks the ${permission} permission`);
+  }
+}
