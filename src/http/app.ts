@@ -57,9 +57,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   if (options.staticDir && existsSync(options.staticDir)) {
     app.register(fastifyStatic, {
       root: options.staticDir,
-      setHeaders: (res) => {
-        res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-        res.setHeader('X-Content-Type-Options', 'nosniff');
+      setHeaders: (reply) => {
+        reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+        reply.header('X-Content-Type-Options', 'nosniff');
       },
     });
   } else {

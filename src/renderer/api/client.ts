@@ -1,0 +1,233 @@
+/**
+ * The renderer's only way to the outside world: a typed fetch client for the local /v2 and
+ * /local endpoints. Every answer is validated with the shared zod schemas, so a server that
+ * drifts from the contract shows up as a clear error instead of a blank cell. Every failure
+ * becomes an ApiClientError whose message can be shown to people as it is.
+ */
+import { z } from 'zod';
+import { apiErrorBodySchema } from '../../schema/api-error';
+import {
+  labelReportPatchSchema,
+  labelReportSchema,
+  listedLabelReportSchema,
+  minimalLabelReportSchema,
+  pageSchema,
+  permissionSchema,
+} from '../../schema/report';
+import type {
+  LabelReport,
+  LabelReportPatch,
+  ListedLabelReport,
+  MinimalLabelReport,
+  Page,
+  Permission,
+} from '../../schema/report';
+
+/** status 0 means no HTTP answer at all (service down, or the request was refused by the network). */
+export class ApiClientError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiClientError';
+  }
+}
+
+export const NETWORK_ERROR = 'NETWORK_UNREACHABLE';
+export const BAD_RESPONSE = 'BAD_RESPONSE';
+export const INVALID_INPUT = 'INVALID_INPUT';
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof DOMException ? err.name === 'AbortError' : (err as { name?: string } | null)?.name === 'AbortError';
+}
+
+// The /local endpoints are desktop-only and have no shared schema module; their shapes follow
+// the lead's contract for this renderer.
+export const sessionSchema = z.object({
+  companyId: z.string(),
+  companyName: z.string(),
+  permissions: z.array(z.string()),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const apiKeyInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  companyId: z.string(),
+  permissions: z.array(z.string()),
+  created: z.union([z.string(), z.number()]),
+  revoked: z.union([z.string(), z.number()]).nullable(),
+});
+export type ApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
+
+export const createdApiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  companyId: z.string(),
+  permissions: z.array(z.string()),
+  created: z.union([z.string(), z.number()]),
+  key: z.string().min(1),
+});
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const createApiKeyBodySchema = z.strictObject({
+  name: z.string().trim().min(1, 'Give the key a name, so you know later where it is used.').max(200),
+  permissions: z.array(permissionSchema).min(1, 'Tick at least one permission.'),
+});
+
+export const serviceInfoSchema = z.object({
+  baseUrl: z.string(),
+  port: z.number(),
+  version: z.string(),
+});
+export type ServiceInfo = z.infer<typeof serviceInfoSchema>;
+
+export type Output = 'minimal' | 'normal';
+
+export interface ListParams {
+  filter?: string;
+  order?: string;
+  customFields?: string;
+  pageNumber?: number;
+  pageSize?: number;
+}
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  listReports(params: ListParams & { output: 'minimal' }, signal?: AbortSignal): Promise<Page<MinimalLabelReport>>;
+  listReports(params: ListParams & { output?: 'normal' }, signal?: AbortSignal): Promise<Page<ListedLabelReport>>;
+  getReport(id: string, signal?: AbortSignal): Promise<LabelReport>;
+  patchReport(id: string, patch: LabelReportPatch): Promise<LabelReport>;
+  session(signal?: AbortSignal): Promise<Session>;
+  info(signal?: AbortSignal): Promise<ServiceInfo>;
+  listKeys(signal?: AbortSignal): Promise<ApiKeyInfo[]>;
+  createKey(body: { name: string; permissions: Permission[] }): Promise<CreatedApiKey>;
+  revokeKey(id: string): Promise<void>;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof fetch;
+}
+
+const minimalPage = pageSchema(minimalLabelReportSchema);
+const normalPage = pageSchema(listedLabelReportSchema);
+const keyList = z.array(apiKeyInfoSchema);
+
+/** A zod failure as one line people can read, naming the first few offending paths. */
+export function describeZodError(error: z.ZodError, prefix = ''): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = i.path.length > 0 ? `${prefix}${i.path.join('.')}: ` : prefix ? `${prefix}: ` : '';
+      return `${path}${i.message}`;
+    })
+    .join('; ');
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new ApiClientError(200, BAD_RESPONSE, `The service sent ${what} this version of LabelDesk cannot read (${describeZodError(result.error)}).`);
+  }
+  return result.data;
+}
+
+export function createApiClient(options: ClientOptions): ApiClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+
+  async function request(method: string, path: string, init: { query?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {}): Promise<unknown> {
+    const url = new URL(baseUrl + path);
+    // URLSearchParams percent-encodes `[`, `]`, `%`, `\` and `,`; the server decodes them back.
+    for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);
+    const headers: Record<string, string> = { 'x-api-key': options.apiKey, accept: 'application/json' };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: init.signal,
+        cache: 'no-store',
+      });
+    } catch (err) {
+      if (isAbortError(err)) throw err;
+      throw new ApiClientError(
+        0,
+        NETWORK_ERROR,
+        `The local LabelDesk service is unreachable at ${baseUrl}. Check that LabelDesk is running, then try again.`,
+      );
+    }
+    if (response.status === 204) return undefined;
+    const text = await response.text();
+    let body: unknown = undefined;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        if (response.ok) throw new ApiClientError(response.status, BAD_RESPONSE, 'The service answered with something that is not JSON.');
+      }
+    }
+    if (!response.ok) {
+      const error = apiErrorBodySchema.safeParse(body);
+      if (error.success) throw new ApiClientError(response.status, error.data.code, error.data.message);
+      throw new ApiClientError(response.status, `HTTP_${response.status}`, `The service refused the request (HTTP ${response.status} ${response.statusText}).`.replace(' )', ')'));
+    }
+    return body;
+  }
+
+  const client = {
+    baseUrl,
+    async listReports(params: ListParams & { output?: Output }, signal?: AbortSignal) {
+      const query: Record<string, string> = {};
+      if (params.filter) query.filter = params.filter;
+      if (params.order) query.order = params.order;
+      if (params.customFields) query.customFields = params.customFields;
+      if (params.pageNumber !== undefined) query.pageNumber = String(params.pageNumber);
+      if (params.pageSize !== undefined) query.pageSize = String(params.pageSize);
+      if (params.output) query.output = params.output;
+      const body = await request('GET', '/v2/labelReports', { query, signal });
+      return params.output === 'minimal' ? parse(minimalPage, body, 'a report list') : parse(normalPage, body, 'a report list');
+    },
+    async getReport(id: string, signal?: AbortSignal) {
+      return parse(labelReportSchema, await request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, { signal }), 'a report');
+    },
+    async patchReport(id: string, patch: LabelReportPatch) {
+      // Checked here as well as in the forms: nothing malformed ever leaves the renderer.
+      const checked = labelReportPatchSchema.safeParse(patch);
+      if (!checked.success) throw new ApiClientError(0, INVALID_INPUT, describeZodError(checked.error));
+      const body = await request('PATCH', `/v2/labelReports/${encodeURIComponent(id)}`, { body: checked.data });
+      return parse(labelReportSchema, body, 'a report');
+    },
+    async session(signal?: AbortSignal) {
+      return parse(sessionSchema, await request('GET', '/local/session', { signal }), 'session details');
+    },
+    async info(signal?: AbortSignal) {
+      return parse(serviceInfoSchema, await request('GET', '/local/info', { signal }), 'service details');
+    },
+    async listKeys(signal?: AbortSignal) {
+      return parse(keyList, await request('GET', '/local/apiKeys', { signal }), 'a key list');
+    },
+    async createKey(input: { name: string; permissions: Permission[] }) {
+      const checked = createApiKeyBodySchema.safeParse(input);
+      if (!checked.success) throw new ApiClientError(0, INVALID_INPUT, describeZodError(checked.error));
+      return parse(createdApiKeySchema, await request('POST', '/local/apiKeys', { body: checked.data }), 'a new key');
+    },
+    async revokeKey(id: string) {
+      await request('DELETE', `/local/apiKeys/${encodeURIComponent(id)}`);
+    },
+  };
+  return client as ApiClient;
+}
+
+/** Message for any thrown value, for error banners. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiClientError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

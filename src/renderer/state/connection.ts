@@ -1,0 +1,147 @@
+/**
+ * Which service and key the renderer talks with, and as which company. The key comes from, in
+ * order: the Electron bridge, a `#key=` link (removed from the address bar at once so it does not
+ * linger in history or screenshots, and kept in sessionStorage for reloads), sessionStorage, or
+ * the Connect screen. Staff of different companies share a desk, so the key can be switched.
+ */
+import { createStore } from 'zustand/vanilla';
+import { ApiClientError, createApiClient, errorMessage, NETWORK_ERROR } from '../api/client';
+import type { ApiClient, Session } from '../api/client';
+
+export const STORAGE_KEY = 'labeldesk.apiKey';
+
+/** The browser facilities connection resolution needs; injected so tests run in Node. */
+export interface ConnectionEnv {
+  bridge?: LabelDeskBridge;
+  /** location.href */
+  href: string;
+  /** location.origin */
+  origin: string;
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** history.replaceState without adding an entry. */
+  replaceUrl(url: string): void;
+  fetch?: typeof fetch;
+}
+
+export function browserEnv(): ConnectionEnv {
+  return {
+    bridge: window.labeldesk,
+    href: window.location.href,
+    origin: window.location.origin,
+    storage: window.sessionStorage,
+    replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
+  };
+}
+
+export type ConnectionSource = 'bridge' | 'link' | 'storage' | 'entered';
+
+export interface ConnectionState {
+  phase: 'idle' | 'resolving' | 'connect' | 'ready';
+  baseUrl: string;
+  source: ConnectionSource | null;
+  client: ApiClient | null;
+  session: Session | null;
+  /** Why the Connect screen is shown (refused key, unreachable service), or null. */
+  error: string | null;
+  /** True while the error is "service unreachable": the Connect screen offers a retry. */
+  unreachable: boolean;
+  resolve(env: ConnectionEnv): Promise<void>;
+  connectWithKey(apiKey: string, env: ConnectionEnv): Promise<boolean>;
+  useAnotherKey(env: ConnectionEnv): void;
+}
+
+/** Reads `key` from a `#key=...` fragment; returns the key and the address without it. */
+export function takeKeyFromFragment(href: string): { key: string; cleanUrl: string } | null {
+  const url = new URL(href);
+  const hash = url.hash.startsWith('#') ? url.hash.slice(1) : url.hash;
+  if (!hash) return null;
+  const params = new URLSearchParams(hash);
+  const key = params.get('key');
+  if (!key) return null;
+  params.delete('key');
+  const rest = params.toString();
+  url.hash = rest ? `#${rest}` : '';
+  // URL keeps a bare '#' when the hash is emptied; strip it for a clean address bar.
+  return { key, cleanUrl: url.toString().replace(/#$/, '') };
+}
+
+export function createConnectionStore() {
+  return createStore<ConnectionState>()((set, get) => {
+    /** Checks a key against /local/session; on success the renderer is ready as that company. */
+    async function attach(baseUrl: string, apiKey: string, source: ConnectionSource, env: ConnectionEnv): Promise<boolean> {
+      const client = createApiClient({ baseUrl, apiKey, fetch: env.fetch });
+      set({ phase: 'resolving', baseUrl, error: null, unreachable: false });
+      try {
+        const session = await client.session();
+        if (source !== 'bridge') env.storage.setItem(STORAGE_KEY, apiKey);
+        set({ phase: 'ready', client, session, source, error: null, unreachable: false });
+        return true;
+      } catch (err) {
+        const unreachable = err instanceof ApiClientError && err.code === NETWORK_ERROR;
+        // A refused key is forgotten so a reload does not try it again; an unreachable service
+        // says nothing about the key, which is kept for the retry.
+        if (!unreachable) env.storage.removeItem(STORAGE_KEY);
+        const message =
+          err instanceof ApiClientError && (err.status === 401 || err.status === 403)
+            ? `That key was not accepted: ${err.message}`
+            : errorMessage(err);
+        set({ phase: 'connect', client: null, session: null, source: null, error: message, unreachable });
+        return false;
+      }
+    }
+
+    return {
+      phase: 'idle',
+      baseUrl: '',
+      source: null,
+      client: null,
+      session: null,
+      error: null,
+      unreachable: false,
+
+      async resolve(env) {
+        set({ phase: 'resolving', error: null });
+        if (env.bridge) {
+          let conn: { baseUrl: string; apiKey: string } | null = null;
+          try {
+            conn = await env.bridge.getConnection();
+          } catch (err) {
+            set({ error: `The desktop app could not provide a connection: ${errorMessage(err)}` });
+          }
+          if (conn) {
+            await attach(conn.baseUrl, conn.apiKey, 'bridge', env);
+            return;
+          }
+        }
+        const fromLink = takeKeyFromFragment(env.href);
+        if (fromLink) {
+          env.replaceUrl(fromLink.cleanUrl);
+          await attach(env.origin, fromLink.key, 'link', env);
+          return;
+        }
+        const stored = env.storage.getItem(STORAGE_KEY);
+        if (stored) {
+          await attach(env.origin, stored, 'storage', env);
+          return;
+        }
+        set({ phase: 'connect', baseUrl: env.origin });
+      },
+
+      async connectWithKey(apiKey, env) {
+        const key = apiKey.trim();
+        if (!key) {
+          set({ error: 'Paste an API key first.' });
+          return false;
+        }
+        return attach(get().baseUrl || env.origin, key, 'entered', env);
+      },
+
+      useAnotherKey(env) {
+        env.storage.removeItem(STORAGE_KEY);
+        set({ phase: 'connect', client: null, session: null, source: null, error: null, unreachable: false });
+      },
+    };
+  });
+}
+
+export type ConnectionStore = ReturnType<typeof createConnectionStore>;

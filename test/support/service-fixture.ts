@@ -1,0 +1,138 @@
+/**
+ * A real service on loopback over a real SQLite file in a temp folder, seeded through the
+ * same path as import (bundle report → record → store).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleReportSchema, type BundleReport } from '../../src/schema/bundle';
+import type { Company, Permission } from '../../src/schema/report';
+import type { Datapoint } from '../../src/schema/sense';
+import { startService, type RunningService } from '../../src/http/start-service';
+import { recordFromBundle } from '../../src/service/report-record';
+
+export const COMPANIES: Company[] = [
+  { id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' },
+  { id: 'nordic', name: 'Nordic Pharma Logistics', shortCode: 'NPL' },
+  { id: 'fresh', name: 'FreshFoods Retail', shortCode: 'FFR' },
+  { id: 'other', name: 'Other Company', shortCode: 'OTH' },
+];
+
+const ALL: Permission[] = ['labelReports:read', 'labelReports:update', 'apiKeys:manage'];
+export const KEY_SPECS = {
+  acme: { companyId: 'acme', permissions: ALL },
+  acmeRead: { companyId: 'acme', permissions: ['labelReports:read'] as Permission[] },
+  acmeUpdateOnly: { companyId: 'acme', permissions: ['labelReports:update'] as Permission[] },
+  nordic: { companyId: 'nordic', permissions: ALL },
+  fresh: { companyId: 'fresh', permissions: ALL },
+  other: { companyId: 'other', permissions: ALL },
+};
+export type KeyName = keyof typeof KEY_SPECS | 'revoked';
+
+export interface TestService extends RunningService {
+  keys: Record<KeyName, string>;
+  dir: string;
+  dbFile: string;
+  stop(): Promise<void>;
+}
+
+/** A series of readings every `interval` seconds starting at `start`. */
+export function series(start: number, interval: number, temperatures: number[], humidities?: number[]): Datapoint[] {
+  return temperatures.map((temperature, i) => {
+    const d: Datapoint = { timestamp: start + i * interval, temperature };
+    if (humidities?.[i] !== undefined) d.humidity = humidities[i];
+    return d;
+  });
+}
+
+export const T0 = 1_780_000_000; // 2026-05-28T20:26:40Z, a fixed run start
+
+export function makeReport(id: string, overrides: Partial<BundleReport> = {}): BundleReport {
+  const base = {
+    id,
+    created: '2026-06-01T08:00:00.000Z',
+    companyId: 'acme',
+    label: {
+      uid: `uid-${id}`,
+      sequenceCode: `SEQ-${id}`,
+      type: 'TempSense T1',
+      name: `Label ${id}`,
+      firmwareVersionInfo: { firmwareVersion: '2.4.1', firmwareApiVersion: '3' },
+    },
+    mode: 'roadTransport',
+    type: 'tempSense',
+    status: 'active',
+    labelReference: `REF-${id}`,
+    senseConfig: {
+      limits: { minTemperature: 2, maxTemperature: 8 },
+      interval: 600,
+      configTime: T0 - 600,
+      startDelay: 600,
+      runningTime: 86_400,
+    },
+    numberOfTaps: 1,
+    reportedSenseData: { datapoints: series(T0, 600, [4, 5, 9, 10, 5, 4, 1, 5]) },
+    ...overrides,
+  };
+  return bundleReportSchema.parse(base);
+}
+
+export async function startTestService(reports: BundleReport[]): Promise<TestService> {
+  const dir = mkdtempSync(join(tmpdir(), 'labeldesk-test-'));
+  const dbFile = join(dir, 'labeldesk.sqlite');
+  const running = await startService({ dbFile, staticDir: join(dir, 'no-ui') });
+  const { service } = running;
+  for (const company of COMPANIES) service.companies.upsert(company);
+  const keys = {} as Record<KeyName, string>;
+  for (const [name, spec] of Object.entries(KEY_SPECS)) {
+    keys[name as KeyName] = service.apiKeys.create(spec.companyId, spec.permissions, name).key;
+  }
+  const revoked = service.apiKeys.create('acme', ALL, 'revoked');
+  service.apiKeys.revoke(revoked.id);
+  keys.revoked = revoked.key;
+  seedReports(running, reports);
+  return {
+    ...running,
+    keys,
+    dir,
+    dbFile,
+    stop: async () => {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function seedReports(running: RunningService, reports: BundleReport[]): void {
+  const { db, reports: svc } = running.service;
+  db.transaction(() => {
+    for (const report of reports) {
+      const r = recordFromBundle(report);
+      svc.store.replace(r.row, r.access, r.states, r.customFields);
+    }
+  })();
+}
+
+/** fetch against the service with a key in the x-api-key header. */
+export async function api(
+  svc: TestService,
+  path: string,
+  init: { key?: KeyName | null; method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.key !== null) headers['x-api-key'] = svc.keys[init.key ?? 'acme'];
+  let body: string | undefined;
+  if (init.body !== undefined) {
+    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(svc.url + path, { method: init.method ?? 'GET', headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
