@@ -43,11 +43,14 @@ const VISIBLE_FROM = `
   JOIN companies c ON c.id = r.owner_company_id
   LEFT JOIN company_report_state s ON s.label_report_id = r.id AND s.company_id = a.company_id`;
 
+const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
+
 const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_code, a.role AS caller_role,
   COALESCE(s.has_flag, 0) AS has_flag, COALESCE(s.is_archived, 0) AS is_archived`;
 
 export class ReportStore {
   private readonly insertReport: Statement;
+  private readonly insertDatapoints: Statement;
   private readonly deleteReport: Statement;
   private readonly insertAccess: Statement;
   private readonly upsertState: Statement;
@@ -61,6 +64,7 @@ export class ReportStore {
     this.insertReport = db.prepare(
       `INSERT INTO label_reports (${REPORT_COLUMNS.join(', ')}) VALUES (${REPORT_COLUMNS.map((c) => '@' + c).join(', ')})`,
     );
+    this.insertDatapoints = db.prepare('INSERT INTO report_datapoints (label_report_id, datapoints) VALUES (?, ?)');
     this.deleteReport = db.prepare('DELETE FROM label_reports WHERE id = ?');
     this.insertAccess = db.prepare(
       'INSERT INTO access (id, label_report_id, company_id, role) VALUES (@id, @label_report_id, @company_id, @role)',
@@ -77,14 +81,18 @@ export class ReportStore {
     this.deleteCustomField = db.prepare(
       'DELETE FROM custom_field_values WHERE label_report_id = ? AND custom_field_id = ?',
     );
-    this.selectVisible = db.prepare(`SELECT r.*, ${CALLER_COLUMNS} ${VISIBLE_FROM} WHERE a.company_id = ? AND r.id = ?`);
-    this.selectRow = db.prepare('SELECT * FROM label_reports WHERE id = ?');
+    this.selectVisible = db.prepare(
+      `SELECT r.*, d.datapoints, ${CALLER_COLUMNS} ${VISIBLE_FROM} ${WITH_DATAPOINTS} WHERE a.company_id = ? AND r.id = ?`,
+    );
+    this.selectRow = db.prepare(`SELECT r.*, d.datapoints FROM label_reports r ${WITH_DATAPOINTS} WHERE r.id = ?`);
   }
 
   /** Replaces a report whole (import is an upsert by id); its children go with it by cascade. */
   replace(row: ReportRow, access: readonly AccessRow[], states: readonly CompanyStateRow[], fields: readonly CustomFieldRow[]): void {
     this.deleteReport.run(row.id);
-    this.insertReport.run(row);
+    const { datapoints, ...columns } = row;
+    this.insertReport.run(columns);
+    this.insertDatapoints.run(row.id, datapoints);
     for (const entry of access) this.insertAccess.run(entry);
     for (const state of states) this.upsertState.run(state);
     for (const f of fields) this.upsertCustomField.run(f.label_report_id, f.custom_field_id, f.value);
@@ -110,7 +118,10 @@ export class ReportStore {
   }
 
   listFull(companyId: string, filter: SqlFilter, limit: number, offset: number): VisibleReportRow[] {
-    return this.page(`SELECT r.*, ${CALLER_COLUMNS}`, companyId, filter, limit, offset) as VisibleReportRow[];
+    const rows = this.page(`SELECT r.*, ${CALLER_COLUMNS}`, companyId, filter, limit, offset) as VisibleReportRow[];
+    const select = this.statement('SELECT datapoints FROM report_datapoints WHERE label_report_id = ?').pluck();
+    for (const row of rows) row.datapoints = select.get(row.id) as Buffer;
+    return rows;
   }
 
   accessFor(ids: readonly string[]): Map<string, AccessRow[]> {

@@ -33,6 +33,9 @@ export function generateKey(): string {
 }
 
 export class ApiKeys {
+  /** Keys that live only as long as this process: the desktop window's own session. */
+  private readonly sessionKeys = new Map<string, Caller>();
+
   constructor(
     private readonly keys: KeyStore,
     private readonly companies: CompanyStore,
@@ -53,10 +56,21 @@ export class ApiKeys {
     return { id: record.id, key, name, companyId, permissions: record.permissions, created: record.created };
   }
 
+  /** A key for this process only, never written to the database. */
+  createSessionKey(companyId: string, permissions: readonly Permission[]): string {
+    if (!this.companies.find(companyId)) throw new ApiError(400, 'UNKNOWN_COMPANY', `unknown company '${companyId}'`);
+    const key = generateKey();
+    this.sessionKeys.set(hashKey(key), { keyId: 'session', companyId, permissions: new Set(permissions) });
+    return key;
+  }
+
   /** The caller behind a key, or a 401 that says whether the key was missing or wrong. */
   authenticate(key: string | undefined): Caller {
     if (key === undefined || key === '') throw new ApiError(401, 'API_KEY_MISSING', 'an API key is required: send it in the x-api-key header');
-    const record = this.keys.findByHash(hashKey(key));
+    const hash = hashKey(key);
+    const session = this.sessionKeys.get(hash);
+    if (session) return session;
+    const record = this.keys.findByHash(hash);
     if (!record || record.revoked !== null) throw new ApiError(401, 'API_KEY_INVALID', 'the API key is unknown or revoked');
     return { keyId: record.id, companyId: record.companyId, permissions: new Set(record.permissions) };
   }

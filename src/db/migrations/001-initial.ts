@@ -53,7 +53,6 @@ CREATE TABLE label_reports (
   reported_current_time INTEGER,
   reported_available    INTEGER,
   reported_measurements INTEGER,
-  datapoints            BLOB NOT NULL,  -- columnar float64, see datapoint-codec.ts
   trim_start            INTEGER,
   trim_end              INTEGER,
   -- Stored results of the sense engine, so that listing never recalculates.
@@ -65,8 +64,18 @@ CREATE TABLE label_reports (
 ) STRICT;
 
 CREATE INDEX label_reports_created ON label_reports(created, id);
+-- Text searches (like, ilike, includes) scan these small indexes instead of the table.
+CREATE INDEX label_reports_reference ON label_reports(label_reference);
+CREATE INDEX label_reports_sequence_code ON label_reports(label_sequence_code);
+CREATE INDEX label_reports_label_uid ON label_reports(label_uid);
 CREATE INDEX label_reports_status_alert ON label_reports(status, alert_level, created);
 CREATE INDEX label_reports_owner ON label_reports(owner_company_id);
+
+-- Raw datapoints live apart so that scans of label_reports stay small and fast.
+CREATE TABLE report_datapoints (
+  label_report_id TEXT PRIMARY KEY REFERENCES label_reports(id) ON DELETE CASCADE,
+  datapoints      BLOB NOT NULL         -- columnar, see datapoint-codec.ts
+) STRICT;
 
 CREATE TABLE access (
   id              TEXT PRIMARY KEY,

@@ -1,0 +1,179 @@
+/**
+ * The service's figures at the size of a large site: 100 000 reports averaging 500 datapoints.
+ * List pages and retrieve are timed in process through the service layer and over loopback
+ * HTTP; retrieve throughput runs the real `labeldesk serve` beside a bare HTTP server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import type { BundleReport } from '../src/schema/bundle';
+import { MODES, REPORT_TYPES } from '../src/schema/report';
+import { openService } from '../src/service/open-service';
+import { recordFromBundle } from '../src/service/report-record';
+import { median, percentile, timeMany } from './stats';
+
+const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
+const BIG_REPORT_POINTS = 10_000;
+const DB_FILE = join(tmpdir(), `labeldesk-bench-${REPORTS}-v1.sqlite`);
+const KEY = 'ldk_bench_key_for_the_benchmark_only_0000';
+
+function mulberry32(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function benchReport(i: number, rand: () => number, points: number): BundleReport {
+  const start = 1_760_000_000 + i * 300;
+  const interval = 300;
+  const datapoints = new Array(points);
+  let t = 5;
+  for (let k = 0; k < points; k++) {
+    t += (rand() - 0.5) * 0.4;
+    if (rand() < 0.002) t += 6; // an occasional excursion
+    t = Math.min(Math.max(t, -1), 14);
+    datapoints[k] = { timestamp: start + k * interval, temperature: Math.round(t * 100) / 100 };
+  }
+  return {
+    id: `bench-${String(i).padStart(6, '0')}`,
+    created: new Date((start - 600) * 1000).toISOString(),
+    companyId: i % 5 === 4 ? 'beta' : 'alpha',
+    label: {
+      uid: `04:${(i * 7919).toString(16).padStart(12, '0')}`,
+      sequenceCode: `LBL-${String(i).padStart(7, '0')}`,
+      type: 'TempSense T1',
+      name: `Label ${i}`,
+      firmwareVersionInfo: { firmwareVersion: '2.4.1', firmwareApiVersion: '3' },
+    },
+    mode: MODES[i % MODES.length],
+    type: REPORT_TYPES[i % 2],
+    status: rand() < 0.3 ? 'active' : 'completed',
+    labelReference: `SHP-2026-${String(Math.floor(rand() * 1e6)).padStart(6, '0')}`,
+    senseConfig: {
+      limits: { minTemperature: 2, maxTemperature: 8 },
+      interval,
+      configTime: start - 600,
+      startDelay: 600,
+      runningTime: points * interval,
+    },
+    numberOfTaps: 1 + (i % 3),
+    reportedSenseData: { datapoints },
+    access: i % 5 === 4 ? [{ companyId: 'alpha', role: 'viewer' }] : [],
+  };
+}
+
+function buildDatabase(): void {
+  if (existsSync(DB_FILE)) return;
+  const building = DB_FILE + '.building';
+  rmSync(building, { force: true });
+  const service = openService(building);
+  const t0 = performance.now();
+  const rand = mulberry32(42);
+  service.companies.upsert({ id: 'alpha', name: 'Alpha Logistics', shortCode: 'ALP' });
+  service.companies.upsert({ id: 'beta', name: 'Beta Foods', shortCode: 'BET' });
+  service.apiKeys.create('alpha', ['labelReports:read', 'labelReports:update'], 'bench', KEY);
+  const insert = service.db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      // Averages 500: lengths spread evenly over 100..900, and one report of 10 000.
+      const points = i === 0 ? BIG_REPORT_POINTS : 100 + Math.floor(rand() * 801);
+      const r = recordFromBundle(benchReport(i, rand, points));
+      service.reports.store.replace(r.row, r.access, r.states, r.customFields);
+    }
+  });
+  for (let from = 0; from < REPORTS; from += 5000) insert(from, Math.min(REPORTS, from + 5000));
+  service.db.pragma('wal_checkpoint(TRUNCATE)');
+  service.db.exec('ANALYZE');
+  service.close();
+  renameSync(building, DB_FILE);
+  rmSync(building + '-wal', { force: true });
+  rmSync(building + '-shm', { force: true });
+  console.log(`service: built ${REPORTS} reports in ${((performance.now() - t0) / 1000).toFixed(1)} s → ${DB_FILE}`);
+}
+
+function report(label: string, samples: number[], target?: string): void {
+  console.log(
+    `service: ${label}: median ${median(samples).toFixed(2)} ms, p95 ${percentile(samples, 95).toFixed(2)} ms` +
+      (target ? ` (target ${target})` : ''),
+  );
+}
+
+function startChild(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /http:\/\/[\d.]+:\d+/.exec(out);
+      if (m) resolve({ child, url: m[0] });
+    });
+    child.on('exit', (code) => reject(new Error(`child exited with ${code} before listening: ${out}`)));
+  });
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function cannon(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const result = await autocannon({ url, connections: 16, duration: 5, headers });
+  return result.requests.average;
+}
+
+export async function run(): Promise<void> {
+  buildDatabase();
+  const service = openService(DB_FILE);
+  const caller = service.apiKeys.authenticate(KEY);
+  const list = (query: Record<string, string>) => service.reports.list(caller, query);
+
+  const statusAlert = { filter: 'status[eq]active,alert.level[eq]1', order: 'created[desc]', output: 'minimal', pageSize: '100' };
+  const search = { filter: 'labelReference[ilike]%2026-0012%', output: 'minimal', pageSize: '100' };
+  console.log(`service: ${REPORTS} reports; status+alert filter matches ${list(statusAlert).totalDocuments}, search matches ${list(search).totalDocuments}`);
+  report('list page of 100 (minimal), status+alert filter, created[desc], with totalDocuments', timeMany(() => list(statusAlert), 50), '< 15 ms');
+  report('list page of 100 (minimal), labelReference[ilike] search, with totalDocuments', timeMany(() => list(search), 50), '< 15 ms');
+  report('list page 500 of 100 (minimal), no filter', timeMany(() => list({ output: 'minimal', pageNumber: '500' }), 30));
+  const bigId = 'bench-000000';
+  report(`retrieve one report of ${BIG_REPORT_POINTS} datapoints (object)`, timeMany(() => service.reports.retrieve(caller, bigId), 50), '< 10 ms');
+  report(
+    `retrieve one report of ${BIG_REPORT_POINTS} datapoints (object + JSON text)`,
+    timeMany(() => JSON.stringify(service.reports.retrieve(caller, bigId)), 50),
+    '< 10 ms',
+  );
+  service.close();
+
+  // Over loopback, against the real command, next to a bare server answering fixed JSON.
+  const served = await startChild(['bin/labeldesk.js', 'serve', '--db', DB_FILE, '--port', '0']);
+  const bare = await startChild([
+    '-e',
+    `const body = JSON.stringify({ id: 'x', status: 'active', alert: { level: 1, timestamp: 0 } });
+     const s = require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type': 'application/json' }); r.end(body); });
+     s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));`,
+  ]);
+  try {
+    const headers = { 'x-api-key': KEY };
+    const httpSamples: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      await (await fetch(`${served.url}/v2/labelReports?filter=status[eq]active,alert.level[eq]1&order=created[desc]&output=minimal`, { headers })).text();
+      httpSamples.push(performance.now() - t0);
+    }
+    report('HTTP list page of 100 (minimal), status+alert filter', httpSamples.slice(5));
+    const smallId = 'bench-000001';
+    const service_rps = await cannon(`${served.url}/v2/labelReports/${smallId}`, headers);
+    const bare_rps = await cannon(bare.url);
+    console.log(
+      `service: retrieve throughput ${service_rps.toFixed(0)} req/s vs bare HTTP ${bare_rps.toFixed(0)} req/s → ratio ${(service_rps / bare_rps).toFixed(2)}`,
+    );
+    const big_rps = await cannon(`${served.url}/v2/labelReports/${bigId}`, headers);
+    console.log(`service: retrieve throughput, ${BIG_REPORT_POINTS}-datapoint report: ${big_rps.toFixed(0)} req/s`);
+    console.log(`service: serving process RSS after load: ${rssMiB(served.child.pid!).toFixed(0)} MiB (target < 300 MiB)`);
+  } finally {
+    served.child.kill('SIGTERM');
+    bare.child.kill('SIGTERM');
+  }
+}
