@@ -38,9 +38,9 @@ export const alertsConfigSchema = z.strictObject({
 });
 export type AlertsConfig = z.infer<typeof alertsConfigSchema>;
 
-export const DEFAULT_ALERT_RULES: readonly AlertRule[] = Object.freeze([
-  { level: 1, kind: 'cumulative', seconds: 0 },
-  { level: 2, kind: 'cumulative', seconds: 3600 },
+export const DEFAULT_ALERT_RULES: readonly Readonly<AlertRule>[] = Object.freeze([
+  Object.freeze({ level: 1, kind: 'cumulative', seconds: 0 } as const),
+  Object.freeze({ level: 2, kind: 'cumulative', seconds: 3600 } as const),
 ]);
 
 export const trimSchema = z
@@ -50,13 +50,13 @@ export type Trim = z.infer<typeof trimSchema>;
 
 export const datapointSchema = z.strictObject({
   timestamp: epochSeconds,
-  temperature: z.number(),
-  humidity: z.number().optional(),
+  temperature: z.number().min(-273.15, 'a temperature cannot be below absolute zero (-273.15 °C)'),
+  humidity: z.number().min(0).max(100).optional(),
 });
 export type Datapoint = z.infer<typeof datapointSchema>;
 
 export const reportedSenseDataSchema = z.strictObject({
-  datapoints: z.array(datapointSchema),
+  datapoints: z.array(datapointSchema).max(1_000_000, 'a report holds at most 1 000 000 datapoints'),
   currentTime: epochSeconds.optional(),
   numberOfDatapointsAvailable: z.int().nonnegative().optional(),
   numberOfMeasurementsOccurred: z.int().nonnegative().optional(),
