@@ -112,6 +112,10 @@ function compileCondition(cond: Condition, params: unknown[]): string {
         break;
     }
   }
+  if (field.textIndex && (cond.op === 'like' || cond.op === 'ilike' || cond.op === 'includes')) {
+    const { index, sql } = field.textIndex;
+    return `r.rowid IN (SELECT t.rowid FROM label_reports t INDEXED BY ${index} WHERE ${scalar(sql, cond.op, value, params)})`;
+  }
   return scalar(field.sql, cond.op, value, params);
 }
 

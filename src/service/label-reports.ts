@@ -46,10 +46,12 @@ export class LabelReportService {
     return this.db.transaction(() => {
       const totalDocuments = this.store.count(caller.companyId, sql);
       if (offset >= totalDocuments) return { data: [], totalDocuments };
+      // pageSize has no upper bound; SQLite needs a limit it can hold.
+      const limit = Math.min(q.pageSize, totalDocuments - offset);
       if (q.output === 'minimal') {
-        return { data: this.store.listMinimal(caller.companyId, sql, q.pageSize, offset).map(minimalReport), totalDocuments };
+        return { data: this.store.listMinimal(caller.companyId, sql, limit, offset).map(minimalReport), totalDocuments };
       }
-      const rows = this.store.listFull(caller.companyId, sql, q.pageSize, offset);
+      const rows = this.store.listFull(caller.companyId, sql, limit, offset);
       const ids = rows.map((r) => r.id);
       const access = this.store.accessFor(ids);
       const fields = this.store.customFieldsFor(ids);
