@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/database';
 import { decodeDatapoints } from '../db/datapoint-codec';
-import type { ReportRow } from '../db/report-rows';
+import type { MinimalReportRow, ReportRow, VisibleReportRow } from '../db/report-rows';
 import { ReportStore } from '../db/report-store';
 import { compileListQuery } from '../query/compile';
 import { parseListQuery } from '../query/list-query';
@@ -44,14 +44,18 @@ export class LabelReportService {
     const offset = (q.pageNumber - 1) * q.pageSize;
     // One read transaction, so the page and its count describe the same moment.
     return this.db.transaction(() => {
-      const totalDocuments = this.store.count(caller.companyId, sql);
-      if (offset >= totalDocuments) return { data: [], totalDocuments };
-      // pageSize has no upper bound; SQLite needs a limit it can hold.
-      const limit = Math.min(q.pageSize, totalDocuments - offset);
-      if (q.output === 'minimal') {
-        return { data: this.store.listMinimal(caller.companyId, sql, limit, offset).map(minimalReport), totalDocuments };
-      }
-      const rows = this.store.listFull(caller.companyId, sql, limit, offset);
+      // Pages have no upper bound, but no page past 2^53 reports can hold any.
+      if (offset > Number.MAX_SAFE_INTEGER) return { data: [], totalDocuments: this.store.count(caller.companyId, sql) };
+      const page =
+        q.output === 'minimal'
+          ? this.store.listMinimal(caller.companyId, sql, q.pageSize, offset)
+          : this.store.listFull(caller.companyId, sql, q.pageSize, offset);
+      // A page that is neither full nor past the end already tells the total: a search then
+      // scans once instead of twice.
+      const totalDocuments =
+        page.length > 0 && page.length < q.pageSize ? offset + page.length : this.store.count(caller.companyId, sql);
+      if (q.output === 'minimal') return { data: (page as MinimalReportRow[]).map(minimalReport), totalDocuments };
+      const rows = page as VisibleReportRow[];
       const ids = rows.map((r) => r.id);
       const access = this.store.accessFor(ids);
       const fields = this.store.customFieldsFor(ids);

@@ -245,6 +245,19 @@ describe('paging', () => {
     expect(res.body).toEqual({ data: [], totalDocuments: visible.length });
   });
 
+  test('huge page numbers and sizes are answered, not failed', async () => {
+    const max = String(Number.MAX_SAFE_INTEGER);
+    expect((await list(`pageSize=${max}&output=minimal`)).body.data).toHaveLength(visible.length);
+    expect((await list(`pageSize=${max}&pageNumber=${max}`)).body).toEqual({ data: [], totalDocuments: visible.length });
+    expect((await list(`pageSize=1&pageNumber=${max}`)).body).toEqual({ data: [], totalDocuments: visible.length });
+  });
+
+  test('totalDocuments is right when the last page is partly filled', async () => {
+    const res = await list(`pageSize=7&pageNumber=${Math.ceil(visible.length / 7)}`);
+    expect(res.body.data).toHaveLength(visible.length % 7 || 7);
+    expect(res.body.totalDocuments).toBe(visible.length);
+  });
+
   test('pages tile the whole list without gaps or repeats', async () => {
     const seen: string[] = [];
     for (let page = 1; page <= Math.ceil(visible.length / 7); page++) {
