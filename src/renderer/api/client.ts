@@ -54,7 +54,8 @@ export type Session = z.infer<typeof sessionSchema>;
 
 export const apiKeyInfoSchema = z.object({
   id: z.string(),
-  name: z.string(),
+  // Keys imported from a bundle may have no name.
+  name: z.string().nullable(),
   companyId: z.string(),
   permissions: z.array(z.string()),
   created: z.union([z.string(), z.number()]),
@@ -64,7 +65,7 @@ export type ApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
 
 export const createdApiKeySchema = z.object({
   id: z.string(),
-  name: z.string(),
+  name: z.string().nullable(),
   companyId: z.string(),
   permissions: z.array(z.string()),
   created: z.union([z.string(), z.number()]),

@@ -72,13 +72,23 @@ export interface CustomFieldCondition {
  */
 export function buildCustomFieldsFilter(conditions: readonly CustomFieldCondition[]): string | undefined {
   const parts: string[] = [];
+  let endsWithBackslash: string | null = null;
   for (const c of conditions) {
     const id = c.fieldId.trim();
     if (id === '' || c.value === '') continue;
     if (!CUSTOM_FIELD_ID.test(id)) {
       throw new Error(`custom field id '${id}' may contain only letters, digits, _ . and -`);
     }
-    parts.push(`${id}[${c.op}]${escapeFilterValue(c.value)}`);
+    const part = `${id}[${c.op}]${escapeFilterValue(c.value)}`;
+    // The service reads `\,` as a literal comma, so a value ending in a backslash must be the
+    // last condition (conditions are ANDed, so moving it changes nothing else).
+    if (c.value.endsWith('\\')) {
+      if (endsWithBackslash !== null) throw new Error('only one custom field filter value may end with a backslash');
+      endsWithBackslash = part;
+    } else {
+      parts.push(part);
+    }
   }
+  if (endsWithBackslash !== null) parts.push(endsWithBackslash);
   return parts.length > 0 ? parts.join(',') : undefined;
 }

@@ -95,3 +95,27 @@ export function toMinimalRow(report: LabelReport): MinimalLabelReport {
     alert: report.alert,
   };
 }
+
+/**
+ * At most `max` ranges: when there are more, the closest neighbours are merged first. Thousands
+ * of annotation boxes would make every zoom step slow, and at full view they overlap anyway.
+ */
+export function mergeRanges(ranges: readonly TimeRange[], max: number): TimeRange[] {
+  if (ranges.length <= max) return ranges.slice();
+  const gaps = ranges.slice(1).map((r, i) => r.start - ranges[i].end);
+  // The (ranges.length - max)-th smallest gap: every gap up to it is closed.
+  const sorted = [...gaps].sort((a, b) => a - b);
+  const threshold = sorted[ranges.length - max - 1];
+  let merges = ranges.length - max;
+  const out: TimeRange[] = [{ ...ranges[0] }];
+  for (let i = 1; i < ranges.length; i++) {
+    const gap = gaps[i - 1];
+    if (merges > 0 && gap <= threshold) {
+      out[out.length - 1].end = Math.max(out[out.length - 1].end, ranges[i].end);
+      merges--;
+    } else {
+      out.push({ ...ranges[i] });
+    }
+  }
+  return out;
+}

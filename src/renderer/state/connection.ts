@@ -45,6 +45,8 @@ export interface ConnectionState {
   error: string | null;
   /** True while the error is "service unreachable": the Connect screen offers a retry. */
   unreachable: boolean;
+  /** A key is being checked against the service. */
+  connecting: boolean;
   resolve(env: ConnectionEnv): Promise<void>;
   connectWithKey(apiKey: string, env: ConnectionEnv): Promise<boolean>;
   useAnotherKey(env: ConnectionEnv): void;
@@ -70,11 +72,12 @@ export function createConnectionStore() {
     /** Checks a key against /local/session; on success the renderer is ready as that company. */
     async function attach(baseUrl: string, apiKey: string, source: ConnectionSource, env: ConnectionEnv): Promise<boolean> {
       const client = createApiClient({ baseUrl, apiKey, fetch: env.fetch });
-      set({ phase: 'resolving', baseUrl, error: null, unreachable: false });
+      // A key typed on the Connect screen keeps that screen (and its input) up while it is checked.
+      set({ phase: get().phase === 'connect' ? 'connect' : 'resolving', connecting: true, baseUrl, error: null, unreachable: false });
       try {
         const session = await client.session();
         if (source !== 'bridge') env.storage.setItem(STORAGE_KEY, apiKey);
-        set({ phase: 'ready', client, session, source, error: null, unreachable: false });
+        set({ phase: 'ready', connecting: false, client, session, source, error: null, unreachable: false });
         return true;
       } catch (err) {
         const unreachable = err instanceof ApiClientError && err.code === NETWORK_ERROR;
@@ -85,7 +88,7 @@ export function createConnectionStore() {
           err instanceof ApiClientError && (err.status === 401 || err.status === 403)
             ? `That key was not accepted: ${err.message}`
             : errorMessage(err);
-        set({ phase: 'connect', client: null, session: null, source: null, error: message, unreachable });
+        set({ phase: 'connect', connecting: false, client: null, session: null, source: null, error: message, unreachable });
         return false;
       }
     }
@@ -98,9 +101,13 @@ export function createConnectionStore() {
       session: null,
       error: null,
       unreachable: false,
+      connecting: false,
 
       async resolve(env) {
         set({ phase: 'resolving', error: null });
+        // The key leaves the address bar before anything else happens, whichever source wins.
+        const fromLink = takeKeyFromFragment(env.href);
+        if (fromLink) env.replaceUrl(fromLink.cleanUrl);
         if (env.bridge) {
           let conn: { baseUrl: string; apiKey: string } | null = null;
           try {
@@ -113,9 +120,7 @@ export function createConnectionStore() {
             return;
           }
         }
-        const fromLink = takeKeyFromFragment(env.href);
         if (fromLink) {
-          env.replaceUrl(fromLink.cleanUrl);
           await attach(env.origin, fromLink.key, 'link', env);
           return;
         }

@@ -52,7 +52,7 @@ export interface ListState {
   moveSelection(delta: number): void;
   /** Put an edited report into its row wherever it is cached. */
   applyReport(report: LabelReport): void;
-  /** Forget everything (a different key / company). */
+  /** Forget the rows and stop fetching (a different key / company); the query itself is kept. */
   reset(): void;
   dismissError(): void;
 }
@@ -188,7 +188,12 @@ export function createListStore(options: ListStoreOptions) {
       rowAt: (index) => pages.get(pageOf(index))?.[index % pageSize],
 
       setQuery: (query) => startQuery(query),
-      setFilters: (patch) => startQuery({ ...get().query, filters: { ...get().query.filters, ...patch } }),
+      setFilters(patch) {
+        const filters = { ...get().query.filters, ...patch };
+        // Committing unchanged text (blur, Enter) must not throw the cache away.
+        if (JSON.stringify(filters) === JSON.stringify(get().query.filters)) return;
+        startQuery({ ...get().query, filters });
+      },
       clearFilters: () => startQuery({ ...get().query, filters: defaultFilters() }),
       sortBy: (column) => startQuery({ ...get().query, sort: toggleSort(get().query.sort, column) }),
 
@@ -253,7 +258,7 @@ export function createListStore(options: ListStoreOptions) {
       reset() {
         newGeneration();
         params = null;
-        set((s) => ({ query: defaultQuery(), total: null, version: s.version + 1, error: null, unreachable: false, loadingPages: 0, selectedIndex: -1 }));
+        set((s) => ({ total: null, version: s.version + 1, error: null, unreachable: false, loadingPages: 0, selectedIndex: -1 }));
       },
 
       dismissError: () => set({ error: null }),

@@ -1,0 +1,56 @@
+/**
+ * The renderer's frame: the Connect screen until a key is accepted, then the report browser or
+ * the settings, with the signed-in company always visible (staff of several companies share a desk).
+ */
+import { ConnectScreen } from './components/ConnectScreen';
+import { ReportBrowser } from './components/ReportBrowser';
+import { SettingsScreen } from './components/SettingsScreen';
+import { stores, useConnection, useUi } from './state/stores';
+
+function Header() {
+  const view = useUi((s) => s.view);
+  const company = useConnection((s) => s.session?.companyName ?? '');
+  const tab = (id: 'reports' | 'settings', label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={view === id}
+      className={`tab${view === id ? ' is-active' : ''}`}
+      onClick={() => stores.ui.getState().setView(id)}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <header className="app-header">
+      <span className="app-header__brand">LabelDesk</span>
+      <nav role="tablist" aria-label="Screens" className="tabs">
+        {tab('reports', 'Reports')}
+        {tab('settings', 'Settings')}
+      </nav>
+      <span className="app-header__company" data-testid="header-company">
+        {company}
+      </span>
+    </header>
+  );
+}
+
+export function App() {
+  const phase = useConnection((s) => s.phase);
+  const view = useUi((s) => s.view);
+  if (phase === 'idle' || phase === 'resolving') {
+    return (
+      <main className="connect">
+        <h1>LabelDesk</h1>
+        <p>Connecting to the local service…</p>
+      </main>
+    );
+  }
+  if (phase === 'connect') return <ConnectScreen />;
+  return (
+    <div className="app">
+      <Header />
+      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : <ReportBrowser />}</main>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The stores of one renderer, wired together: every store reaches the service through the
+ * connection's current client, an edit in the detail updates the list row, and a change of key
+ * (another company at the same desk) throws away everything the previous key could see.
+ */
+import { createConnectionStore } from './connection';
+import { createDetailStore } from './detail';
+import { createKeysStore } from './keys';
+import { createListStore } from './list';
+import type { ListStoreOptions } from './list';
+import { createUiStore } from './ui';
+
+export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'> = {}) {
+  const connection = createConnectionStore();
+  const getClient = () => connection.getState().client;
+  const list = createListStore({ ...listOptions, getClient });
+  const detail = createDetailStore({ getClient, onReportChanged: (report) => list.getState().applyReport(report) });
+  const keys = createKeysStore({ getClient });
+  const ui = createUiStore();
+  /** A report named in the URL at start-up, opened once a key is connected. */
+  let pendingOpen: string | null = null;
+
+  connection.subscribe((state, previous) => {
+    if (state.client === previous.client) return;
+    const openId = detail.getState().id ?? pendingOpen;
+    detail.getState().close();
+    keys.getState().reset();
+    list.getState().reset();
+    if (state.client) {
+      // Same filters, new company: ask again with the new key.
+      list.getState().setQuery(list.getState().query);
+      // A report opened before the switch is opened again only if the new company can see it;
+      // the detail says so in words when it cannot.
+      if (openId) void detail.getState().open(openId);
+      pendingOpen = null;
+    }
+  });
+
+  /** Opens a report now, or as soon as a key is connected. */
+  function openReport(id: string) {
+    if (connection.getState().client) void detail.getState().open(id);
+    else pendingOpen = id;
+  }
+
+  /** The report the URL names: the open one, or the one waiting for a connection. */
+  const wantedReportId = () => detail.getState().id ?? pendingOpen;
+
+  return { connection, list, detail, keys, ui, openReport, wantedReportId };
+}
+
+export type AppStores = ReturnType<typeof createAppStores>;

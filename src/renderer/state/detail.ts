@@ -1,0 +1,126 @@
+/**
+ * The report open in the detail panel and the edits made to it. Every edit is validated with
+ * the shared patch schema before it is sent; the PATCH answer (the full report) replaces the
+ * shown one at once, so a limits change shows its new alert level without another request, and
+ * the list row is updated from the same answer.
+ */
+import { createStore } from 'zustand/vanilla';
+import { ApiClientError, describeZodError, errorMessage, isAbortError } from '../api/client';
+import type { ApiClient } from '../api/client';
+import { labelReportPatchSchema } from '../../schema/report';
+import type { LabelReport, LabelReportPatch } from '../../schema/report';
+
+/** Parts of the detail that save separately, so each shows its own result next to its form. */
+export type EditSection = 'limits' | 'bookkeeping' | 'customFields' | 'flags' | 'trim';
+
+export interface SaveOutcome {
+  section: EditSection;
+  ok: boolean;
+  message: string;
+}
+
+export interface DetailStoreOptions {
+  getClient(): ApiClient | null;
+  /** Called with every report the server returned after an edit (keeps the list row in sync). */
+  onReportChanged?(report: LabelReport): void;
+}
+
+export interface DetailState {
+  id: string | null;
+  report: LabelReport | null;
+  loading: boolean;
+  error: string | null;
+  /** Section being saved, or null. */
+  saving: EditSection | null;
+  /** Result of the last save, shown beside its section. */
+  outcome: SaveOutcome | null;
+  open(id: string): Promise<void>;
+  close(): void;
+  reload(): Promise<void>;
+  /** Validate and send a PATCH; resolves true when the server accepted it. */
+  save(section: EditSection, patch: LabelReportPatch): Promise<boolean>;
+  clearOutcome(): void;
+}
+
+const SAVED_MESSAGES: Record<EditSection, string> = {
+  limits: 'Limits saved; figures and alert level recalculated.',
+  bookkeeping: 'Saved.',
+  customFields: 'Custom fields saved.',
+  flags: 'Saved for your company only: flag and archive are not shared with other companies.',
+  trim: 'Trim saved; figures recalculated.',
+};
+
+export function createDetailStore(options: DetailStoreOptions) {
+  let controller: AbortController | null = null;
+
+  return createStore<DetailState>()((set, get) => ({
+    id: null,
+    report: null,
+    loading: false,
+    error: null,
+    saving: null,
+    outcome: null,
+
+    async open(id) {
+      controller?.abort();
+      const own = new AbortController();
+      controller = own;
+      // Keep showing the same report while it reloads; a different one starts blank.
+      const keep = get().report?.id === id ? get().report : null;
+      set({ id, report: keep, loading: true, error: null, outcome: null });
+      const client = options.getClient();
+      if (!client) {
+        set({ loading: false, error: 'Not connected to the LabelDesk service.' });
+        return;
+      }
+      try {
+        const report = await client.getReport(id, own.signal);
+        if (get().id !== id) return;
+        set({ report, loading: false });
+      } catch (err) {
+        if (isAbortError(err) || get().id !== id) return;
+        set({ loading: false, error: errorMessage(err) });
+      }
+    },
+
+    close() {
+      controller?.abort();
+      controller = null;
+      set({ id: null, report: null, loading: false, error: null, saving: null, outcome: null });
+    },
+
+    async reload() {
+      const id = get().id;
+      if (id) await get().open(id);
+    },
+
+    async save(section, patch) {
+      const { report } = get();
+      const client = options.getClient();
+      if (!report || !client) return false;
+      const checked = labelReportPatchSchema.safeParse(patch);
+      if (!checked.success) {
+        set({ outcome: { section, ok: false, message: describeZodError(checked.error) } });
+        return false;
+      }
+      const id = report.id;
+      set({ saving: section, outcome: null });
+      try {
+        const updated = await client.patchReport(id, checked.data);
+        options.onReportChanged?.(updated);
+        if (get().id === id) set({ report: updated, saving: null, outcome: { section, ok: true, message: SAVED_MESSAGES[section] } });
+        return true;
+      } catch (err) {
+        if (get().id === id) {
+          const prefix = err instanceof ApiClientError && err.status === 403 ? 'Not allowed: ' : '';
+          set({ saving: null, outcome: { section, ok: false, message: prefix + errorMessage(err) } });
+        }
+        return false;
+      }
+    },
+
+    clearOutcome: () => set({ outcome: null }),
+  }));
+}
+
+export type DetailStore = ReturnType<typeof createDetailStore>;

@@ -1,0 +1,19 @@
+/**
+ * The renderer's single set of stores and the React hooks that read them. Components select
+ * single values (not fresh objects), so a store change re-renders only what it touches.
+ */
+import { useStore } from 'zustand';
+import { createAppStores } from './app-stores';
+import type { ConnectionState } from './connection';
+import type { DetailState } from './detail';
+import type { KeysState } from './keys';
+import type { ListState } from './list';
+import type { UiState } from './ui';
+
+export const stores = createAppStores();
+
+export const useConnection = <T>(selector: (s: ConnectionState) => T): T => useStore(stores.connection, selector);
+export const useList = <T>(selector: (s: ListState) => T): T => useStore(stores.list, selector);
+export const useDetail = <T>(selector: (s: DetailState) => T): T => useStore(stores.detail, selector);
+export const useKeys = <T>(selector: (s: KeysState) => T): T => useStore(stores.keys, selector);
+export const useUi = <T>(selector: (s: UiState) => T): T => useStore(stores.ui, selector);

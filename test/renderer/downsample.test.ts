@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { downsampleMinMax } from '../../src/renderer/lib/downsample';
+
+const series = (ys: number[]) => ys.map((y, x) => ({ x, y }));
+
+describe('min/max-preserving downsampling', () => {
+  it('returns short series unchanged (as a copy)', () => {
+    const s = series([1, 2, 3]);
+    const out = downsampleMinMax(s, 10);
+    expect(out).toEqual(s);
+    expect(out).not.toBe(s);
+  });
+
+  it('keeps a single spike that striding would lose', () => {
+    const ys = new Array(100_000).fill(5);
+    ys[54_321] = 42;
+    ys[77_777] = -30;
+    const out = downsampleMinMax(series(ys), 2000);
+    expect(out.length).toBeLessThanOrEqual(2000);
+    expect(out.some((p) => p.y === 42 && p.x === 54_321)).toBe(true);
+    expect(out.some((p) => p.y === -30 && p.x === 77_777)).toBe(true);
+  });
+
+  it('refuses a target too small to keep first, last, min and max', () => {
+    expect(() => downsampleMinMax(series([1, 2, 3, 4, 5]), 3)).toThrow(RangeError);
+  });
+
+  it('keeps first and last, global min and max, order, and at most target points (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 1, maxLength: 3000 }),
+        fc.integer({ min: 4, max: 500 }),
+        (ys, target) => {
+          const input = series(ys);
+          const out = downsampleMinMax(input, target);
+          expect(out.length).toBeLessThanOrEqual(Math.max(target, 0));
+          expect(out[0]).toBe(input[0]);
+          expect(out[out.length - 1]).toBe(input[input.length - 1]);
+          for (let i = 1; i < out.length; i++) expect(out[i].x).toBeGreaterThan(out[i - 1].x);
+          const min = Math.min(...ys);
+          const max = Math.max(...ys);
+          expect(out.some((p) => p.y === min)).toBe(true);
+          expect(out.some((p) => p.y === max)).toBe(true);
+          // A subsequence of the same objects.
+          for (const p of out) expect(input[p.x]).toBe(p);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('handles 1 000 000 points quickly', () => {
+    const ys = Array.from({ length: 1_000_000 }, (_, i) => Math.sin(i / 1000) * 10);
+    const started = performance.now();
+    const out = downsampleMinMax(series(ys));
+    expect(out.length).toBeLessThanOrEqual(2000);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activeFilterCount,
+  defaultFilters,
+  defaultQuery,
+  filterConditions,
+  localDayStart,
+  toApiParams,
+  toggleSort,
+} from '../../src/renderer/lib/list-query';
+
+describe('list query → API parameters', () => {
+  it('asks for everything, newest first, by default', () => {
+    expect(toApiParams(defaultQuery())).toEqual({ order: 'created[desc]' });
+  });
+
+  it('turns each filter into the API condition', () => {
+    const filters = {
+      ...defaultFilters(),
+      status: 'active' as const,
+      alert: 'moderateOrWorse' as const,
+      mode: 'seaFreight' as const,
+      type: 'tempSense' as const,
+      flagged: 'yes' as const,
+      archived: 'no' as const,
+      search: '  PO-1  ',
+    };
+    expect(filterConditions(filters)).toEqual([
+      { key: 'status', op: 'eq', value: 'active' },
+      { key: 'alert.level', op: 'gte', value: 1 },
+      { key: 'mode', op: 'eq', value: 'seaFreight' },
+      { key: 'type', op: 'eq', value: 'tempSense' },
+      { key: 'hasFlag', op: 'eq', value: true },
+      { key: 'isArchived', op: 'eq', value: false },
+      { key: 'labelReference', op: 'ilike', value: '%PO-1%' },
+    ]);
+    expect(toApiParams({ filters, sort: { column: 'alert', direction: 'asc' } })).toEqual({
+      order: 'alert.level[asc]',
+      filter:
+        'status[eq]active,alert.level[gte]1,mode[eq]seaFreight,type[eq]tempSense,hasFlag[eq]true,isArchived[eq]false,labelReference[ilike]%PO-1%',
+    });
+  });
+
+  it('searches the label sequence code when chosen', () => {
+    const conds = filterConditions({ ...defaultFilters(), search: 'AB_1', searchField: 'label' });
+    expect(conds).toEqual([{ key: 'label.sequenceCode', op: 'ilike', value: '%AB\\_1%' }]);
+  });
+
+  it('maps each alert level by name', () => {
+    const level = (alert: 'noTaps' | 'none' | 'moderate' | 'critical') => filterConditions({ ...defaultFilters(), alert })[0];
+    expect(level('noTaps')).toEqual({ key: 'alert.level', op: 'eq', value: -1 });
+    expect(level('none')).toEqual({ key: 'alert.level', op: 'eq', value: 0 });
+    expect(level('moderate')).toEqual({ key: 'alert.level', op: 'eq', value: 1 });
+    expect(level('critical')).toEqual({ key: 'alert.level', op: 'eq', value: 2 });
+  });
+
+  it('makes the created range whole local days, "to" inclusive', () => {
+    const conds = filterConditions({ ...defaultFilters(), createdFrom: '2026-03-01', createdTo: '2026-03-31' });
+    expect(conds).toEqual([
+      { key: 'created', op: 'gte', value: new Date(2026, 2, 1).toISOString() },
+      { key: 'created', op: 'lt', value: new Date(2026, 3, 1).toISOString() },
+    ]);
+  });
+
+  it('refuses impossible days instead of rolling them over', () => {
+    expect(localDayStart('2026-02-31')).toBeNull();
+    expect(localDayStart('2026-2-3')).toBeNull();
+    expect(localDayStart('2026-12-31', 1)?.getFullYear()).toBe(2027);
+    expect(filterConditions({ ...defaultFilters(), createdFrom: '2026-02-31' })).toEqual([]);
+  });
+
+  it('passes custom field filters as their own parameter', () => {
+    const q = { ...defaultQuery(), filters: { ...defaultFilters(), customFields: [{ fieldId: 'carrier', op: 'ilike' as const, value: '%dhl%' }] } };
+    expect(toApiParams(q)).toEqual({ order: 'created[desc]', customFields: 'carrier[ilike]%dhl%' });
+  });
+
+  it('toggles the direction on the same column and starts a new one sensibly', () => {
+    expect(toggleSort({ column: 'created', direction: 'desc' }, 'created')).toEqual({ column: 'created', direction: 'asc' });
+    expect(toggleSort({ column: 'created', direction: 'asc' }, 'created')).toEqual({ column: 'created', direction: 'desc' });
+    expect(toggleSort({ column: 'created', direction: 'desc' }, 'reference')).toEqual({ column: 'reference', direction: 'asc' });
+    expect(toggleSort({ column: 'reference', direction: 'asc' }, 'alert')).toEqual({ column: 'alert', direction: 'desc' });
+  });
+
+  it('counts active filters', () => {
+    expect(activeFilterCount(defaultFilters())).toBe(0);
+    expect(
+      activeFilterCount({
+        ...defaultFilters(),
+        status: 'completed',
+        search: ' ',
+        customFields: [
+          { fieldId: 'a', op: 'eq', value: '1' },
+          { fieldId: '', op: 'eq', value: '1' },
+        ],
+      }),
+    ).toBe(2);
+  });
+});
