@@ -1,0 +1,43 @@
+/**
+ * Who may ask the main process for the connection (base URL and session key): only the
+ * service's own page, in the window's top frame. The check follows VS Code's IPC sender
+ * validation: judge the sender frame's URL, never anything the message itself claims.
+ */
+import { isServiceUrl } from './window-policy';
+
+/** The part of Electron's WebFrameMain the check needs. */
+export interface SenderFrameLike {
+  readonly url: string;
+  readonly parent?: unknown;
+}
+
+export function isTrustedSender(frame: SenderFrameLike | null | undefined, serviceOrigin: string): boolean {
+  if (!frame) return false;
+  // A sub-frame is never trusted, even one of the same origin.
+  if (frame.parent !== undefined && frame.parent !== null) return false;
+  return isServiceUrl(frame.url, serviceOrigin);
+}
+
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface ConnectionState {
+  baseUrl: string;
+  /** The session key, or null when the service started without a company. */
+  sessionKey: string | null;
+  /** Why there is no session key. */
+  message?: string | null;
+}
+
+/** The answer to labeldesk:get-connection, or an error for an untrusted sender or a missing key. */
+export function connectionFor(frame: SenderFrameLike | null | undefined, state: ConnectionState): Connection {
+  if (!isTrustedSender(frame, state.baseUrl)) {
+    throw new Error(`labeldesk:get-connection refused: the sender ${frame ? `'${frame.url}'` : '(gone)'} is not the LabelDesk page`);
+  }
+  if (state.sessionKey === null) {
+    throw new Error(state.message ?? 'the local service has no company, so there is no session key');
+  }
+  return { baseUrl: state.baseUrl, apiKey: state.sessionKey };
+}

@@ -1,0 +1,107 @@
+/**
+ * The service process: Electron's main starts it with utilityProcess.fork so SQLite work never
+ * blocks the window. It starts the desktop service, reports `{ type: 'ready', url, sessionKey }`
+ * (or `{ type: 'error', message }`) to its parent and closes on `{ type: 'shutdown' }`: the
+ * server stops accepting, in-flight requests finish, the database closes, the process exits 0.
+ *
+ * The parent is Electron (process.parentPort) or, in tests, Node's child_process.fork
+ * (process.send), so it runs without Electron.
+ */
+import { startDesktopService, type DesktopService } from './desktop-service';
+import { isShutdownMessage, parseServiceArgs, type ServiceMessage } from './service-protocol';
+
+interface ParentPortLike {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
+}
+
+interface Channel {
+  /** Resolves once the message has left (as far as the transport can tell). */
+  post(message: ServiceMessage): Promise<void>;
+  onMessage(listener: (message: unknown) => void): void;
+  /** Called when the parent goes away (Node fork only; Electron kills utility processes itself). */
+  onDisconnect(listener: () => void): void;
+}
+
+function parentChannel(): Channel {
+  const parentPort = (process as { parentPort?: ParentPortLike }).parentPort;
+  if (parentPort) {
+    return {
+      post: (message) => {
+        parentPort.postMessage(message);
+        // postMessage has no completion callback: give the message a moment to cross.
+        return new Promise((resolve) => setTimeout(resolve, 100));
+      },
+      onMessage: (listener) => void parentPort.on('message', (event) => listener(event.data)),
+      onDisconnect: () => {},
+    };
+  }
+  if (process.send) {
+    return {
+      post: (message) =>
+        new Promise<void>((resolve) => {
+          if (!process.send?.(message, undefined, undefined, () => resolve())) resolve();
+        }),
+      onMessage: (listener) => void process.on('message', listener),
+      onDisconnect: (listener) => void process.on('disconnect', listener),
+    };
+  }
+  // Run by hand: log to the console.
+  return {
+    post: async (message) => void console.log(JSON.stringify(message)),
+    onMessage: () => {},
+    onDisconnect: () => {},
+  };
+}
+
+async function run(): Promise<void> {
+  const channel = parentChannel();
+  let service: DesktopService | undefined;
+  let stopping: Promise<void> | undefined;
+  let wanted = false;
+
+  const stop = (code: number) => {
+    wanted = true;
+    if (!service) return; // startup still running: stop once it is up
+    stopping ??= service
+      .close()
+      .then(() => process.exit(code))
+      .catch((err: unknown) => {
+        console.error('LabelDesk service: closing failed:', err);
+        process.exit(1);
+      });
+  };
+
+  channel.onMessage((message) => {
+    if (isShutdownMessage(message)) stop(0);
+  });
+  channel.onDisconnect(() => stop(0));
+  process.on('SIGTERM', () => stop(0));
+  process.on('SIGINT', () => stop(0));
+
+  try {
+    const args = parseServiceArgs(process.argv);
+    service = await startDesktopService({
+      dbFile: args.dbFile,
+      port: args.port,
+      strictPort: args.strictPort,
+      staticDir: args.staticDir,
+      companyId: args.companyId,
+      demoIfEmpty: args.demoIfEmpty,
+      version: args.version,
+    });
+  } catch (err) {
+    await channel.post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  }
+  await channel.post({
+    type: 'ready',
+    url: service.url,
+    sessionKey: service.sessionKey,
+    companyId: service.companyId,
+    message: service.message,
+  });
+  if (wanted) stop(0);
+}
+
+void run();
