@@ -229,7 +229,7 @@ describe('filters and order against an independent evaluation', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 180_000);
 });
 
 describe('paging', () => {
