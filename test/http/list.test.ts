@@ -116,13 +116,14 @@ function valueAt(report: LabelReport, key: string): Value | Value[] {
 }
 
 function likeToRegex(pattern: string, flags: string): RegExp {
+  const literal = (ch: string) => ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   let src = '';
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i];
-    if (ch === '\\' && i + 1 < pattern.length && '%_*\\'.includes(pattern[i + 1])) src += '\\' + pattern[++i];
+    if (ch === '\\' && i + 1 < pattern.length && '%_*\\'.includes(pattern[i + 1])) src += literal(pattern[++i]);
     else if (ch === '%' || ch === '*') src += '[\\s\\S]*';
     else if (ch === '_') src += '[\\s\\S]';
-    else src += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else src += literal(ch);
   }
   return new RegExp(`^${src}$`, flags);
 }
