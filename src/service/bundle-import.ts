@@ -8,14 +8,24 @@
  * validated and written inside an open transaction as it arrives, so memory is bounded by the
  * largest element, not by the bundle. Checks that need the whole bundle (company references,
  * duplicate ids) go through temporary tables, which SQLite spills to disk, and run at the end,
- * before COMMIT. Foreign keys are deferred to COMMIT so a bundle may list its reports before
+ * before COMMIT. Foreign keys are deferred to COMMIT, so a bundle may list its reports before
  * the companies they name.
  *
- * Why not stream-json's token parser: it tokenises at roughly 4 000 reports of 200 datapoints a
- * second on its own, below the import target; splitting elements here and handing each to the
- * native JSON.parse is several times faster, and gives the same bounded memory.
+ * Three steps: the *reader* (a byte scanner) splits the bytes into top-level values; the
+ * *processor* (JSON.parse, zod, sense figures; no database) turns each value into an outcome;
+ * the *sink* applies the outcomes to the database (duplicates, references, writes). With
+ * `parallel: true` the processor runs in a worker thread, so parsing overlaps scanning and
+ * writing.
+ *
+ * Why not stream-json's token parser: on its own it tokenises about 4 000 reports of 200
+ * datapoints a second, below the import target before any validation or writing; splitting
+ * elements here and handing each one to the native JSON.parse is several times faster, with the
+ * same bounded memory.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
 import type { z } from 'zod';
 import { CompanyStore } from '../db/company-store';
@@ -32,11 +42,11 @@ import {
 } from '../schema/bundle';
 import type { Company, Permission } from '../schema/report';
 import { hashKey } from './api-keys';
-import { recordFromBundle } from './report-record';
+import { recordFromBundle, type ReportRecord } from './report-record';
 import { formatPath } from './zod-messages';
 
 export const MAX_PROBLEMS = 100;
-/** A single element (one report) larger than this is refused: it could not be held in memory as one string. */
+/** A single value (one report) larger than this is refused: it could not be held in memory as one string. */
 export const MAX_ELEMENT_BYTES = 256 * 1024 * 1024;
 const MAX_DEPTH = 512;
 
@@ -57,18 +67,25 @@ export interface ImportResult {
   ok: boolean;
   /** Valid elements seen; when `ok`, what was imported. */
   counts: ImportCounts;
-  /** The first problems found (at most `maxProblems`); empty when `ok`. */
+  /** The first problems found (at most `maxProblems`), in bundle order; empty when `ok`. */
   problems: ImportProblem[];
   /** Every problem found, including those beyond `problems`. */
   problemCount: number;
+  /** Whether a worker thread did the parsing (see `ImportOptions.parallel`). */
+  parallel: boolean;
 }
 
 export interface ImportOptions {
   /** How many problems to keep in `problems`; counting goes on past it. Default 100. */
   maxProblems?: number;
-  /** Creation time for new API keys. */
+  /** Creation time of API keys new to the database. */
   now?: () => Date;
   maxElementBytes?: number;
+  /**
+   * Parse and validate in a worker thread while this thread writes. Worth it for large bundles
+   * (it costs a worker start); falls back to a single thread when no worker can be started.
+   */
+  parallel?: boolean;
 }
 
 export type BundleSource = AsyncIterable<Buffer | Uint8Array | string>;
@@ -82,37 +99,99 @@ export type BundleSource = AsyncIterable<Buffer | Uint8Array | string>;
 export async function importBundle(db: Db, source: BundleSource, options: ImportOptions = {}): Promise<ImportResult> {
   if (db.inTransaction) throw new Error('importBundle needs a connection without an open transaction');
   db.exec('BEGIN IMMEDIATE');
-  let importer: BundleImporter | undefined;
+  let sink: ImportSink | undefined;
+  const pipeline = new Pipeline(options.parallel === true);
   try {
     db.pragma('defer_foreign_keys = ON');
-    importer = new BundleImporter(db, options);
-    const scanner = new BundleScanner(importer, options.maxElementBytes ?? MAX_ELEMENT_BYTES);
-    try {
-      for await (const chunk of source) {
-        scanner.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-      }
-      scanner.end();
-    } catch (err) {
-      if (!(err instanceof BundleSyntaxError)) throw err;
-      importer.problem(err.path, err.message);
-      importer.fatal = true;
-    }
-    importer.finish();
-    const ok = importer.problemCount === 0;
+    sink = new ImportSink(db, options);
+    await pipeline.run(new BundleReader(options.maxElementBytes ?? MAX_ELEMENT_BYTES), source, sink);
+    sink.finish();
+    const ok = sink.problemCount === 0;
     if (ok) {
-      importer.dropTemporaryTables();
+      sink.dropTemporaryTables();
       db.exec('COMMIT');
     } else {
       db.exec('ROLLBACK');
     }
-    return { ok, counts: importer.counts, problems: importer.problems, problemCount: importer.problemCount };
+    return { ok, counts: sink.counts, problems: sink.problems, problemCount: sink.problemCount, parallel: pipeline.usedWorker };
   } catch (err) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw err;
   } finally {
+    pipeline.close();
     // After a ROLLBACK the temporary tables are gone already; after a COMMIT they were dropped.
-    if (!db.inTransaction && db.open) importer?.dropTemporaryTables();
+    if (!db.inTransaction && db.open) sink?.dropTemporaryTables();
   }
+}
+
+/** At most this many batches are with the worker at once: enough to overlap, little to hold. */
+const BATCHES_IN_FLIGHT = 2;
+
+/**
+ * Moves the reader's events through the processor into the sink. This thread reads, scans and
+ * writes; with a worker, the worker parses, validates and computes the rows in between. Until
+ * the worker is ready (it takes a moment to start), this thread processes the events itself,
+ * so a worker never delays an import.
+ */
+class Pipeline {
+  usedWorker = false;
+  private worker: ParseWorker | null = null;
+  private readonly starting: Promise<ParseWorker | null> | null;
+  private readonly local = new ElementProcessor();
+  private inFlight = 0;
+  private fatal = false;
+  private closed = false;
+
+  constructor(parallel: boolean) {
+    this.starting = parallel ? ParseWorker.start() : null;
+    void this.starting?.then((worker) => {
+      if (this.closed) worker?.close();
+      else this.worker = worker;
+    });
+  }
+
+  async run(reader: BundleReader, source: BundleSource, sink: ImportSink): Promise<void> {
+    for await (const chunk of source) {
+      reader.push(toBytes(chunk));
+      await this.forward(reader.take(), sink);
+      if (this.fatal || reader.fatal) break;
+    }
+    if (!this.fatal && !reader.fatal) reader.end();
+    await this.forward(reader.take(), sink);
+    while (this.inFlight > 0) await this.receive(sink);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.worker?.close();
+  }
+
+  private async forward(events: ScanEvent[], sink: ImportSink): Promise<void> {
+    if (events.length === 0 || this.fatal) return;
+    const worker = this.worker;
+    if (worker === null) {
+      this.local.buildRecords = sink.problemCount === 0;
+      const outcomes = this.local.process(events);
+      sink.applyAll(outcomes);
+      if (this.local.fatal) this.fatal = true;
+      return;
+    }
+    this.usedWorker = true;
+    worker.send(events);
+    this.inFlight++;
+    while (this.inFlight >= BATCHES_IN_FLIGHT) await this.receive(sink);
+  }
+
+  private async receive(sink: ImportSink): Promise<void> {
+    const outcomes = await this.worker!.next();
+    this.inFlight--;
+    sink.applyAll(outcomes);
+    if (outcomes.length > 0 && outcomes[outcomes.length - 1].t === 'fatal') this.fatal = true;
+  }
+}
+
+function toBytes(chunk: Buffer | Uint8Array | string): Uint8Array {
+  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -121,13 +200,14 @@ export async function importBundle(db: Db, source: BundleSource, options: Import
 /**
  * `bundleReportSchema.safeParse`, with a fast path for the datapoints: a report carries
  * thousands of them, and checking them by hand is an order of magnitude quicker than zod. The
- * hand check only ever accepts what the schema accepts; whenever it is unsure, zod decides (and
- * words the problems).
+ * hand check is derived from the schema itself (see `datapointPlan`) and only ever accepts what
+ * the schema accepts; whenever it is unsure, zod decides (and words the problems).
  */
 export function validateBundleReport(value: unknown): z.ZodSafeParseResult<BundleReport> {
-  if (isPlainObject(value) && isPlainObject(value.reportedSenseData)) {
+  const plan = DATAPOINT_PLAN;
+  if (plan !== null && isPlainObject(value) && isPlainObject(value.reportedSenseData)) {
     const datapoints = value.reportedSenseData.datapoints;
-    if (Array.isArray(datapoints) && datapointsAreValid(datapoints)) {
+    if (Array.isArray(datapoints) && datapointsAreValid(datapoints, plan)) {
       const shallow = { ...value, reportedSenseData: { ...value.reportedSenseData, datapoints: [] } };
       const result = bundleReportSchema.safeParse(shallow);
       if (result.success) result.data.reportedSenseData.datapoints = datapoints as BundleReport['reportedSenseData']['datapoints'];
@@ -141,8 +221,103 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** True only when every element is `{timestamp: safe int, temperature: finite, humidity?: finite}` exactly. */
-function datapointsAreValid(datapoints: readonly unknown[]): boolean {
+/** What a number field of a datapoint must be, read from its zod schema: the tightest bounds. */
+interface NumberRule {
+  integer: boolean;
+  min: number;
+  /** Whether `min` itself is allowed. */
+  minInclusive: boolean;
+  max: number;
+  maxInclusive: boolean;
+}
+
+interface DatapointPlan {
+  timestamp: NumberRule;
+  temperature: NumberRule;
+  /** null when the schema has no optional humidity. */
+  humidity: NumberRule | null;
+  maxLength: number;
+}
+
+/**
+ * The datapoint rules, read from `bundleReportSchema` once. Anything this does not recognise
+ * (another field, a refinement, an unknown check) gives null: no fast path, zod checks
+ * everything. So a change to the schema can make the import slower, never wrong.
+ */
+export const DATAPOINT_PLAN: DatapointPlan | null = datapointPlan();
+
+function datapointPlan(): DatapointPlan | null {
+  try {
+    type Loose = { def: Record<string, any>; shape?: Record<string, Loose> };
+    const reported = (bundleReportSchema as unknown as Loose).shape?.reportedSenseData;
+    if (reported?.def.type !== 'object') return null;
+    const array = reported.shape?.datapoints;
+    if (array?.def.type !== 'array') return null;
+    let maxLength = Infinity;
+    for (const check of array.def.checks ?? []) {
+      const d = check._zod.def;
+      if (d.check !== 'max_length') return null;
+      maxLength = Math.min(maxLength, d.maximum);
+    }
+    const element = array.def.element as Loose;
+    if (element.def.type !== 'object' || element.def.catchall?.def?.type !== 'never' || (element.def.checks ?? []).length > 0) return null;
+    const shape = element.shape ?? {};
+    const keys = Object.keys(shape).sort().join(',');
+    if (keys !== 'humidity,temperature,timestamp' && keys !== 'temperature,timestamp') return null;
+    const timestamp = numberRule(shape.timestamp);
+    const temperature = numberRule(shape.temperature);
+    let humidity: NumberRule | null = null;
+    if (shape.humidity) {
+      if (shape.humidity.def.type !== 'optional') return null;
+      humidity = numberRule(shape.humidity.def.innerType);
+      if (humidity === null) return null;
+    }
+    if (timestamp === null || temperature === null) return null;
+    return { timestamp, temperature, humidity, maxLength };
+  } catch {
+    return null;
+  }
+}
+
+function numberRule(schema: { def: Record<string, any> } | undefined): NumberRule | null {
+  if (!schema || schema.def.type !== 'number') return null;
+  const rule: NumberRule = { integer: false, min: -Infinity, minInclusive: true, max: Infinity, maxInclusive: true };
+  if (schema.def.format !== undefined) {
+    if (schema.def.format !== 'safeint') return null;
+    rule.integer = true;
+  }
+  for (const check of schema.def.checks ?? []) {
+    const d = check._zod.def as { check: string; value?: number; inclusive?: boolean; format?: string };
+    if (d.check === 'greater_than' && typeof d.value === 'number') {
+      if (d.value > rule.min || (d.value === rule.min && !d.inclusive)) {
+        rule.min = d.value;
+        rule.minInclusive = d.inclusive === true;
+      }
+    } else if (d.check === 'less_than' && typeof d.value === 'number') {
+      if (d.value < rule.max || (d.value === rule.max && !d.inclusive)) {
+        rule.max = d.value;
+        rule.maxInclusive = d.inclusive === true;
+      }
+    } else if (d.check === 'number_format' && d.format === 'safeint') {
+      rule.integer = true;
+    } else {
+      return null;
+    }
+  }
+  return rule;
+}
+
+function numberFits(v: unknown, rule: NumberRule): boolean {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+  if (rule.integer && !Number.isSafeInteger(v)) return false;
+  if (rule.minInclusive ? v < rule.min : v <= rule.min) return false;
+  return rule.maxInclusive ? v <= rule.max : v < rule.max;
+}
+
+/** True only when every element fits the plan exactly (no other keys, every rule met). */
+function datapointsAreValid(datapoints: readonly unknown[], plan: DatapointPlan): boolean {
+  if (datapoints.length > plan.maxLength) return false;
+  const { timestamp, temperature, humidity } = plan;
   for (let i = 0; i < datapoints.length; i++) {
     const d = datapoints[i] as Record<string, unknown>;
     if (typeof d !== 'object' || d === null || Array.isArray(d)) return false;
@@ -151,12 +326,9 @@ function datapointsAreValid(datapoints: readonly unknown[]): boolean {
       if (k !== 'timestamp' && k !== 'temperature' && k !== 'humidity') return false;
       keys++;
     }
-    if (!Number.isSafeInteger(d.timestamp)) return false;
-    const t = d.temperature;
-    if (typeof t !== 'number' || !Number.isFinite(t)) return false;
+    if (!numberFits(d.timestamp, timestamp) || !numberFits(d.temperature, temperature)) return false;
     if (keys === 3) {
-      const h = d.humidity;
-      if (typeof h !== 'number' || !Number.isFinite(h)) return false;
+      if (humidity === null || !numberFits(d.humidity, humidity)) return false;
     } else if (keys !== 2) {
       return false;
     }
@@ -166,20 +338,58 @@ function datapointsAreValid(datapoints: readonly unknown[]): boolean {
 
 const [apiKeyWithKeySchema, apiKeyWithHashSchema] = bundleApiKeySchema.options;
 
-/** Ids derived from their inputs, UUID-shaped, so that importing twice gives the same rows. */
+/** Ids derived from their inputs and UUID-shaped, so that importing twice gives the same rows. */
 export function derivedUuid(...parts: (string | number)[]): string {
   const h = createHash('sha256').update(parts.join('\0')).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const variant = ((parseInt(h[16], 16) & 3) | 8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
-// The importer: what to do with each top-level value.
+// Stage 1: the reader (this thread) splits the bytes into values; the processor (a worker when
+// parallel) parses and validates each value and computes its row. No database in either.
+
+/** What the reader found, in bundle order. */
+type ScanEvent =
+  | { t: 'problem'; path: string; message: string }
+  /** The bundle cannot be read further (its problem came just before). */
+  | { t: 'fatal' }
+  | { t: 'element'; key: ArrayKey; index: number; text: string; line: number }
+  /** A whole top-level value; `expectedArray` when the key's value should have been an array. */
+  | { t: 'whole'; key: string; text: string; line: number; expectedArray: boolean };
+
+/** What the processor made of the events, in bundle order; the sink applies them one by one. */
+type Outcome =
+  | { t: 'problem'; path: string; message: string }
+  | { t: 'fatal' }
+  | { t: 'version' }
+  /** A company element: `company` when valid; `id` when it has one, valid or not. */
+  | { t: 'company'; index: number; id: string | null; company: Company | null }
+  | { t: 'apiKey'; index: number; key: ValidApiKey }
+  /**
+   * A report that passed the schema: its references, and its row when nothing else is wrong
+   * with it (null when a problem was reported for it, or once records are no longer needed).
+   */
+  | { t: 'report'; index: number; id: string; companies: ReportCompanies; valid: boolean; record: ReportRecord | null };
+
+interface ValidApiKey {
+  keyHash: string;
+  companyId: string;
+  name: string | null;
+  permissions: Permission[];
+  revoked: string | undefined;
+}
+
+interface ReportCompanies {
+  owner: string;
+  access: string[];
+  states: string[];
+}
 
 type KeyMode = 'elements' | 'whole' | 'skip';
 const ARRAY_KEYS = ['companies', 'apiKeys', 'labelReports'] as const;
 type ArrayKey = (typeof ARRAY_KEYS)[number];
 const KNOWN_KEYS = new Set<string>(['version', ...ARRAY_KEYS]);
-const REF_CACHE_LIMIT = 10_000;
 
 interface ScanHandler {
   startKey(key: string): KeyMode;
@@ -188,16 +398,231 @@ interface ScanHandler {
   whole(key: string, text: string, line: number, expectedArray: boolean): void;
 }
 
-class BundleImporter implements ScanHandler {
+/** The scanner's handler: decides what to do with each top-level key and queues the values. */
+class BundleReader implements ScanHandler {
+  fatal = false;
+  private events: ScanEvent[] = [];
+  private readonly seenKeys = new Set<string>();
+  private readonly scanner: BundleScanner;
+
+  constructor(maxElementBytes: number) {
+    this.scanner = new BundleScanner(this, maxElementBytes);
+  }
+
+  push(chunk: Uint8Array): void {
+    if (!this.fatal) this.guard(() => this.scanner.push(chunk));
+  }
+
+  end(): void {
+    if (!this.fatal) this.guard(() => this.scanner.end());
+  }
+
+  /** The events since the last call. */
+  take(): ScanEvent[] {
+    const out = this.events;
+    this.events = [];
+    return out;
+  }
+
+  startKey(key: string): KeyMode {
+    const path = keyPath(key);
+    if (this.seenKeys.has(key)) {
+      this.events.push({ t: 'problem', path, message: `"${key}" appears twice in the bundle` });
+      return 'skip';
+    }
+    this.seenKeys.add(key);
+    if (!KNOWN_KEYS.has(key)) {
+      this.events.push({ t: 'problem', path, message: `unknown key "${key}": a bundle has only version, companies, apiKeys and labelReports` });
+      return 'skip';
+    }
+    return key === 'version' ? 'whole' : 'elements';
+  }
+
+  element(key: string, index: number, text: string, line: number): void {
+    this.events.push({ t: 'element', key: key as ArrayKey, index, text, line });
+  }
+
+  whole(key: string, text: string, line: number, expectedArray: boolean): void {
+    this.events.push({ t: 'whole', key, text, line, expectedArray });
+  }
+
+  private guard(step: () => void): void {
+    try {
+      step();
+    } catch (err) {
+      if (!(err instanceof BundleSyntaxError)) throw err;
+      this.events.push({ t: 'problem', path: err.path, message: err.message }, { t: 'fatal' });
+      this.fatal = true;
+    }
+  }
+}
+
+class ElementProcessor {
+  /** False once the import is bound to fail: rows would only be rolled back. */
+  buildRecords = true;
+  fatal = false;
+  private outcomes: Outcome[] = [];
+
+  process(events: readonly ScanEvent[]): Outcome[] {
+    this.outcomes = [];
+    for (const event of events) {
+      if (this.fatal) break;
+      try {
+        this.handle(event);
+      } catch (err) {
+        if (!(err instanceof BundleSyntaxError)) throw err;
+        this.problem(err.path, err.message);
+        this.outcomes.push({ t: 'fatal' });
+        this.fatal = true;
+      }
+    }
+    return this.outcomes;
+  }
+
+  private handle(event: ScanEvent): void {
+    switch (event.t) {
+      case 'problem':
+        return this.problem(event.path, event.message);
+      case 'fatal':
+        this.outcomes.push(event);
+        this.fatal = true;
+        return;
+      case 'whole':
+        return this.whole(event.key, event.text, event.line, event.expectedArray);
+      case 'element':
+        return this.element(event.key, event.index, event.text, event.line);
+    }
+  }
+
+  private whole(key: string, text: string, line: number, expectedArray: boolean): void {
+    const value = parseElement(text, keyPath(key), line);
+    if (expectedArray) {
+      this.problem(keyPath(key), `Invalid input: expected array, received ${typeName(value)}`);
+      return;
+    }
+    // The only whole value is the version.
+    this.outcomes.push({ t: 'version' });
+    if (value !== BUNDLE_VERSION) {
+      this.problem('$.version', `this LabelDesk reads bundle version ${BUNDLE_VERSION}, not ${JSON.stringify(value)}`);
+    }
+  }
+
+  private element(key: ArrayKey, index: number, text: string, line: number): void {
+    const path = `${keyPath(key)}[${index}]`;
+    const value = parseElement(text, path, line);
+    switch (key) {
+      case 'companies':
+        return this.company(value, index, path);
+      case 'apiKeys':
+        return this.apiKey(value, index, path);
+      case 'labelReports':
+        return this.report(value, index, path);
+    }
+  }
+
+  private company(value: unknown, index: number, path: string): void {
+    const parsed = bundleCompanySchema.safeParse(value);
+    const id = isPlainObject(value) && typeof value.id === 'string' ? value.id : null;
+    if (!parsed.success) this.zodProblems(parsed.error, path);
+    this.outcomes.push({ t: 'company', index, id, company: parsed.success ? (parsed.data as Company) : null });
+  }
+
+  private apiKey(value: unknown, index: number, path: string): void {
+    let parsed: z.ZodSafeParseResult<BundleApiKey>;
+    if (isPlainObject(value) && 'key' in value) parsed = apiKeyWithKeySchema.safeParse(value);
+    else if (isPlainObject(value) && 'keyHash' in value) parsed = apiKeyWithHashSchema.safeParse(value);
+    else if (isPlainObject(value)) return this.problem(path, 'an API key needs either "key" or "keyHash"');
+    else parsed = apiKeyWithKeySchema.safeParse(value);
+    if (!parsed.success) return this.zodProblems(parsed.error, path);
+    const key = parsed.data;
+    this.outcomes.push({
+      t: 'apiKey',
+      index,
+      key: {
+        keyHash: 'key' in key ? hashKey(key.key) : key.keyHash,
+        companyId: key.companyId,
+        name: key.name ?? null,
+        permissions: [...new Set(key.permissions)],
+        revoked: 'revoked' in key ? key.revoked : undefined,
+      },
+    });
+  }
+
+  private report(value: unknown, index: number, path: string): void {
+    const parsed = validateBundleReport(value);
+    if (!parsed.success) return this.zodProblems(parsed.error, path);
+    const report = parsed.data;
+    const companies: ReportCompanies = {
+      owner: report.companyId,
+      access: (report.access ?? []).map((a) => a.companyId),
+      states: (report.companyState ?? []).map((s) => s.companyId),
+    };
+    const holders = new Set([companies.owner, ...companies.access]);
+    let valid = true;
+    for (const [i, companyId] of companies.states.entries()) {
+      if (!holders.has(companyId)) {
+        this.problem(
+          `${path}.companyState[${i}].companyId`,
+          `company '${companyId}' has no access to this report: it is neither the owner nor listed in access`,
+        );
+        valid = false;
+      }
+    }
+    const record = valid && this.buildRecords ? recordFromBundle(report) : null;
+    this.outcomes.push({ t: 'report', index, id: report.id, companies, valid, record });
+  }
+
+  private problem(path: string, message: string): void {
+    this.outcomes.push({ t: 'problem', path, message });
+    this.buildRecords = false;
+  }
+
+  private zodProblems(error: z.ZodError, path: string): void {
+    for (const issue of error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        // One problem per unknown field, at the field's own path.
+        for (const key of issue.keys) this.problem(formatPath([...issue.path, key], path), `unknown field "${key}"`);
+      } else {
+        this.problem(formatPath(issue.path, path), issue.message);
+      }
+    }
+  }
+}
+
+function keyPath(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `$.${key}` : `$[${JSON.stringify(key)}]`;
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+function parseElement(text: string, path: string, line: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    // V8 names a position within this value; people want the line in the file.
+    const message = (err as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    let at = line;
+    if (position) for (let i = 0, end = Math.min(text.length, Number(position[1])); i < end; i++) if (text.charCodeAt(i) === 10) at++;
+    throw new BundleSyntaxError(path, `invalid JSON on line ${at}: ${message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage 2, the sink: applies outcomes to the database inside the open transaction.
+
+const REF_CACHE_LIMIT = 10_000;
+
+class ImportSink {
   readonly counts: ImportCounts = { companies: 0, apiKeys: 0, labelReports: 0 };
   readonly problems: ImportProblem[] = [];
   problemCount = 0;
-  fatal = false;
+  private fatal = false;
+  private versionSeen = false;
   private readonly maxProblems: number;
   private readonly now: string;
-  private readonly seenKeys = new Set<string>();
-  private versionSeen = false;
-
   private readonly companies: CompanyStore;
   private readonly keys: KeyStore;
   private readonly reports: ReportStore;
@@ -235,49 +660,8 @@ class BundleImporter implements ScanHandler {
     this.rememberRef = db.prepare('INSERT OR IGNORE INTO temp.ld_import_refs (company_id, path) VALUES (?, ?)');
   }
 
-  problem(path: string, message: string): void {
-    this.problemCount++;
-    if (this.problems.length < this.maxProblems) this.problems.push({ path, message });
-  }
-
-  startKey(key: string): KeyMode {
-    const path = keyPath(key);
-    if (this.seenKeys.has(key)) {
-      this.problem(path, `"${key}" appears twice in the bundle`);
-      return 'skip';
-    }
-    this.seenKeys.add(key);
-    if (!KNOWN_KEYS.has(key)) {
-      this.problem(path, `unknown key "${key}": a bundle has only version, companies, apiKeys and labelReports`);
-      return 'skip';
-    }
-    return key === 'version' ? 'whole' : 'elements';
-  }
-
-  whole(key: string, text: string, line: number, expectedArray: boolean): void {
-    const value = parseElement(text, keyPath(key), line);
-    if (expectedArray) {
-      this.problem(keyPath(key), `Invalid input: expected array, received ${typeName(value)}`);
-      return;
-    }
-    // key === 'version'
-    this.versionSeen = true;
-    if (value !== BUNDLE_VERSION) {
-      this.problem('$.version', `this LabelDesk reads bundle version ${BUNDLE_VERSION}, not ${JSON.stringify(value)}`);
-    }
-  }
-
-  element(key: string, index: number, text: string, line: number): void {
-    const path = `${keyPath(key)}[${index}]`;
-    const value = parseElement(text, path, line);
-    switch (key as ArrayKey) {
-      case 'companies':
-        return this.company(value, index, path);
-      case 'apiKeys':
-        return this.apiKey(value, index, path);
-      case 'labelReports':
-        return this.report(value, index, path);
-    }
+  applyAll(outcomes: readonly Outcome[]): void {
+    for (const outcome of outcomes) this.apply(outcome);
   }
 
   /** Checks that need the whole bundle; runs after the last element. */
@@ -308,78 +692,80 @@ class BundleImporter implements ScanHandler {
     `);
   }
 
-  private company(value: unknown, index: number, path: string): void {
-    const parsed = bundleCompanySchema.safeParse(value);
-    const id = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
-    if (id !== undefined && this.rememberCompany.run(id, index).changes === 0) {
-      const first = this.firstCompany.get(id) as number;
-      this.problem(`${path}.id`, `company '${id}' is listed twice (first at $.companies[${first}])`);
-      return;
+  private problem(path: string, message: string): void {
+    this.problemCount++;
+    if (this.problems.length < this.maxProblems) this.problems.push({ path, message });
+  }
+
+  private apply(o: Outcome): void {
+    switch (o.t) {
+      case 'problem':
+        return this.problem(o.path, o.message);
+      case 'fatal':
+        this.fatal = true;
+        return;
+      case 'version':
+        this.versionSeen = true;
+        return;
+      case 'company':
+        return this.company(o.index, o.id, o.company);
+      case 'apiKey':
+        return this.apiKey(o.index, o.key);
+      case 'report':
+        return this.report(o.index, o.id, o.companies, o.valid, o.record);
     }
-    if (!parsed.success) return this.zodProblems(parsed.error, path);
-    this.companies.upsert(parsed.data as Company);
+  }
+
+  private company(index: number, id: string | null, company: Company | null): void {
+    // Every id the bundle declares counts as known, valid or not, so that a broken company is
+    // reported once and not again at each report that names it.
+    if (id !== null && this.rememberCompany.run(id, index).changes === 0) {
+      const first = this.firstCompany.get(id) as number;
+      return this.problem(`$.companies[${index}].id`, `company '${id}' is listed twice (first at $.companies[${first}])`);
+    }
+    if (company === null) return;
+    this.companies.upsert(company);
     this.counts.companies++;
   }
 
-  private apiKey(value: unknown, index: number, path: string): void {
-    let parsed: z.ZodSafeParseResult<BundleApiKey>;
-    if (isPlainObject(value) && 'key' in value) parsed = apiKeyWithKeySchema.safeParse(value);
-    else if (isPlainObject(value) && 'keyHash' in value) parsed = apiKeyWithHashSchema.safeParse(value);
-    else if (isPlainObject(value)) return this.problem(path, 'an API key needs either "key" or "keyHash"');
-    else parsed = apiKeyWithKeySchema.safeParse(value);
-    if (!parsed.success) return this.zodProblems(parsed.error, path);
-    const key = parsed.data;
-    const keyHash = 'key' in key ? hashKey(key.key) : key.keyHash;
-    if (this.rememberKey.run(keyHash, index).changes === 0) {
-      const first = this.firstKey.get(keyHash) as number;
+  private apiKey(index: number, key: ValidApiKey): void {
+    const path = `$.apiKeys[${index}]`;
+    if (this.rememberKey.run(key.keyHash, index).changes === 0) {
+      const first = this.firstKey.get(key.keyHash) as number;
       return this.problem(path, `the same API key is listed twice (first at $.apiKeys[${first}])`);
     }
     this.reference(key.companyId, `${path}.companyId`);
-    const existing = this.keys.findByHash(keyHash);
+    const existing = this.keys.findByHash(key.keyHash);
     this.keys.upsert({
-      id: existing?.id ?? derivedUuid('apiKey', keyHash),
-      keyHash,
+      id: existing?.id ?? derivedUuid('apiKey', key.keyHash),
+      keyHash: key.keyHash,
       companyId: key.companyId,
-      name: key.name ?? null,
-      permissions: [...new Set(key.permissions)] as Permission[],
+      name: key.name,
+      permissions: key.permissions,
       created: existing?.created ?? this.now,
       // A revocation in the database sticks: importing an older bundle never brings a key back.
-      revoked: ('revoked' in key ? key.revoked : undefined) ?? existing?.revoked ?? null,
+      revoked: key.revoked ?? existing?.revoked ?? null,
     });
     this.counts.apiKeys++;
   }
 
-  private report(value: unknown, index: number, path: string): void {
-    const parsed = validateBundleReport(value);
-    if (!parsed.success) return this.zodProblems(parsed.error, path);
-    const report = parsed.data;
-    if (this.rememberReport.run(report.id, index).changes === 0) {
-      const first = this.firstReport.get(report.id) as number;
-      return this.problem(`${path}.id`, `report id '${report.id}' is used twice (first at $.labelReports[${first}])`);
+  private report(index: number, id: string, companies: ReportCompanies, valid: boolean, record: ReportRecord | null): void {
+    const path = `$.labelReports[${index}]`;
+    if (this.rememberReport.run(id, index).changes === 0) {
+      const first = this.firstReport.get(id) as number;
+      return this.problem(`${path}.id`, `report id '${id}' is used twice (first at $.labelReports[${first}])`);
     }
-    this.reference(report.companyId, `${path}.companyId`);
-    const holders = new Set([report.companyId]);
-    for (const [i, a] of (report.access ?? []).entries()) {
-      this.reference(a.companyId, `${path}.access[${i}].companyId`);
-      holders.add(a.companyId);
-    }
-    let ok = true;
-    for (const [i, s] of (report.companyState ?? []).entries()) {
-      this.reference(s.companyId, `${path}.companyState[${i}].companyId`);
-      if (!holders.has(s.companyId)) {
-        this.problem(
-          `${path}.companyState[${i}].companyId`,
-          `company '${s.companyId}' has no access to this report: it is neither the owner nor listed in access`,
-        );
-        ok = false;
-      }
-    }
-    if (!ok) return;
+    this.reference(companies.owner, `${path}.companyId`);
+    companies.access.forEach((c, i) => this.reference(c, `${path}.access[${i}].companyId`));
+    companies.states.forEach((c, i) => this.reference(c, `${path}.companyState[${i}].companyId`));
+    if (!valid) return;
     this.counts.labelReports++;
     // Once the import is bound to fail, writing more would only be rolled back.
-    if (this.problemCount > 0) return;
-    const record = recordFromBundle(report);
-    this.reports.replace(record.row, record.access, record.states, record.customFields);
+    if (this.problemCount > 0 || record === null) return;
+    const row = Buffer.isBuffer(record.row.datapoints)
+      ? record.row
+      : { ...record.row, datapoints: Buffer.from(record.row.datapoints as Uint8Array) };
+    this.reports.replace(row, record.access, record.states, record.customFields);
   }
 
   private reference(companyId: string, path: string): void {
@@ -388,26 +774,95 @@ class BundleImporter implements ScanHandler {
     this.knownRefs.add(companyId);
     this.rememberRef.run(companyId, path);
   }
+}
 
-  private zodProblems(error: z.ZodError, path: string): void {
-    for (const issue of error.issues) this.problem(formatPath(issue.path, path), issue.message);
+// ---------------------------------------------------------------------------------------------
+// The worker: the processor in its own thread. It runs this very module; under tsx (the
+// command line, the tests) the worker registers tsx first, as workers do not inherit loaders.
+
+const WORKER_FLAG = 'labeldeskBundleImportWorker';
+
+class ParseWorker {
+  private readonly queue: Outcome[][] = [];
+  private failure: Error | null = null;
+  private wake: (() => void) | null = null;
+  private closed = false;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (outcomes: Outcome[]) => {
+      this.queue.push(outcomes);
+      this.notify();
+    });
+    worker.on('error', (err) => {
+      this.failure ??= err;
+      this.notify();
+    });
+    worker.on('exit', (code) => {
+      if (!this.closed) this.failure ??= new Error(`the import worker stopped unexpectedly (exit code ${code})`);
+      this.notify();
+    });
+  }
+
+  /** A ready worker, or null when none can be started here (the caller then works alone). */
+  static async start(): Promise<ParseWorker | null> {
+    let worker: Worker;
+    try {
+      worker = new Worker(bootstrapCode(), { eval: true, workerData: { [WORKER_FLAG]: true }, stdout: false, stderr: false });
+    } catch {
+      return null;
+    }
+    const ready = await new Promise<boolean>((resolve) => {
+      worker.once('message', (m: unknown) => resolve((m as { ready?: boolean }).ready === true));
+      worker.once('error', () => resolve(false));
+      worker.once('exit', () => resolve(false));
+    });
+    if (!ready) {
+      await worker.terminate();
+      return null;
+    }
+    return new ParseWorker(worker);
+  }
+
+  send(events: ScanEvent[]): void {
+    this.worker.postMessage(events);
+  }
+
+  /** The outcomes of the oldest batch not yet received. */
+  async next(): Promise<Outcome[]> {
+    for (;;) {
+      const outcomes = this.queue.shift();
+      if (outcomes) return outcomes;
+      if (this.failure) throw this.failure;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    void this.worker.terminate();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 }
 
-function keyPath(key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `$.${key}` : `$[${JSON.stringify(key)}]`;
+function bootstrapCode(): string {
+  const self = import.meta.url;
+  if (!/\.[cm]?ts$/.test(new URL(self).pathname)) return `import(${JSON.stringify(self)});`;
+  const require = createRequire(self);
+  const tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(self)}); });`;
 }
 
-function typeName(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-}
-
-function parseElement(text: string, path: string, line: number): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new BundleSyntaxError(path, `invalid JSON in the value starting on line ${line}: ${(err as Error).message}`);
-  }
+function runWorker(): void {
+  const port = parentPort!;
+  const processor = new ElementProcessor();
+  port.on('message', (events: ScanEvent[]) => port.postMessage(processor.process(events)));
+  port.postMessage({ ready: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -453,6 +908,31 @@ const enum C {
   Return = 0x0d,
 }
 
+/** Byte classes for the capture loop: 0 for every byte that changes nothing. */
+const enum K {
+  None,
+  Quote,
+  Backslash,
+  Open,
+  Close,
+  Comma,
+  Newline,
+}
+const OUTSIDE = new Uint8Array(256);
+OUTSIDE[C.Quote] = K.Quote;
+OUTSIDE[C.OpenBrace] = K.Open;
+OUTSIDE[C.OpenBracket] = K.Open;
+OUTSIDE[C.CloseBrace] = K.Close;
+OUTSIDE[C.CloseBracket] = K.Close;
+OUTSIDE[C.Comma] = K.Comma;
+OUTSIDE[C.Newline] = K.Newline;
+const IN_STRING = new Uint8Array(256);
+IN_STRING[C.Quote] = K.Quote;
+IN_STRING[C.Backslash] = K.Backslash;
+IN_STRING[C.Newline] = K.Newline;
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
 function isWhitespace(c: number): boolean {
   return c === C.Space || c === C.Newline || c === C.Return || c === C.Tab;
 }
@@ -460,7 +940,8 @@ function isWhitespace(c: number): boolean {
 class BundleScanner {
   private state = S.RootStart;
   private line = 1;
-  private atStart = true;
+  /** Bytes of a byte order mark seen at the start; 3 once past it. */
+  private bomBytes = 0;
   private key = '';
   private keyMode: KeyMode = 'skip';
   /** Within the current streamed array: index of the element being read. */
@@ -472,7 +953,6 @@ class BundleScanner {
   private pieces: Buffer[] = [];
   private captureBytes = 0;
   private captureStart = 0;
-  private captureHasContent = false;
   private readonly stack = new Uint8Array(MAX_DEPTH);
   private depth = 0;
   private inString = false;
@@ -488,10 +968,12 @@ class BundleScanner {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const n = buf.length;
     let i = 0;
-    if (this.atStart && n > 0) {
-      this.atStart = false;
-      if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) i = 3;
+    // A UTF-8 byte order mark may open the file, even split across chunks.
+    while (this.bomBytes < 3 && i < n && buf[i] === UTF8_BOM[this.bomBytes]) {
+      this.bomBytes++;
+      i++;
     }
+    if (i < n) this.bomBytes = 3;
     this.captureStart = i;
     while (i < n) {
       if (this.state === S.Capture) {
@@ -582,7 +1064,6 @@ class BundleScanner {
     this.captureStart = i;
     this.pieces = [];
     this.captureBytes = 0;
-    this.captureHasContent = false;
     this.depth = 0;
     this.inString = false;
     this.escaped = false;
@@ -593,43 +1074,59 @@ class BundleScanner {
     const stack = this.stack;
     let depth = this.depth;
     let inString = this.inString;
-    let escaped = this.escaped;
     let line = this.line;
     // The terminator of this value: "]" or "," in an array, "}" or "," at the top level.
     const closer = this.captureKind === 'element' ? C.CloseBracket : C.CloseBrace;
+    if (this.escaped && i < n) {
+      // The previous chunk ended with a backslash inside a string: this byte is escaped.
+      this.escaped = false;
+      i++;
+    }
     for (; i < n; i++) {
       const c = buf[i];
       if (inString) {
-        if (escaped) escaped = false;
-        else if (c === C.Backslash) escaped = true;
-        else if (c === C.Quote) inString = false;
-        else if (c === C.Newline) line++;
+        const k = IN_STRING[c];
+        if (k === 0) continue;
+        if (k === K.Quote) inString = false;
+        else if (k === K.Backslash) {
+          if (i + 1 < n) i++;
+          else this.escaped = true;
+        } else line++;
         continue;
       }
-      if (c === C.Quote) {
-        inString = true;
-      } else if (c === C.OpenBrace || c === C.OpenBracket) {
-        if (depth >= MAX_DEPTH) this.fail(this.capturePath(), `values are nested deeper than ${MAX_DEPTH} levels`);
-        stack[depth++] = c === C.OpenBrace ? C.CloseBrace : C.CloseBracket;
-      } else if (c === C.CloseBrace || c === C.CloseBracket) {
-        if (depth === 0) {
-          if (c !== closer) this.fail(this.capturePath(), `unexpected ${describeByte(c)} (line ${line})`);
-          this.line = line;
-          this.finishCapture(buf, i, true);
-          return i + 1;
-        }
-        if (stack[--depth] !== c) this.fail(this.capturePath(), `unexpected ${describeByte(c)} (line ${line})`);
-      } else if (c === C.Comma && depth === 0) {
-        this.line = line;
-        this.finishCapture(buf, i, false);
-        return i + 1;
-      } else if (c === C.Newline) {
-        line++;
+      const k = OUTSIDE[c];
+      if (k === 0) continue;
+      switch (k) {
+        case K.Quote:
+          inString = true;
+          break;
+        case K.Open:
+          if (depth >= MAX_DEPTH) this.fail(this.capturePath(), `values are nested deeper than ${MAX_DEPTH} levels`);
+          stack[depth++] = c === C.OpenBrace ? C.CloseBrace : C.CloseBracket;
+          break;
+        case K.Close:
+          if (depth === 0) {
+            if (c !== closer) this.fail(this.capturePath(), `unexpected ${describeByte(c)} (line ${line})`);
+            this.line = line;
+            this.finishCapture(buf, i, true);
+            return i + 1;
+          }
+          if (stack[--depth] !== c) this.fail(this.capturePath(), `unexpected ${describeByte(c)} (line ${line})`);
+          break;
+        case K.Comma:
+          if (depth === 0) {
+            this.line = line;
+            this.finishCapture(buf, i, false);
+            return i + 1;
+          }
+          break;
+        case K.Newline:
+          line++;
+          break;
       }
     }
     this.depth = depth;
     this.inString = inString;
-    this.escaped = escaped;
     this.line = line;
     return i;
   }
@@ -714,3 +1211,6 @@ function describeByte(c: number): string {
   if (c >= 0x20 && c < 0x7f) return `"${String.fromCharCode(c)}"`;
   return `byte 0x${c.toString(16).padStart(2, '0')}`;
 }
+
+// Last, so that every class above is initialised when a worker starts.
+if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_FLAG] === true) runWorker();

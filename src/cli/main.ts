@@ -1,0 +1,94 @@
+/**
+ * `labeldesk`: the command line (decisions §4). `main(argv)` runs one command and resolves with
+ * its exit code: 0 ok, 1 failure, 2 usage. bin/labeldesk.js sets it as the process's exit code.
+ */
+import { readFileSync } from 'node:fs';
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, write, type Command, type Io } from './args';
+import { demoCommand } from './demo';
+import { exportCommand } from './export';
+import { importCommand } from './import';
+import { keysCommand } from './keys';
+import { serveCommand } from './serve';
+
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand];
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    write(io.err, usage());
+    return EXIT_USAGE;
+  }
+  if (name === 'help' || name === '--help' || name === '-h') {
+    if (rest.length === 0) {
+      write(io.out, usage());
+      return EXIT_OK;
+    }
+    const command = COMMANDS.find((c) => c.name === rest[0]);
+    if (!command) return unknownCommand(rest[0], io);
+    write(io.out, command.help);
+    return EXIT_OK;
+  }
+  if (name === '--version' || name === '-v') {
+    write(io.out, version());
+    return EXIT_OK;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) return unknownCommand(name, io);
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      write(io.err, `labeldesk ${command.name}: ${err.message}`);
+      write(io.err, `usage: ${command.usage}`);
+      write(io.err, `Run 'labeldesk help ${command.name}' for details.`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof CliError) {
+      write(io.err, `labeldesk ${command.name}: ${err.message}`);
+      return EXIT_FAILURE;
+    }
+    // Not foreseen: the message, and the stack when asked for (LABELDESK_DEBUG=1).
+    const detail = process.env.LABELDESK_DEBUG ? ((err as Error)?.stack ?? String(err)) : ((err as Error)?.message ?? String(err));
+    write(io.err, `labeldesk ${command.name}: ${detail}`);
+    return EXIT_FAILURE;
+  }
+}
+
+function unknownCommand(name: string, io: Io): number {
+  write(io.err, `labeldesk: unknown command '${name}'`);
+  write(io.err, usage());
+  return EXIT_USAGE;
+}
+
+export function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length), 'help'.length);
+  return `LabelDesk ${version()}: a local label report service and its tools
+
+usage: labeldesk <command> [options]
+
+commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+  ${'help'.padEnd(width)}  show this, or a command's help: labeldesk help import
+
+Without --db, commands use the database in the per-user data folder
+(LABELDESK_DATA_DIR when set).
+
+examples:
+  labeldesk demo --db demo.db                     # demo companies, keys and 2000 label reports
+  labeldesk serve --db demo.db --port 0           # prints: LabelDesk service listening on http://127.0.0.1:PORT
+  labeldesk import --db labeldesk.db bundle.json  # all or nothing; problems are printed with their JSON path
+  labeldesk export --db labeldesk.db --out backup.json
+  labeldesk keys create --db labeldesk.db --company acme --permissions labelReports:read,labelReports:update
+  labeldesk keys list --db labeldesk.db
+  labeldesk keys revoke --db labeldesk.db KEY_ID
+`;
+}
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Exporting a bundle (decisions §4): everything needed to import the same data again —
+ * companies, API keys as hashes (never keys), and every label report with its raw datapoints,
+ * owner, access, per-company state, custom fields, trim and alert rules.
+ *
+ * The output is streamed report by report from a keyset-paged read, inside one read
+ * transaction so the bundle describes a single moment even while the service keeps writing.
+ * The order is stable (companies by id, keys by company and hash, reports by created and id), so
+ * exporting the same data twice gives the same bytes.
+ */
+import type { Writable } from 'node:stream';
+import type { z } from 'zod';
+import { CompanyStore } from '../db/company-store';
+import { decodeDatapoints } from '../db/datapoint-codec';
+import type { Db } from '../db/database';
+import { KeyStore, type ApiKeyRecord } from '../db/key-store';
+import type { ReportRow } from '../db/report-rows';
+import { ReportStore, type AccessRow, type CompanyStateRow, type CustomFieldRow } from '../db/report-store';
+import { BUNDLE_VERSION, type bundleApiKeySchema, type bundleReportSchema } from '../schema/bundle';
+import type { AlertsConfig } from '../schema/sense';
+import { datapointsFromColumns } from '../sense';
+import { reportedCountersOf, senseConfigOf, trimOf } from './report-record';
+import { customFieldsOf } from './report-view';
+
+export type ExportedReport = z.input<typeof bundleReportSchema>;
+export type ExportedApiKey = z.input<typeof bundleApiKeySchema>;
+
+export interface ExportCounts {
+  companies: number;
+  apiKeys: number;
+  labelReports: number;
+}
+
+/** Reports are read in pages of ids; each report's row is read on its own, so memory stays small. */
+const ID_PAGE = 500;
+
+/**
+ * The bundle as text chunks: a header, one chunk per company, key and report, and the closing
+ * brackets. Holds a read transaction while it is being iterated (unless the caller holds one).
+ * Returns the counts when done.
+ */
+export function* bundleChunks(db: Db): Generator<string, ExportCounts, undefined> {
+  const ownTransaction = !db.inTransaction;
+  if (ownTransaction) db.exec('BEGIN');
+  try {
+    const counts: ExportCounts = { companies: 0, apiKeys: 0, labelReports: 0 };
+    yield `{"version":${BUNDLE_VERSION},\n"companies":[`;
+    let first = true;
+    for (const company of new CompanyStore(db).all()) {
+      yield (first ? '\n' : ',\n') + JSON.stringify({ id: company.id, name: company.name, shortCode: company.shortCode });
+      first = false;
+      counts.companies++;
+    }
+    yield `${first ? '' : '\n'}],\n"apiKeys":[`;
+    first = true;
+    for (const key of sortedKeys(new KeyStore(db).list())) {
+      yield (first ? '\n' : ',\n') + JSON.stringify(exportApiKey(key));
+      first = false;
+      counts.apiKeys++;
+    }
+    yield `${first ? '' : '\n'}],\n"labelReports":[`;
+    first = true;
+    const store = new ReportStore(db);
+    for (const ids of reportIdPages(db)) {
+      const access = store.accessFor(ids);
+      const fields = store.customFieldsFor(ids);
+      for (const id of ids) {
+        const row = store.findRow(id);
+        if (!row) continue;
+        const report = exportReport(row, access.get(id) ?? [], fields.get(id), store.companyStatesFor(id));
+        yield (first ? '\n' : ',\n') + JSON.stringify(report);
+        first = false;
+        counts.labelReports++;
+      }
+    }
+    yield `${first ? '' : '\n'}]}\n`;
+    return counts;
+  } finally {
+    if (ownTransaction && db.inTransaction) db.exec('COMMIT');
+  }
+}
+
+/**
+ * Writes the bundle to `out`, waiting for it to drain when it is full. Does not end `out`
+ * (it may be stdout); the caller ends or closes it.
+ */
+export async function exportBundle(db: Db, out: Writable): Promise<ExportCounts> {
+  let failure: Error | null = null;
+  const onError = (err: Error) => (failure ??= err);
+  out.on('error', onError);
+  const chunks = bundleChunks(db);
+  try {
+    for (;;) {
+      const next = chunks.next();
+      if (next.done) return next.value;
+      if (failure) throw failure;
+      if (!out.write(next.value)) await drained(out);
+      if (failure) throw failure;
+    }
+  } finally {
+    // Ends the read transaction when the export stops early.
+    chunks.return(undefined as never);
+    out.off('error', onError);
+  }
+}
+
+function drained(out: Writable): Promise<void> {
+  if (out.destroyed) return Promise.reject(new Error('the output was closed before the export finished'));
+  return new Promise((resolve, reject) => {
+    const settle = (err?: Error) => {
+      out.off('drain', onDrain);
+      out.off('close', onClose);
+      out.off('error', settle);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(new Error('the output was closed before the export finished'));
+    out.on('drain', onDrain);
+    out.on('close', onClose);
+    out.on('error', settle);
+  });
+}
+
+/** One label report as the bundle carries it; keys in the order of the bundle format. */
+export function exportReport(
+  row: ReportRow,
+  access: readonly AccessRow[],
+  fields: readonly CustomFieldRow[] | undefined,
+  states: readonly CompanyStateRow[],
+): ExportedReport {
+  const trim = trimOf(row);
+  const customFields = customFieldsOf(fields);
+  const shared = access
+    .filter((a) => a.role !== 'owner')
+    .map((a) => ({ companyId: a.company_id, role: a.role as 'editor' | 'viewer' }));
+  return {
+    id: row.id,
+    created: row.created,
+    updated: row.updated,
+    companyId: row.owner_company_id,
+    ...(row.sub_company !== null && { subCompany: JSON.parse(row.sub_company) as { id: string } }),
+    ...(row.user_info !== null && { user: JSON.parse(row.user_info) as Record<string, unknown> }),
+    ...(row.label_preset !== null && { labelPreset: JSON.parse(row.label_preset) as Record<string, unknown> }),
+    label: {
+      uid: row.label_uid,
+      sequenceCode: row.label_sequence_code,
+      type: row.label_type,
+      name: row.label_name,
+      firmwareVersionInfo: { firmwareVersion: row.firmware_version, firmwareApiVersion: row.firmware_api_version },
+      ...(row.battery_life_days !== null && { batteryLifeDays: row.battery_life_days }),
+    },
+    mode: row.mode as ExportedReport['mode'],
+    type: row.type as ExportedReport['type'],
+    status: row.status as ExportedReport['status'],
+    labelReference: row.label_reference,
+    senseConfig: senseConfigOf(row),
+    ...(row.alerts_config !== null && { alertsConfig: JSON.parse(row.alerts_config) as AlertsConfig }),
+    numberOfTaps: row.number_of_taps,
+    dataIsIncomplete: row.data_is_incomplete === 1,
+    reportedSenseData: {
+      datapoints: datapointsFromColumns(decodeDatapoints(row.datapoints)),
+      ...reportedCountersOf(row),
+    },
+    ...(trim !== null && { trim }),
+    ...(customFields !== null && { customFields }),
+    ...(shared.length > 0 && { access: shared }),
+    ...(states.length > 0 && {
+      companyState: states.map((s) => ({ companyId: s.company_id, hasFlag: s.has_flag === 1, isArchived: s.is_archived === 1 })),
+    }),
+  };
+}
+
+export function exportApiKey(key: ApiKeyRecord): ExportedApiKey {
+  const out: ExportedApiKey = { keyHash: key.keyHash, companyId: key.companyId, permissions: key.permissions };
+  if (key.name !== null) out.name = key.name;
+  if (key.revoked !== null) out.revoked = key.revoked;
+  return out;
+}
+
+/** By company, then hash: independent of creation times, which an import does not carry. */
+function sortedKeys(keys: ApiKeyRecord[]): ApiKeyRecord[] {
+  return keys.sort((a, b) => compare(a.companyId, b.companyId) || compare(a.keyHash, b.keyHash));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Report ids in (created, id) order, a page at a time, by keyset so each page is one index range. */
+function* reportIdPages(db: Db): Generator<string[]> {
+  const firstPage = db.prepare('SELECT id, created FROM label_reports ORDER BY created, id LIMIT ?');
+  const nextPage = db.prepare('SELECT id, created FROM label_reports WHERE (created, id) > (?, ?) ORDER BY created, id LIMIT ?');
+  let page = firstPage.all(ID_PAGE) as { id: string; created: string }[];
+  while (page.length > 0) {
+    yield page.map((r) => r.id);
+    if (page.length < ID_PAGE) return;
+    const last = page[page.length - 1];
+    page = nextPage.all(last.created, last.id, ID_PAGE) as { id: string; created: string }[];
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Export: a bundle that imports back to the same data. Round trip import → export → import →
+ * export gives identical JSON and identical API output; demo data is the same per seed; and
+ * the `labeldesk export` / `labeldesk demo` commands do the same through the real binary.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoData } from '../../src/cli/demo';
+import { openDatabase, type Db } from '../../src/db/database';
+import { KeyStore } from '../../src/db/key-store';
+import { bundleReportSchema } from '../../src/schema/bundle';
+import type { Permission } from '../../src/schema/report';
+import { ApiKeys, type Caller } from '../../src/service/api-keys';
+import { bundleChunks, exportBundle } from '../../src/service/bundle-export';
+import { importBundle } from '../../src/service/bundle-import';
+import { LabelReportService } from '../../src/service/label-reports';
+import { CompanyStore } from '../../src/db/company-store';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const NOW = new Date('2026-11-20T10:00:00.000Z');
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'labeldesk-export-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function exported(db: Db): string {
+  return [...bundleChunks(db)].join('');
+}
+
+async function importString(db: Db, text: string) {
+  const result = await importBundle(db, Readable.from([Buffer.from(text)]));
+  expect(result.problems).toEqual([]);
+  return result;
+}
+
+function caller(companyId: string, permissions: Permission[] = ['labelReports:read', 'labelReports:update']): Caller {
+  return { keyId: 'test', companyId, permissions: new Set(permissions) };
+}
+
+function labeldesk(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), ...args], {
+      cwd: dir,
+      env: { ...process.env, LABELDESK_DATA_DIR: join(dir, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('export', () => {
+  it('round-trips: import → export → import into a fresh database → export gives identical JSON and identical API output', async () => {
+    // Start from varied data: demo reports, then changes through the service and the keys.
+    const source = openDatabase(':memory:');
+    createDemoData(source, { reports: 120, seed: 11 });
+    const service = new LabelReportService(source, () => NOW);
+    const ids = source.prepare('SELECT id FROM label_reports ORDER BY id LIMIT 6').pluck().all() as string[];
+    service.update(caller('acme'), ids[0], { labelReference: 'PO-88213', customFields: [{ customFieldId: 'po', value: null }, { customFieldId: 'note', value: 'rush' }] }) ;
+    const visibleToAcme = ids.filter((id) => source.prepare("SELECT 1 FROM access WHERE label_report_id = ? AND company_id = 'acme' AND role = 'owner'").get(id));
+    service.update(caller('acme'), visibleToAcme[1], { limits: { maxTemperature: 30 }, trim: { startTime: 0, endTime: 4_000_000_000 }, hasFlag: true, isArchived: true });
+    const keys = new ApiKeys(new KeyStore(source), new CompanyStore(source));
+    const created = keys.create('nordic', ['labelReports:read'], 'to revoke');
+    keys.revoke(created.id);
+
+    const first = exported(source);
+    const a = openDatabase(':memory:');
+    await importString(a, first);
+    const exportA = exported(a);
+    expect(exportA).toBe(first);
+    const b = openDatabase(':memory:');
+    await importString(b, exportA);
+    expect(exported(b)).toBe(exportA);
+
+    // Every exported report is a valid bundle report; keys carry hashes, never keys.
+    const bundle = JSON.parse(exportA) as { apiKeys: Record<string, unknown>[]; labelReports: unknown[] };
+    expect(bundle.labelReports).toHaveLength(120);
+    for (const r of bundle.labelReports) expect(bundleReportSchema.safeParse(r).success).toBe(true);
+    expect(bundle.apiKeys.every((k) => typeof k.keyHash === 'string' && !('key' in k))).toBe(true);
+    expect(bundle.apiKeys.filter((k) => k.revoked)).toHaveLength(1);
+    expect(exportA).not.toContain('ldk_');
+
+    // The API answers the same for the same reports, whoever asks.
+    const serviceSource = new LabelReportService(source, () => NOW);
+    const serviceB = new LabelReportService(b, () => NOW);
+    for (const company of ['acme', 'nordic', 'fresh']) {
+      const list = serviceB.list(caller(company), { pageSize: '500', output: 'normal' });
+      expect(list).toEqual(serviceSource.list(caller(company), { pageSize: '500', output: 'normal' }));
+      for (const report of list.data.slice(0, 5)) {
+        expect(serviceB.retrieve(caller(company), report.id)).toEqual(serviceSource.retrieve(caller(company), report.id));
+      }
+    }
+    expect(serviceB.retrieve(caller('acme'), ids[0]).customFields).toEqual(serviceSource.retrieve(caller('acme'), ids[0]).customFields);
+    expect(serviceB.retrieve(caller('acme'), visibleToAcme[1])).toMatchObject({ hasFlag: true, isArchived: true, trimmedSenseData: expect.any(Object) });
+  });
+
+  it('streams to a writable, waiting for it to drain, and stops cleanly when the output fails', async () => {
+    const db = openDatabase(':memory:');
+    createDemoData(db, { reports: 30, seed: 2 });
+    const out = new PassThrough({ highWaterMark: 1024 });
+    const received: Buffer[] = [];
+    const reading = (async () => {
+      for await (const chunk of out) {
+        received.push(chunk as Buffer);
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    const counts = await exportBundle(db, out);
+    out.end();
+    await reading;
+    expect(counts).toEqual({ companies: 3, apiKeys: 4, labelReports: 30 });
+    expect(Buffer.concat(received).toString()).toBe(exported(db));
+    expect(db.inTransaction).toBe(false);
+
+    const broken = new PassThrough({ highWaterMark: 16 });
+    setTimeout(() => broken.destroy(new Error('disk full')), 5);
+    await expect(exportBundle(db, broken)).rejects.toThrow(/disk full|closed/);
+    expect(db.inTransaction).toBe(false);
+  });
+
+  it('demo data is the same for the same seed, different for another, and a smaller demo is a prefix of a larger one', () => {
+    const one = openDatabase(':memory:');
+    const two = openDatabase(':memory:');
+    const other = openDatabase(':memory:');
+    const small = openDatabase(':memory:');
+    const summaryOne = createDemoData(one, { reports: 60, seed: 5 });
+    const summaryTwo = createDemoData(two, { reports: 60, seed: 5 });
+    createDemoData(other, { reports: 60, seed: 6 });
+    createDemoData(small, { reports: 20, seed: 5 });
+    expect(summaryTwo).toEqual(summaryOne);
+    expect(exported(two)).toBe(exported(one));
+    expect(exported(other)).not.toBe(exported(one));
+    const bigIds = new Set((JSON.parse(exported(one)) as { labelReports: { id: string }[] }).labelReports.map((r) => r.id));
+    for (const r of (JSON.parse(exported(small)) as { labelReports: { id: string }[] }).labelReports) expect(bigIds.has(r.id)).toBe(true);
+    // Running it again changes nothing.
+    createDemoData(one, { reports: 60, seed: 5 });
+    expect(exported(one)).toBe(exported(two));
+  });
+
+  it('demo data is realistic: every mode, type, status and alert level, shared reports, custom fields, trims and rules', () => {
+    const db = openDatabase(':memory:');
+    const start = performance.now();
+    const summary = createDemoData(db, { reports: 2000, seed: 1 });
+    const seconds = (performance.now() - start) / 1000;
+    expect(seconds).toBeLessThan(15);
+    expect(summary.companies.map((c) => c.id)).toEqual(['acme', 'nordic', 'fresh']);
+    expect(summary.keys.map((k) => [k.companyId, k.permissions.join(',')])).toEqual([
+      ['acme', 'labelReports:read,labelReports:update,apiKeys:manage'],
+      ['acme', 'labelReports:read'],
+      ['nordic', 'labelReports:read,labelReports:update,apiKeys:manage'],
+      ['fresh', 'labelReports:read,labelReports:update,apiKeys:manage'],
+    ]);
+    expect(summary.keys.every((k) => /^ldk_demo_[0-9a-f]{40}$/.test(k.key))).toBe(true);
+    const column = (sql: string) => db.prepare(sql).pluck().all();
+    expect(new Set(column('SELECT DISTINCT mode FROM label_reports'))).toEqual(new Set(['airFreight', 'roadTransport', 'seaFreight', 'railFreight', 'stationary', 'unknown']));
+    expect(new Set(column('SELECT DISTINCT type FROM label_reports'))).toEqual(new Set(['tempSense', 'humiditySense', 'shockSense', 'freezeSense']));
+    expect(new Set(column('SELECT DISTINCT status FROM label_reports'))).toEqual(new Set(['active', 'completed']));
+    expect(new Set(column('SELECT DISTINCT alert_level FROM label_reports'))).toEqual(new Set([-1, 0, 1, 2]));
+    const one = (sql: string) => db.prepare(sql).pluck().get() as number;
+    expect(one("SELECT count(*) FROM label_reports WHERE owner_company_id = 'acme'")).toBeGreaterThan(1000);
+    expect(one("SELECT count(*) FROM label_reports WHERE owner_company_id = 'nordic'")).toBeGreaterThan(100);
+    expect(one("SELECT count(*) FROM access WHERE company_id = 'nordic' AND role = 'editor'")).toBeGreaterThan(300);
+    expect(one("SELECT count(*) FROM access WHERE company_id = 'fresh' AND role = 'viewer'")).toBeGreaterThan(300);
+    expect(one('SELECT count(*) FROM label_reports WHERE trim_start IS NOT NULL')).toBeGreaterThan(50);
+    expect(one("SELECT count(*) FROM label_reports WHERE alerts_config LIKE '%singleEvent%'")).toBeGreaterThan(50);
+    expect(one('SELECT count(*) FROM label_reports WHERE min_humidity IS NOT NULL')).toBeGreaterThan(50);
+    expect(one("SELECT count(DISTINCT custom_field_id) FROM custom_field_values")).toBeGreaterThanOrEqual(3);
+    expect(one("SELECT count(*) FROM custom_field_values WHERE custom_field_id = 'tags' AND value LIKE '[%'")).toBeGreaterThan(100);
+    expect(one('SELECT count(*) FROM company_report_state WHERE has_flag = 1')).toBeGreaterThan(50);
+    expect(one('SELECT count(*) FROM company_report_state WHERE is_archived = 1')).toBeGreaterThan(50);
+    expect(one("SELECT count(*) FROM label_reports WHERE label_reference LIKE 'SHP-2026-%'")).toBeGreaterThan(500);
+    expect(one("SELECT count(*) FROM label_reports WHERE label_reference LIKE 'PO-%'")).toBeGreaterThan(10);
+    expect(one("SELECT count(*) FROM label_reports WHERE json_extract(calculated, '$.numberOfDatapointsRead') >= 20000")).toBeGreaterThanOrEqual(3);
+    expect(one("SELECT count(*) FROM label_reports WHERE json_extract(calculated, '$.numberOfViolations.humidity') > 0")).toBeGreaterThan(10);
+    const spread = db.prepare('SELECT min(created) AS first, max(created) AS last FROM label_reports').get() as { first: string; last: string };
+    expect((Date.parse(spread.last) - Date.parse(spread.first)) / 86_400_000).toBeGreaterThan(100);
+    const intervals = column('SELECT DISTINCT interval FROM label_reports') as number[];
+    expect(Math.min(...intervals)).toBeGreaterThanOrEqual(60);
+    expect(Math.max(...intervals)).toBeLessThanOrEqual(900);
+  });
+
+  it('labeldesk demo, export and import through the binary: same seed → identical export, and the file imports back', async () => {
+    const [demoA, demoB] = await Promise.all([
+      labeldesk(['demo', '--db', join(dir, 'a.db'), '--reports', '40', '--seed', '9']),
+      labeldesk(['demo', '--db', join(dir, 'b.db'), '--reports', '40', '--seed', '9']),
+    ]);
+    expect(demoA.code).toBe(0);
+    expect(demoA.stdout).toMatch(/created 3 companies, 4 API keys and 40 label reports \(seed 9\)/);
+    expect(demoA.stdout).toMatch(/COMPANY\s+PERMISSIONS\s+KEY/);
+    const keyLines = (out: string) => out.split('\n').filter((l) => l.includes('ldk_demo_'));
+    expect(keyLines(demoA.stdout)).toHaveLength(4);
+    expect(keyLines(demoB.stdout)).toEqual(keyLines(demoA.stdout));
+
+    const [exportA, exportB] = await Promise.all([
+      labeldesk(['export', '--db', join(dir, 'a.db'), '--out', join(dir, 'a.json')]),
+      labeldesk(['export', '--db', join(dir, 'b.db')]),
+    ]);
+    expect(exportA.code).toBe(0);
+    expect(exportA.stdout.trim()).toBe(`exported 3 companies, 4 API keys, 40 label reports to ${join(dir, 'a.json')}`);
+    expect(exportB.code).toBe(0);
+    expect(exportB.stderr.trim()).toBe('exported 3 companies, 4 API keys, 40 label reports');
+    expect(exportB.stdout).toBe(readFileSync(join(dir, 'a.json'), 'utf8'));
+    expect(readdirSync(dir).filter((f) => f.includes('.partial-'))).toEqual([]);
+
+    const back = await labeldesk(['import', '--db', join(dir, 'c.db'), join(dir, 'a.json')]);
+    expect(back.stdout.trim()).toBe('imported 3 companies, 4 API keys, 40 label reports');
+    const again = await labeldesk(['export', '--db', join(dir, 'c.db'), '--out', join(dir, 'c.json')]);
+    expect(again.code).toBe(0);
+    expect(readFileSync(join(dir, 'c.json'), 'utf8')).toBe(exportB.stdout);
+
+    const missing = await labeldesk(['export', '--db', join(dir, 'none.db')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/there is no database at .*none\.db/);
+    expect(existsSync(join(dir, 'none.db'))).toBe(false);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * `labeldesk serve` as a real child process: the address line, requests with a demo key,
+ * SIGTERM while requests are in flight (they complete, the exit code is 0), migrations on
+ * start, a newer schema refused, and durability of an answered PATCH across SIGKILL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoData } from '../../src/cli/demo';
+import { openDatabase, SCHEMA_VERSION } from '../../src/db/database';
+import { ReportStore } from '../../src/db/report-store';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+let dir: string;
+const children: ChildProcess[] = [];
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'labeldesk-serve-'));
+});
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `labeldesk serve …` and resolves once it printed its address (or rejects when it exits first). */
+function serve(args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), 'serve', '--port', '0', ...args], {
+    cwd: dir,
+    env: { ...process.env, LABELDESK_DATA_DIR: join(dir, 'data') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      const url = /http:\/\/[^\s]+/.exec(stdout)?.[0];
+      if (url && stdout.slice(stdout.indexOf(url)).includes('\n')) {
+        resolve({ child, url, stdout: () => stdout, stderr: () => stderr, exited });
+      }
+    });
+    child.stderr!.on('data', (d) => (stderr += d));
+    void exited.then(({ code }) => reject(new Error(`serve exited with ${code} before listening:\n${stdout}\n${stderr}`)));
+  });
+}
+
+async function get(url: string, key: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { headers: { 'x-api-key': key } });
+  return { status: res.status, body: await res.json() };
+}
+
+function demoKey(stdout: string, company: string): string {
+  const line = stdout.split('\n').find((l) => l.startsWith(company + ' ') && l.includes('labelReports:update'));
+  return /ldk_demo_[0-9a-f]+/.exec(line ?? '')![0];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+describe('labeldesk serve', () => {
+  it('prints one address line, serves demo data, and on SIGTERM completes the requests in flight and exits 0', async () => {
+    const dbFile = join(dir, 'demo.db');
+    const served = await serve(['--db', dbFile, '--demo']);
+    const urlLines = served.stdout().split('\n').filter((l) => l.includes('http://'));
+    expect(urlLines).toEqual([expect.stringMatching(/^LabelDesk service listening on http:\/\/127\.0\.0\.1:\d+$/)]);
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const key = demoKey(served.stdout(), 'acme');
+
+    const page = await get(`${served.url}/v2/labelReports?pageSize=5&output=minimal`, key);
+    expect(page.status).toBe(200);
+    expect(page.body.data).toHaveLength(5);
+    const total = page.body.totalDocuments as number;
+    expect(total).toBeGreaterThan(1000);
+    const target = page.body.data[0].id as string;
+
+    // In flight #1: a large list, its response started but not yet read by the client.
+    let bigStarted!: (res: http.IncomingMessage) => void;
+    let patchRequest!: http.ClientRequest;
+    const big = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.get(`${served.url}/v2/labelReports?pageSize=2000&output=normal`, { headers: { 'x-api-key': key } }, (res) => {
+        res.pause();
+        bigStarted(res);
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
+    const bigResponse = await new Promise<http.IncomingMessage>((r) => (bigStarted = r));
+
+    // In flight #2: a PATCH whose body is only half sent when the signal arrives.
+    const body = JSON.stringify({ labelReference: 'SHP-2026-SIGTERM', hasFlag: true });
+    const patchResult = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        `${served.url}/v2/labelReports/${target}`,
+        { method: 'PATCH', headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      patchRequest = req;
+    });
+    await sleep(300);
+
+    served.child.kill('SIGTERM');
+    await sleep(400);
+    expect(served.child.exitCode).toBeNull(); // still finishing
+    // No new requests once stopping: the port is closed (or, on a reused connection, 503).
+    const late = await fetch(`${served.url}/v2/labelReports`, { headers: { 'x-api-key': key } }).then(
+      (r) => r.status,
+      () => 'refused',
+    );
+    expect(['refused', 503]).toContain(late);
+
+    patchRequest.end(body.slice(10));
+    const patched = await patchResult;
+    expect(patched.status).toBe(200);
+    expect(JSON.parse(patched.body)).toMatchObject({ id: target, labelReference: 'SHP-2026-SIGTERM', hasFlag: true });
+
+    bigResponse.resume();
+    const listed = await big;
+    expect(listed.status).toBe(200);
+    const list = JSON.parse(listed.body) as { data: { reportedSenseData: { datapoints: unknown[] } }[]; totalDocuments: number };
+    expect(list.totalDocuments).toBe(total);
+    expect(list.data).toHaveLength(Math.min(2000, total));
+    expect(Math.max(...list.data.map((r) => r.reportedSenseData.datapoints.length))).toBeGreaterThanOrEqual(20_000);
+
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+    expect(served.stderr()).toMatch(/SIGTERM: finishing the requests in flight/);
+    expect(served.stderr()).toMatch(/LabelDesk service stopped/);
+
+    const db = openDatabase(dbFile);
+    expect(new ReportStore(db).findRow(target)!.label_reference).toBe('SHP-2026-SIGTERM');
+    db.close();
+  }, 60_000);
+
+  it('migrates a database from an older schema version on start, and refuses one from a newer version', async () => {
+    const old = join(dir, 'old.db');
+    const raw = new Database(old);
+    raw.exec('CREATE TABLE scratch (x); DROP TABLE scratch;');
+    expect(raw.pragma('user_version', { simple: true })).toBe(0);
+    raw.close();
+    const served = await serve(['--db', old]);
+    const status = await get(`${served.url}/v2/labelReports`, 'ldk_no_such_key_000000');
+    expect(status.status).toBe(401);
+    served.child.kill('SIGINT');
+    expect((await served.exited).code).toBe(0);
+    const migrated = new Database(old, { readonly: true });
+    expect(migrated.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(migrated.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'label_reports'").pluck().get()).toBe(1);
+    migrated.close();
+
+    const newer = join(dir, 'newer.db');
+    const future = new Database(newer);
+    future.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    future.close();
+    await expect(serve(['--db', newer])).rejects.toThrow(/exited with 1 before listening[\s\S]*newer than this LabelDesk understands/);
+    const untouched = new Database(newer, { readonly: true });
+    expect(untouched.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+    untouched.close();
+
+    await expect(serve(['--db', join(dir, 'missing-folder', 'x.db')])).rejects.toThrow(/the folder .* does not exist/);
+    await expect(serve(['--db', old, '--port', '70000'])).rejects.toThrow(/exited with 2[\s\S]*--port must be between 0 and 65535/);
+  }, 60_000);
+
+  it('loses nothing when killed with SIGKILL right after a PATCH answered 200', async () => {
+    const dbFile = join(dir, 'kill.db');
+    const db = openDatabase(dbFile);
+    const summary = createDemoData(db, { reports: 40, seed: 4 });
+    const id = db.prepare("SELECT label_report_id FROM access WHERE company_id = 'acme' AND role = 'owner' LIMIT 1").pluck().get() as string;
+    db.close();
+    const key = summary.keys.find((k) => k.companyId === 'acme' && k.permissions.includes('labelReports:update'))!.key;
+
+    const served = await serve(['--db', dbFile]);
+    const res = await fetch(`${served.url}/v2/labelReports/${id}`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ labelReference: 'PO-KILLED', limits: { maxTemperature: 40 }, isArchived: true }),
+    });
+    expect(res.status).toBe(200);
+    served.child.kill('SIGKILL');
+    expect((await served.exited).signal).toBe('SIGKILL');
+
+    const after = openDatabase(dbFile);
+    const row = new ReportStore(after).findRow(id)!;
+    expect(row).toMatchObject({ label_reference: 'PO-KILLED', max_temperature: 40 });
+    expect(after.prepare("SELECT is_archived FROM company_report_state WHERE company_id = 'acme' AND label_report_id = ?").pluck().get(id)).toBe(1);
+    after.close();
+  }, 60_000);
+});
