@@ -3,8 +3,7 @@
  * once it accepts requests; on SIGTERM or SIGINT it stops accepting, lets in-flight requests
  * finish, closes the database and resolves with 0.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { SHUTDOWN_GRACE_MS } from '../http/graceful-stop';
 import { startService, type RunningService } from '../http/start-service';
 import { createDemoData, DEFAULT_DEMO_REPORTS, DEFAULT_DEMO_SEED, demoKeyTable } from './demo';
 import {
@@ -80,7 +79,6 @@ examples:
     }
 
     const running = await listen(dbFile, host, port);
-    const graceful = new GracefulStop(running);
     // Listen for the signals before announcing the address, so none can slip in between.
     const stopSignal = nextSignal();
     write(io.out, `database: ${dbFile}`);
@@ -97,7 +95,9 @@ examples:
     process.once('SIGTERM', force);
     process.once('SIGINT', force);
     try {
-      await graceful.stop(() => write(io.err, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`));
+      await running.close({
+        onTimeout: () => write(io.err, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`),
+      });
     } finally {
       process.off('SIGTERM', force);
       process.off('SIGINT', force);
@@ -131,61 +131,4 @@ function nextSignal(): Promise<NodeJS.Signals> {
     process.on('SIGTERM', on);
     process.on('SIGINT', on);
   });
-}
-
-/** How long a stop waits for requests in flight before it cuts the remaining connections. */
-export const SHUTDOWN_GRACE_MS = 30_000;
-
-/**
- * A graceful stop. Node's `server.close()` closes "idle" connections at once, and for Node a
- * connection is idle as soon as the request is read and `res.end()` was called, even while a
- * large response is still being written: that would cut off the very requests we must finish.
- * So connections are tracked here: one with a response still going is closed only once that
- * response has been sent, and one without is closed at once.
- */
-class GracefulStop {
-  private readonly pending = new Map<Socket, number>();
-  private stopping = false;
-
-  constructor(private readonly running: RunningService) {
-    const server = running.app.server;
-    server.on('connection', (socket: Socket) => {
-      if (!this.pending.has(socket)) this.pending.set(socket, 0);
-      socket.once('close', () => this.pending.delete(socket));
-    });
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      const socket = req.socket;
-      this.pending.set(socket, (this.pending.get(socket) ?? 0) + 1);
-      let done = false;
-      const finished = () => {
-        if (done) return;
-        done = true;
-        const left = (this.pending.get(socket) ?? 1) - 1;
-        if (this.pending.has(socket)) this.pending.set(socket, left);
-        if (this.stopping && left === 0) socket.end();
-      };
-      res.once('finish', finished);
-      res.once('close', finished);
-    });
-    // server.close() calls this; only connections with nothing in flight are closed.
-    server.closeIdleConnections = () => {
-      for (const [socket, inFlight] of this.pending) if (inFlight === 0) socket.destroy();
-    };
-  }
-
-  /** Stops accepting, lets in-flight requests finish (within SHUTDOWN_GRACE_MS), then closes the database. */
-  async stop(onTimeout: () => void): Promise<void> {
-    this.stopping = true;
-    const server = this.running.app.server;
-    const timer = setTimeout(() => {
-      onTimeout();
-      server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    timer.unref();
-    try {
-      await this.running.close();
-    } finally {
-      clearTimeout(timer);
-    }
-  }
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { openService, type Service } from '../service/open-service';
 import { buildApp } from './app';
+import { GracefulStop } from './graceful-stop';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
@@ -20,8 +21,11 @@ export interface RunningService {
   port: number;
   app: FastifyInstance;
   service: Service;
-  /** Stops accepting, lets in-flight requests finish, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish (cutting them after the grace period),
+   * then closes the database.
+   */
+  close(options?: { graceMs?: number; onTimeout?: () => void }): Promise<void>;
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -35,6 +39,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ host, port: options.port ?? 0 });
+    const graceful = new GracefulStop(app.server);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -44,8 +49,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       port,
       app,
       service,
-      close: () =>
-        (closing ??= app.close().then(() => service.close())),
+      close: (closeOptions) =>
+        (closing ??= graceful.stop(() => app.close().then(() => service.close()), closeOptions)),
     };
   } catch (err) {
     service.close();
