@@ -68,8 +68,11 @@ export class LabelReportService {
 
   retrieve(caller: Caller, id: string, query: QueryInput = {}): LabelReport {
     requirePermission(caller, 'labelReports:read');
-    refuseUnknownParameters(query);
-    return this.db.transaction(() => this.view(caller, id))();
+    return this.db.transaction(() => {
+      const report = this.view(caller, id); // 404 comes before a bad parameter's 400
+      refuseUnknownParameters(query);
+      return report;
+    })();
   }
 
   update(caller: Caller, id: string, body: unknown, query: QueryInput = {}): LabelReport {

@@ -42,7 +42,7 @@ export function fullReport(
     id: row.id,
     created: row.created,
     updated: row.updated,
-    company: { id: row.owner_company_id, name: row.company_name, shortCode: row.company_short_code },
+    company: companyOf(row),
     subCompany: parseJson(row.sub_company),
     user: parseJson(row.user_info),
     label: {
@@ -88,7 +88,7 @@ export function minimalReport(row: MinimalReportRow): MinimalLabelReport {
     id: row.id,
     created: row.created,
     updated: row.updated,
-    company: { id: row.owner_company_id, name: row.company_name, shortCode: row.company_short_code },
+    company: companyOf(row),
     subCompany: parseJson(row.sub_company),
     label: { uid: row.label_uid, sequenceCode: row.label_sequence_code },
     mode: row.mode as Mode,
@@ -102,6 +102,10 @@ export function minimalReport(row: MinimalReportRow): MinimalLabelReport {
     minimalSenseData: JSON.parse(row.minimal) as MinimalSenseData,
     alert: { level: row.alert_level, timestamp: row.alert_timestamp },
   };
+}
+
+function companyOf(row: Pick<MinimalReportRow, 'owner_company_id' | 'company_name' | 'company_short_code'>) {
+  return { id: row.owner_company_id, name: row.company_name, shortCode: row.company_short_code };
 }
 
 export function accessEntry(row: AccessRow): AccessEntry {

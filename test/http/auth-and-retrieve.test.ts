@@ -168,10 +168,11 @@ describe('retrieve', () => {
     }
   });
 
-  test('an unknown query parameter on retrieve → 400', async () => {
+  test('an unknown query parameter on retrieve → 400, after visibility', async () => {
     const res = await api(svc, '/v2/labelReports/r1?verbose=1');
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('verbose');
+    expect((await api(svc, '/v2/labelReports/r-other?verbose=1')).status).toBe(404);
   });
 
   test('unknown routes answer the JSON error shape', async () => {
