@@ -146,16 +146,22 @@ export async function run(): Promise<void> {
   );
   service.close();
 
-  // Over loopback, against the real command, next to a bare server answering fixed JSON.
+  // Over loopback, against the real command, next to bare servers answering fixed JSON: one with
+  // a tiny body, one with the very body retrieve answers, so the ratio shows our own work.
   const served = await startChild(['bin/labeldesk.js', 'serve', '--db', DB_FILE, '--port', '0']);
-  const bare = await startChild([
-    '-e',
-    `const body = JSON.stringify({ id: 'x', status: 'active', alert: { level: 1, timestamp: 0 } });
-     const s = require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type': 'application/json' }); r.end(body); });
-     s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));`,
-  ]);
+  const headers = { 'x-api-key': KEY };
+  const smallId = 'bench-000001';
+  const sameBody = await (await fetch(`${served.url}/v2/labelReports/${smallId}`, { headers })).text();
+  const bareServer = (body: string) =>
+    startChild([
+      '-e',
+      `const body = ${JSON.stringify(body)};
+       const s = require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type': 'application/json' }); r.end(body); });
+       s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));`,
+    ]);
+  const bareTiny = await bareServer(JSON.stringify({ id: 'x', status: 'active', alert: { level: 1, timestamp: 0 } }));
+  const bareSame = await bareServer(sameBody);
   try {
-    const headers = { 'x-api-key': KEY };
     const httpSamples: number[] = [];
     for (let i = 0; i < 40; i++) {
       const t0 = performance.now();
@@ -163,17 +169,17 @@ export async function run(): Promise<void> {
       httpSamples.push(performance.now() - t0);
     }
     report('HTTP list page of 100 (minimal), status+alert filter', httpSamples.slice(5));
-    const smallId = 'bench-000001';
-    const service_rps = await cannon(`${served.url}/v2/labelReports/${smallId}`, headers);
-    const bare_rps = await cannon(bare.url);
-    console.log(
-      `service: retrieve throughput ${service_rps.toFixed(0)} req/s vs bare HTTP ${bare_rps.toFixed(0)} req/s → ratio ${(service_rps / bare_rps).toFixed(2)}`,
-    );
-    const big_rps = await cannon(`${served.url}/v2/labelReports/${bigId}`, headers);
-    console.log(`service: retrieve throughput, ${BIG_REPORT_POINTS}-datapoint report: ${big_rps.toFixed(0)} req/s`);
+    const serviceRps = await cannon(`${served.url}/v2/labelReports/${smallId}`, headers);
+    const sameRps = await cannon(bareSame.url);
+    const tinyRps = await cannon(bareTiny.url);
+    const kib = (Buffer.byteLength(sameBody) / 1024).toFixed(0);
+    console.log(`service: retrieve throughput (${kib} KiB report) ${serviceRps.toFixed(0)} req/s`);
+    console.log(`service:   bare HTTP, same ${kib} KiB body: ${sameRps.toFixed(0)} req/s → ratio ${(serviceRps / sameRps).toFixed(2)}`);
+    console.log(`service:   bare HTTP, tiny body: ${tinyRps.toFixed(0)} req/s → ratio ${(serviceRps / tinyRps).toFixed(3)}`);
+    const bigRps = await cannon(`${served.url}/v2/labelReports/${bigId}`, headers);
+    console.log(`service: retrieve throughput, ${BIG_REPORT_POINTS}-datapoint report: ${bigRps.toFixed(0)} req/s`);
     console.log(`service: serving process RSS after load: ${rssMiB(served.child.pid!).toFixed(0)} MiB (target < 300 MiB)`);
   } finally {
-    served.child.kill('SIGTERM');
-    bare.child.kill('SIGTERM');
+    for (const child of [served.child, bareTiny.child, bareSame.child]) child.kill('SIGTERM');
   }
 }

@@ -1,0 +1,197 @@
+/**
+ * The sink: the last step of an import, the only one with the database. It applies the
+ * processor's outcomes inside the open transaction: writes rows, finds duplicate ids and
+ * collects company references. Both need the whole bundle, so they go through temporary tables
+ * (which SQLite spills to disk) rather than memory; the references are checked at the end, in
+ * `finish`, once every company of the bundle is known.
+ */
+import type { Statement } from 'better-sqlite3';
+import { CompanyStore } from '../../db/company-store';
+import type { Db } from '../../db/database';
+import { KeyStore } from '../../db/key-store';
+import { ReportStore } from '../../db/report-store';
+import { BUNDLE_VERSION } from '../../schema/bundle';
+import type { Company } from '../../schema/report';
+import type { ReportRecord } from '../report-record';
+import { derivedUuid } from './derived-uuid';
+import type { Outcome, ReportCompanies, ValidApiKey } from './element-processor';
+import type { ImportCounts, ImportProblem } from './index';
+
+/** How many company ids `reference` remembers, to spare the temporary table most inserts. */
+const REF_CACHE_LIMIT = 10_000;
+
+export interface SinkSettings {
+  /** How many problems to keep; counting goes on past it. */
+  maxProblems: number;
+  /** Creation time of API keys new to the database, ISO 8601. */
+  now: string;
+}
+
+export class ImportSink {
+  readonly counts: ImportCounts = { companies: 0, apiKeys: 0, labelReports: 0 };
+  readonly problems: ImportProblem[] = [];
+  problemCount = 0;
+  /** Set by a `fatal` outcome: the bundle could not be read to its end. */
+  fatal = false;
+  private versionSeen = false;
+  private readonly companies: CompanyStore;
+  private readonly keys: KeyStore;
+  private readonly reports: ReportStore;
+  private readonly companyIds: FirstSeen;
+  private readonly keyHashes: FirstSeen;
+  private readonly reportIds: FirstSeen;
+  private readonly rememberRef: Statement;
+  private readonly knownRefs = new Set<string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SinkSettings,
+  ) {
+    this.companies = new CompanyStore(db);
+    this.keys = new KeyStore(db);
+    this.reports = new ReportStore(db);
+    db.exec(`
+      CREATE TEMP TABLE ld_import_reports (id TEXT PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TEMP TABLE ld_import_companies (id TEXT PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TEMP TABLE ld_import_keys (hash TEXT PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TEMP TABLE ld_import_refs (company_id TEXT PRIMARY KEY, path TEXT NOT NULL);
+    `);
+    this.reportIds = new FirstSeen(db, 'ld_import_reports', 'id');
+    this.companyIds = new FirstSeen(db, 'ld_import_companies', 'id');
+    this.keyHashes = new FirstSeen(db, 'ld_import_keys', 'hash');
+    this.rememberRef = db.prepare('INSERT OR IGNORE INTO temp.ld_import_refs (company_id, path) VALUES (?, ?)');
+  }
+
+  applyAll(outcomes: readonly Outcome[]): void {
+    for (const outcome of outcomes) this.apply(outcome);
+  }
+
+  /** Checks that need the whole bundle; runs after the last element. */
+  finish(): void {
+    if (this.fatal) return;
+    if (!this.versionSeen) this.problem('$.version', `missing: a bundle starts with "version": ${BUNDLE_VERSION}`);
+    const unknown = this.db
+      .prepare(
+        `SELECT company_id, path FROM temp.ld_import_refs
+         WHERE company_id NOT IN (SELECT id FROM main.companies)
+           AND company_id NOT IN (SELECT id FROM temp.ld_import_companies)
+         ORDER BY rowid`,
+      )
+      .all() as { company_id: string; path: string }[];
+    for (const { company_id, path } of unknown) {
+      this.problem(path, `unknown company '${company_id}': it is neither in the bundle's companies nor in the database`);
+    }
+  }
+
+  /**
+   * Before COMMIT: temporary tables outlive a transaction, and the next import on this
+   * connection creates them again. (A ROLLBACK removes them by itself.)
+   */
+  dropTemporaryTables(): void {
+    this.db.exec(`
+      DROP TABLE IF EXISTS temp.ld_import_reports;
+      DROP TABLE IF EXISTS temp.ld_import_companies;
+      DROP TABLE IF EXISTS temp.ld_import_keys;
+      DROP TABLE IF EXISTS temp.ld_import_refs;
+    `);
+  }
+
+  private problem(path: string, message: string): void {
+    this.problemCount++;
+    if (this.problems.length < this.settings.maxProblems) this.problems.push({ path, message });
+  }
+
+  private apply(o: Outcome): void {
+    switch (o.t) {
+      case 'problem':
+        return this.problem(o.path, o.message);
+      case 'fatal':
+        this.fatal = true;
+        return;
+      case 'version':
+        this.versionSeen = true;
+        return;
+      case 'company':
+        return this.company(o.index, o.id, o.company);
+      case 'apiKey':
+        return this.apiKey(o.index, o.key);
+      case 'report':
+        return this.report(o.index, o.id, o.companies, o.valid, o.record);
+    }
+  }
+
+  private company(index: number, id: string | null, company: Company | null): void {
+    // Every id the bundle declares counts as known, valid or not, so that a broken company is
+    // reported once and not again at each report that names it.
+    const first = id === null ? null : this.companyIds.earlier(id, index);
+    if (first !== null) {
+      return this.problem(`$.companies[${index}].id`, `company '${id}' is listed twice (first at $.companies[${first}])`);
+    }
+    if (company === null) return;
+    this.companies.upsert(company);
+    this.counts.companies++;
+  }
+
+  private apiKey(index: number, key: ValidApiKey): void {
+    const path = `$.apiKeys[${index}]`;
+    const first = this.keyHashes.earlier(key.keyHash, index);
+    if (first !== null) return this.problem(path, `the same API key is listed twice (first at $.apiKeys[${first}])`);
+    this.reference(key.companyId, `${path}.companyId`);
+    const existing = this.keys.findByHash(key.keyHash);
+    this.keys.upsert({
+      id: existing?.id ?? derivedUuid('apiKey', key.keyHash),
+      keyHash: key.keyHash,
+      companyId: key.companyId,
+      name: key.name,
+      permissions: key.permissions,
+      created: existing?.created ?? this.settings.now,
+      // A revocation in the database sticks: importing an older bundle never brings a key back.
+      revoked: key.revoked ?? existing?.revoked ?? null,
+    });
+    this.counts.apiKeys++;
+  }
+
+  private report(index: number, id: string, companies: ReportCompanies, valid: boolean, record: ReportRecord | null): void {
+    const path = `$.labelReports[${index}]`;
+    const first = this.reportIds.earlier(id, index);
+    if (first !== null) return this.problem(`${path}.id`, `report id '${id}' is used twice (first at $.labelReports[${first}])`);
+    this.reference(companies.owner, `${path}.companyId`);
+    companies.access.forEach((c, i) => this.reference(c, `${path}.access[${i}].companyId`));
+    companies.states.forEach((c, i) => this.reference(c, `${path}.companyState[${i}].companyId`));
+    if (!valid) return;
+    this.counts.labelReports++;
+    // Once the import is bound to fail, writing more would only be rolled back.
+    if (this.problemCount > 0 || record === null) return;
+    // A row from the worker thread arrives with its datapoints as a plain Uint8Array (structured
+    // clone drops the Buffer class); a ReportRow holds a Buffer.
+    const row = Buffer.isBuffer(record.row.datapoints)
+      ? record.row
+      : { ...record.row, datapoints: Buffer.from(record.row.datapoints as Uint8Array) };
+    this.reports.replace(row, record.access, record.states, record.customFields);
+  }
+
+  /** Remembers the first path naming `companyId`, for the check in `finish`. */
+  private reference(companyId: string, path: string): void {
+    if (this.knownRefs.has(companyId)) return;
+    if (this.knownRefs.size >= REF_CACHE_LIMIT) this.knownRefs.clear();
+    this.knownRefs.add(companyId);
+    this.rememberRef.run(companyId, path);
+  }
+}
+
+/** The ids of one array of the bundle seen so far, with the index of each one's first use. */
+class FirstSeen {
+  private readonly remember: Statement;
+  private readonly first: Statement;
+
+  constructor(db: Db, table: string, column: string) {
+    this.remember = db.prepare(`INSERT OR IGNORE INTO temp.${table} (${column}, idx) VALUES (?, ?)`);
+    this.first = db.prepare(`SELECT idx FROM temp.${table} WHERE ${column} = ?`).pluck();
+  }
+
+  /** null when `id` is new (it is remembered at `index` then); else the index of its first use. */
+  earlier(id: string, index: number): number | null {
+    if (this.remember.run(id, index).changes !== 0) return null;
+    return this.first.get(id) as number;
+  }
+}
