@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Service } from '../service/open-service';
+import { VERSION } from '../version';
 import { authenticate } from './auth';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
@@ -43,7 +44,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const info = () => {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    return { baseUrl: `http://127.0.0.1:${port}`, port, version: options.version ?? '0.0.0' };
+    return { baseUrl: `http://127.0.0.1:${port}`, port, version: options.version ?? VERSION };
   };
 
   app.register(async (api) => {
