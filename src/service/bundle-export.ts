@@ -19,7 +19,7 @@ import { ReportStore, type AccessRow, type CompanyStateRow, type CustomFieldRow 
 import { BUNDLE_VERSION, type bundleApiKeySchema, type bundleReportSchema } from '../schema/bundle';
 import type { AlertsConfig } from '../schema/sense';
 import { datapointsFromColumns } from '../sense';
-import { reportedCountersOf, senseConfigOf, trimOf } from './report-record';
+import { labelOf, reportedCountersOf, senseConfigOf, trimOf } from './report-record';
 import { customFieldsOf } from './report-view';
 
 export type ExportedReport = z.input<typeof bundleReportSchema>;
@@ -143,11 +143,7 @@ export function exportReport(
     ...(row.user_info !== null && { user: JSON.parse(row.user_info) as Record<string, unknown> }),
     ...(row.label_preset !== null && { labelPreset: JSON.parse(row.label_preset) as Record<string, unknown> }),
     label: {
-      uid: row.label_uid,
-      sequenceCode: row.label_sequence_code,
-      type: row.label_type,
-      name: row.label_name,
-      firmwareVersionInfo: { firmwareVersion: row.firmware_version, firmwareApiVersion: row.firmware_api_version },
+      ...labelOf(row),
       ...(row.battery_life_days !== null && { batteryLifeDays: row.battery_life_days }),
     },
     mode: row.mode as ExportedReport['mode'],

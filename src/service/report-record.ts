@@ -145,6 +145,19 @@ type SenseConfigColumn =
   | 'min_temperature' | 'max_temperature' | 'min_humidity' | 'max_humidity' | 'interval' | 'config_time'
   | 'start_delay' | 'running_time';
 
+/** The label as the row holds it; views add what is theirs (battery estimate or life). */
+export function labelOf(
+  row: Pick<ReportRow, 'label_uid' | 'label_sequence_code' | 'label_type' | 'label_name' | 'firmware_version' | 'firmware_api_version'>,
+) {
+  return {
+    uid: row.label_uid,
+    sequenceCode: row.label_sequence_code,
+    type: row.label_type,
+    name: row.label_name,
+    firmwareVersionInfo: { firmwareVersion: row.firmware_version, firmwareApiVersion: row.firmware_api_version },
+  };
+}
+
 export function trimOf(row: Pick<ReportRow, 'trim_start' | 'trim_end'>): Trim | null {
   return row.trim_start === null || row.trim_end === null ? null : { startTime: row.trim_start, endTime: row.trim_end };
 }

@@ -17,7 +17,7 @@ import type {
 } from '../schema/report';
 import type { AlertsConfig, CalculatedSenseData, MinimalSenseData, ReportedSenseData, SenseFigures } from '../schema/sense';
 import { datapointsFromColumns, estimatedBatteryDaysLeft, toTimeline, trimTimeline } from '../sense';
-import { reportedCountersOf, senseConfigOf, trimOf } from './report-record';
+import { labelOf, reportedCountersOf, senseConfigOf, trimOf } from './report-record';
 
 export function fullReport(
   row: VisibleReportRow,
@@ -46,11 +46,7 @@ export function fullReport(
     subCompany: parseJson(row.sub_company),
     user: parseJson(row.user_info),
     label: {
-      uid: row.label_uid,
-      sequenceCode: row.label_sequence_code,
-      type: row.label_type,
-      name: row.label_name,
-      firmwareVersionInfo: { firmwareVersion: row.firmware_version, firmwareApiVersion: row.firmware_api_version },
+      ...labelOf(row),
       estimatedBatteryDaysLeft: estimatedBatteryDaysLeft(senseConfig.configTime, nowSeconds, row.battery_life_days ?? undefined),
     },
     mode: row.mode as Mode,
