@@ -23,7 +23,8 @@ import type { Limits, Trim } from '../schema/sense';
 import { requirePermission, type Caller } from './api-keys';
 import { describeZodError } from './zod-messages';
 import { limitColumns, recalculate, senseSettingsOf, trimOf } from './report-record';
-import { fullReport, listedReport, minimalReport } from './report-view';
+import { materialize, type ReportDocument } from './report-json';
+import { fullReportDocument, listedReport, minimalReport } from './report-view';
 
 export type QueryInput = Record<string, string | string[] | undefined>;
 
@@ -67,6 +68,11 @@ export class LabelReportService {
   }
 
   retrieve(caller: Caller, id: string, query: QueryInput = {}): LabelReport {
+    return materialize(this.retrieveDocument(caller, id, query));
+  }
+
+  /** Retrieve, with the datapoint lists left as columns for `reportJson`. */
+  retrieveDocument(caller: Caller, id: string, query: QueryInput = {}): ReportDocument {
     requirePermission(caller, 'labelReports:read');
     return this.db.transaction(() => {
       const report = this.view(caller, id); // 404 comes before a bad parameter's 400
@@ -76,6 +82,11 @@ export class LabelReportService {
   }
 
   update(caller: Caller, id: string, body: unknown, query: QueryInput = {}): LabelReport {
+    return materialize(this.updateDocument(caller, id, body, query));
+  }
+
+  /** Update, answering the report with its datapoint lists left as columns for `reportJson`. */
+  updateDocument(caller: Caller, id: string, body: unknown, query: QueryInput = {}): ReportDocument {
     requirePermission(caller, 'labelReports:update');
     const run = this.db.transaction(() => {
       const row = this.store.findVisible(caller.companyId, id);
@@ -150,12 +161,12 @@ export class LabelReportService {
     return changed;
   }
 
-  private view(caller: Caller, id: string): LabelReport {
+  private view(caller: Caller, id: string): ReportDocument {
     const row = this.store.findVisible(caller.companyId, id);
     if (!row) throw notFound(id);
     const access = this.store.accessFor([id]).get(id) ?? [];
     const fields = this.store.customFieldsFor([id]).get(id);
-    return fullReport(row, access, fields, Math.floor(this.now().getTime() / 1000));
+    return fullReportDocument(row, access, fields, Math.floor(this.now().getTime() / 1000));
   }
 }
 

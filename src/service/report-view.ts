@@ -16,29 +16,27 @@ import type {
   Status,
 } from '../schema/report';
 import type { AlertsConfig, CalculatedSenseData, MinimalSenseData, ReportedSenseData, SenseFigures } from '../schema/sense';
-import { datapointsFromColumns, estimatedBatteryDaysLeft, toTimeline, trimTimeline } from '../sense';
+import { estimatedBatteryDaysLeft, toTimeline, trimTimeline } from '../sense';
 import { labelOf, reportedCountersOf, senseConfigOf, trimOf } from './report-record';
+import { materialize, type ReportDocument } from './report-json';
 
-export function fullReport(
+/** The full report (decisions §3 "Shapes"), its datapoint lists still as columns. */
+export function fullReportDocument(
   row: VisibleReportRow,
   access: readonly AccessRow[],
   fields: readonly CustomFieldRow[] | undefined,
   nowSeconds: number,
-): LabelReport {
+): ReportDocument {
   const raw = decodeDatapoints(row.datapoints);
   const timeline = toTimeline(raw);
   const trim = trimOf(row);
-  const reported: ReportedSenseData = { datapoints: datapointsFromColumns(raw), ...reportedCountersOf(row) };
-  const calculated: CalculatedSenseData = {
-    datapoints: datapointsFromColumns(timeline),
-    ...(JSON.parse(row.calculated) as SenseFigures),
-  };
+  const trimmedTimeline = trim === null || row.trimmed === null ? null : trimTimeline(timeline, trim);
+  const reported: ReportedSenseData = { datapoints: [], ...reportedCountersOf(row) };
+  const calculated: CalculatedSenseData = { datapoints: [], ...(JSON.parse(row.calculated) as SenseFigures) };
   const trimmed: CalculatedSenseData | null =
-    trim === null || row.trimmed === null
-      ? null
-      : { datapoints: datapointsFromColumns(trimTimeline(timeline, trim)), ...(JSON.parse(row.trimmed) as SenseFigures) };
+    trimmedTimeline === null ? null : { datapoints: [], ...(JSON.parse(row.trimmed!) as SenseFigures) };
   const senseConfig = senseConfigOf(row);
-  return {
+  const report: LabelReport = {
     id: row.id,
     created: row.created,
     updated: row.updated,
@@ -67,6 +65,16 @@ export function fullReport(
     customFields: customFieldsOf(fields),
     access: access.map(accessEntry),
   };
+  return { report, datapoints: { reported: raw, calculated: timeline, trimmed: trimmedTimeline } };
+}
+
+export function fullReport(
+  row: VisibleReportRow,
+  access: readonly AccessRow[],
+  fields: readonly CustomFieldRow[] | undefined,
+  nowSeconds: number,
+): LabelReport {
+  return materialize(fullReportDocument(row, access, fields, nowSeconds));
 }
 
 /** A list element (output=normal): the full shape with the label reduced. */
