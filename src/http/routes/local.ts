@@ -3,26 +3,22 @@
  * where the service listens, and local API key management.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { ApiError } from '../../schema/api-error';
-import { permissionSchema } from '../../schema/report';
+import { createApiKeyBodySchema, type ServiceInfo, type Session } from '../../schema/local';
 import { requirePermission } from '../../service/api-keys';
 import type { Service } from '../../service/open-service';
 import { describeZodError } from '../../service/zod-messages';
 
-const createKeyBody = z.strictObject({
-  name: z.string().trim().min(1, 'name is required').max(200),
-  permissions: z.array(permissionSchema).min(1, 'choose at least one permission'),
-});
 
-export function localRoutes(service: Service, info: () => { baseUrl: string; port: number; version: string }) {
+export function localRoutes(service: Service, info: () => ServiceInfo) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/info', async () => info());
 
     app.get('/local/session', async (request) => {
       const { companyId, permissions } = request.caller;
       const company = service.companies.find(companyId);
-      return { companyId, companyName: company?.name ?? companyId, permissions: [...permissions] };
+      const session: Session = { companyId, companyName: company?.name ?? companyId, permissions: [...permissions] };
+      return session;
     });
 
     app.get('/local/apiKeys', async (request) => {
@@ -32,7 +28,7 @@ export function localRoutes(service: Service, info: () => { baseUrl: string; por
 
     app.post('/local/apiKeys', async (request, reply) => {
       requirePermission(request.caller, 'apiKeys:manage');
-      const parsed = createKeyBody.safeParse(request.body);
+      const parsed = createApiKeyBodySchema.safeParse(request.body);
       if (!parsed.success) throw new ApiError(400, 'INVALID_BODY', describeZodError(parsed.error));
       const created = service.apiKeys.create(request.caller.companyId, parsed.data.permissions, parsed.data.name);
       return reply.code(201).send(created);

@@ -7,6 +7,17 @@
 import { z } from 'zod';
 import { apiErrorBodySchema } from '../../schema/api-error';
 import {
+  apiKeyInfoSchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  serviceInfoSchema,
+  sessionSchema,
+  type ApiKeyInfo,
+  type CreatedApiKey,
+  type ServiceInfo,
+  type Session,
+} from '../../schema/local';
+import {
   labelReportPatchSchema,
   labelReportSchema,
   listedLabelReportSchema,
@@ -43,47 +54,7 @@ export function isAbortError(err: unknown): boolean {
   return err instanceof DOMException ? err.name === 'AbortError' : (err as { name?: string } | null)?.name === 'AbortError';
 }
 
-// The /local endpoints are desktop-only and have no shared schema module; their shapes follow
-// the lead's contract for this renderer.
-export const sessionSchema = z.object({
-  companyId: z.string(),
-  companyName: z.string(),
-  permissions: z.array(z.string()),
-});
-export type Session = z.infer<typeof sessionSchema>;
-
-export const apiKeyInfoSchema = z.object({
-  id: z.string(),
-  // Keys imported from a bundle may have no name.
-  name: z.string().nullable(),
-  companyId: z.string(),
-  permissions: z.array(z.string()),
-  created: z.union([z.string(), z.number()]),
-  revoked: z.union([z.string(), z.number()]).nullable(),
-});
-export type ApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
-
-export const createdApiKeySchema = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  companyId: z.string(),
-  permissions: z.array(z.string()),
-  created: z.union([z.string(), z.number()]),
-  key: z.string().min(1),
-});
-export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
-
-export const createApiKeyBodySchema = z.strictObject({
-  name: z.string().trim().min(1, 'Give the key a name, so you know later where it is used.').max(200),
-  permissions: z.array(permissionSchema).min(1, 'Tick at least one permission.'),
-});
-
-export const serviceInfoSchema = z.object({
-  baseUrl: z.string(),
-  port: z.number(),
-  version: z.string(),
-});
-export type ServiceInfo = z.infer<typeof serviceInfoSchema>;
+export type { ApiKeyInfo, CreatedApiKey, ServiceInfo, Session } from '../../schema/local';
 
 export type Output = 'minimal' | 'normal';
 

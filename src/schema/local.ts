@@ -1,0 +1,41 @@
+/**
+ * Shapes of the /local endpoints: the desktop app's and local tools' extras beside /v2 (who a
+ * key is, where the service listens, local API key management). Server and renderer share them.
+ */
+import { z } from 'zod';
+import { permissionSchema } from './report';
+
+export const sessionSchema = z.object({
+  companyId: z.string(),
+  companyName: z.string(),
+  permissions: z.array(permissionSchema),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const serviceInfoSchema = z.object({
+  baseUrl: z.string(),
+  port: z.int(),
+  version: z.string(),
+});
+export type ServiceInfo = z.infer<typeof serviceInfoSchema>;
+
+export const apiKeyInfoSchema = z.object({
+  id: z.string(),
+  // Keys imported from a bundle may have no name.
+  name: z.string().nullable(),
+  companyId: z.string(),
+  permissions: z.array(permissionSchema),
+  created: z.string(),
+  revoked: z.string().nullable(),
+});
+export type ApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
+
+/** The one answer that carries the key itself: it is shown once, when created. */
+export const createdApiKeySchema = apiKeyInfoSchema.omit({ revoked: true }).extend({ key: z.string().min(1) });
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const createApiKeyBodySchema = z.strictObject({
+  name: z.string().trim().min(1, 'Give the key a name, so you know later where it is used.').max(200),
+  permissions: z.array(permissionSchema).min(1, 'Tick at least one permission.'),
+});
+export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
