@@ -58,7 +58,20 @@ function ensureRenderer() {
   if (!run('build:renderer')) console.warn('The UI did not build; the service runs without it (see the errors above).');
 }
 
-const electron = args.includes('--headless') ? null : electronBinary();
+/**
+ * Electron fetches its binary on first use, not at install. Fetch it now, once, unless told not
+ * to; where it cannot be downloaded the app runs headless.
+ */
+function fetchElectron() {
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1') return null;
+  const installer = path.join(root, 'node_modules', 'electron', 'install.js');
+  if (!existsSync(installer)) return null;
+  console.log('Fetching the Electron binary…');
+  const result = spawnSync(process.execPath, [installer], { cwd: root, stdio: 'ignore', timeout: 300_000 });
+  return result.status === 0 ? electronBinary() : null;
+}
+
+const electron = args.includes('--headless') ? null : (electronBinary() ?? fetchElectron());
 if (electron) {
   ensureRenderer();
   if (!run('build:electron')) process.exit(1);
@@ -68,7 +81,9 @@ if (electron) {
   process.on('SIGTERM', () => child.kill('SIGTERM'));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  console.log('Electron is not installed on this machine, so LabelDesk runs headless: the same service and UI, in your browser.');
+  if (!args.includes('--headless')) {
+    console.log('Electron is not installed on this machine, so LabelDesk runs headless: the same service and UI, in your browser.');
+  }
   ensureRenderer();
   const { register } = await import('tsx/esm/api');
   register();
