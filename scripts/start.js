@@ -3,7 +3,8 @@
 // service and UI, headless, for the browser.
 //
 // Options: --headless (even when Electron is present), --port N, --db FILE, --no-demo.
-// Environment: LABELDESK_DATA_DIR (data folder), LABELDESK_PORT, LABELDESK_SKIP_RENDERER_BUILD=1.
+// Environment: LABELDESK_DATA_DIR (data folder), LABELDESK_PORT, LABELDESK_SKIP_RENDERER_BUILD=1,
+// ELECTRON_SKIP_BINARY_DOWNLOAD=1 (never fetch Electron), LABELDESK_ELECTRON_DIR.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,9 +14,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+// Where the electron package is; LABELDESK_ELECTRON_DIR points elsewhere (tests use an empty one).
+const electronDir = process.env.LABELDESK_ELECTRON_DIR ?? path.join(root, 'node_modules', 'electron');
+
 /** The Electron executable, found without requiring 'electron' (its index.js would try to download). */
 function electronBinary() {
-  const dir = path.join(root, 'node_modules', 'electron');
+  const dir = electronDir;
   const pathFile = path.join(dir, 'path.txt');
   if (!existsSync(pathFile)) return null;
   const relative = readFileSync(pathFile, 'utf8').trim();
@@ -64,7 +68,7 @@ function ensureRenderer() {
  */
 function fetchElectron() {
   if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1') return null;
-  const installer = path.join(root, 'node_modules', 'electron', 'install.js');
+  const installer = path.join(electronDir, 'install.js');
   if (!existsSync(installer)) return null;
   console.log('Fetching the Electron binary…');
   const result = spawnSync(process.execPath, [installer], { cwd: root, stdio: 'ignore', timeout: 300_000 });

@@ -19,9 +19,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 test('prints the URL with the key, serves the UI and /v2, and stops on Ctrl-C with exit 0', async () => {
-  const child = spawn(process.execPath, ['scripts/start.js', '--headless', '--port', '0'], {
+  // An empty folder stands for the electron package, so this is a machine without Electron.
+  const child = spawn(process.execPath, ['scripts/start.js', '--port', '0'], {
     cwd: root,
-    env: { ...process.env, LABELDESK_DATA_DIR: dataDir, LABELDESK_SKIP_RENDERER_BUILD: '1' },
+    env: { ...process.env, LABELDESK_DATA_DIR: dataDir, LABELDESK_SKIP_RENDERER_BUILD: '1', LABELDESK_ELECTRON_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
