@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { ApiError } from '../schema/api-error';
 import type { Service } from '../service/open-service';
 import { VERSION } from '../version';
 import { authenticate } from './auth';
@@ -35,6 +36,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // A client may send any id text; it is looked up, never parsed.
     routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
+    // Errors Fastify meets before routing (a malformed URL) answer the same body as ours.
+    frameworkErrors: (err, _request, reply) => {
+      const apiError = new ApiError(400, 'INVALID_URL', err.message);
+      void (reply as FastifyReply).code(400).send(apiError.toBody());
+    },
   });
   // Only JSON bodies are accepted; Fastify's text/plain parser would let other types through.
   app.removeContentTypeParser('text/plain');

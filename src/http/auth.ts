@@ -15,7 +15,10 @@ declare module 'fastify' {
 export function presentedKeys(request: FastifyRequest): Set<string> {
   const found = new Set<string>();
   const add = (value: unknown) => {
-    if (typeof value === 'string') found.add(value);
+    // An empty value is no key at all, not a second, different one.
+    if (typeof value === 'string') {
+      if (value !== '') found.add(value);
+    }
     else if (Array.isArray(value)) for (const v of value) add(v);
   };
   add(request.headers['x-api-key']);

@@ -62,6 +62,19 @@ describe('authentication', () => {
     }
   });
 
+  test('an empty key parameter is no key', async () => {
+    expect((await api(svc, '/v2/labelReports/r1?key=')).status).toBe(200);
+    const res = await api(svc, '/v2/labelReports/r1?apiKey=', { key: null });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('API_KEY_MISSING');
+  });
+
+  test('a malformed URL answers 400 with the error body', async () => {
+    const res = await api(svc, '/v2/labelReports/%E0%A4%A');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'INVALID_URL' });
+  });
+
   test('two different keys in one request → 401', async () => {
     const res = await api(svc, `/v2/labelReports?key=${svc.keys.nordic}`);
     expect(res.status).toBe(401);
