@@ -3,12 +3,11 @@
  * export gives identical JSON and identical API output; demo data is the same per seed; and
  * the `labeldesk export` / `labeldesk demo` commands do the same through the real binary.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoData } from '../../src/cli/demo';
 import { openDatabase, type Db } from '../../src/db/database';
@@ -21,7 +20,6 @@ import { importBundle } from '../../src/service/bundle-import';
 import { LabelReportService } from '../../src/service/label-reports';
 import { CompanyStore } from '../../src/db/company-store';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 
 let dir: string;
@@ -46,21 +44,7 @@ function caller(companyId: string, permissions: Permission[] = ['labelReports:re
   return { keyId: 'test', companyId, permissions: new Set(permissions) };
 }
 
-function labeldesk(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, LABELDESK_DATA_DIR: join(dir, 'data') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const labeldesk = (args: string[], env: Record<string, string> = {}) => runLabeldesk(dir, args, env);
 
 describe('export', () => {
   it('round-trips: import → export → import into a fresh database → export gives identical JSON and identical API output', async () => {

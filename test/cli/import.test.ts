@@ -2,12 +2,11 @@
  * Bundle import: validation with JSON paths, all-or-nothing, upsert by id, streaming across
  * chunk boundaries, the worker mode; and the `labeldesk import` command itself.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompanyStore } from '../../src/db/company-store';
 import { openDatabase, type Db } from '../../src/db/database';
@@ -19,7 +18,6 @@ import { DATAPOINT_PLAN, importBundle, validateBundleReport, type ImportResult }
 import { bundleReportSchema } from '../../src/schema/bundle';
 import fc from 'fast-check';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 let dir: string;
 beforeAll(() => {
@@ -346,27 +344,8 @@ describe('validateBundleReport (the datapoint fast path)', () => {
 // ---------------------------------------------------------------------------------------------
 // The command
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function labeldesk(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, LABELDESK_DATA_DIR: join(dir, 'data'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const labeldesk = (args: string[], env: Record<string, string> = {}) => runLabeldesk(dir, args, env);
 
 describe('labeldesk import', () => {
   it('imports a good bundle, refuses a bad one with every problem and changes nothing, and upserts', async () => {

@@ -6,12 +6,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO, runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoData } from '../../src/cli/demo';
 import { openDatabase } from '../../src/db/database';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 let dir: string;
 let dbFile: string;
@@ -28,21 +27,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function labeldesk(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, LABELDESK_DATA_DIR: join(dir, 'data') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const labeldesk = (args: string[], env: Record<string, string> = {}) => runLabeldesk(dir, args, env);
 
 function serve(): Promise<{ url: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), 'serve', '--db', dbFile, '--port', '0'], {
