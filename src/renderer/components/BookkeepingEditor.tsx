@@ -6,7 +6,7 @@ import type { LabelReport, LabelReportPatch, Status } from '../../schema/report'
 import { statusLabel } from '../lib/format';
 import type { EditRights } from '../lib/permissions';
 import { stores, useDetail } from '../state/stores';
-import { ReadOnlyReason, SaveMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
 
 export function BookkeepingEditor({ report, rights }: { report: LabelReport; rights: EditRights }) {
   const saving = useDetail((s) => s.saving === 'bookkeeping');
@@ -53,11 +53,7 @@ export function BookkeepingEditor({ report, rights }: { report: LabelReport; rig
         )}
       </form>
       {locked && <ReadOnlyReason reason={rights.bookkeepingReason ?? ''} />}
-      {problem && (
-        <p className="save-message save-message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemMessage problem={problem} />
       <SaveMessage section="bookkeeping" />
     </section>
   );

@@ -10,7 +10,7 @@ import { describeZodError } from '../api/client';
 import { formatCustomValue } from '../lib/format';
 import type { EditRights } from '../lib/permissions';
 import { stores, useDetail } from '../state/stores';
-import { ReadOnlyReason, SaveMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
 
 export type ValueKind = 'text' | 'number' | 'list';
 
@@ -69,11 +69,7 @@ function FieldRow({ id, value, locked }: { id: string; value: CustomFieldValue; 
           </>
         )}
       </form>
-      {problem && (
-        <p className="save-message save-message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemMessage problem={problem} />
     </li>
   );
 }
@@ -137,11 +133,7 @@ export function CustomFieldsEditor({ report, rights }: { report: LabelReport; ri
           </button>
         </form>
       )}
-      {problem && (
-        <p className="save-message save-message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemMessage problem={problem} />
       <SaveMessage section="customFields" />
     </section>
   );

@@ -11,7 +11,7 @@ import { formatHumidity, formatTemperature } from '../lib/format';
 import type { EditRights } from '../lib/permissions';
 import { hasHumidity } from '../lib/report-view';
 import { stores, useDetail } from '../state/stores';
-import { ReadOnlyReason, SaveMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
 
 type LimitKey = keyof Limits;
 
@@ -112,11 +112,7 @@ export function LimitsEditor({ report, rights }: { report: LabelReport; rights: 
       <p id="limits-help" className="muted small">
         A reading equal to a limit is in range. Saving recalculates excursions and the alert level from the readings already taken.
       </p>
-      {problem && (
-        <p className="save-message save-message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemMessage problem={problem} />
       <SaveMessage section="limits" />
     </section>
   );

@@ -12,6 +12,16 @@ export function SaveMessage({ section }: { section: EditSection }) {
   );
 }
 
+/** A problem found before sending (a zod refusal), in words; nothing when there is none. */
+export function ProblemMessage({ problem }: { problem: string | null | undefined }) {
+  if (!problem) return null;
+  return (
+    <p className="save-message save-message--error" role="alert">
+      {problem}
+    </p>
+  );
+}
+
 /** A sentence saying why a section cannot be changed. */
 export function ReadOnlyReason({ reason, testId }: { reason: string; testId?: string }) {
   return (

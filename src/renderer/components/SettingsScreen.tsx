@@ -12,6 +12,7 @@ import { formatIso } from '../lib/format';
 import { browserEnv } from '../state/connection';
 import { stores, useConnection, useKeys } from '../state/stores';
 import { ErrorBanner } from './ErrorBanner';
+import { ProblemMessage } from './SaveMessage';
 
 const PERMISSION_TEXT: Record<Permission, string> = {
   'labelReports:read': 'Read reports',
@@ -155,11 +156,7 @@ function CreateKeyForm() {
       <button type="submit" className="button button--primary" disabled={creating}>
         {creating ? 'Creating…' : 'Create key'}
       </button>
-      {problem && (
-        <p className="save-message save-message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemMessage problem={problem} />
     </form>
   );
 }

@@ -14,7 +14,7 @@ import type { EditRights } from '../lib/permissions';
 import { trimRange } from '../lib/report-view';
 import type { TimeRange } from '../lib/report-view';
 import { stores, useDetail } from '../state/stores';
-import { ReadOnlyReason, SaveMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
 
 export function TrimEditor({ report, rights, viewRange }: { report: LabelReport; rights: EditRights; viewRange: TimeRange | null }) {
   const trim = trimRange(report);
@@ -87,11 +87,7 @@ export function TrimEditor({ report, rights, viewRange }: { report: LabelReport;
           </button>
         </form>
       )}
-      {problem && (
-        <p className="save-message save-message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemMessage problem={problem} />
       <SaveMessage section="trim" />
     </section>
   );
