@@ -158,8 +158,8 @@ async function measure(bundle: string, dir: string, parallel: boolean): Promise<
 }
 
 async function child(bundle: string, dbFile: string, parallel: boolean): Promise<void> {
-  const { openDatabase } = await import('../src/db/database');
-  const { importBundle } = await import('../src/service/bundle-import');
+  const { openDatabase } = await import('../db/database');
+  const { importBundle } = await import('../service/bundle-import');
   const db = openDatabase(dbFile);
   const baselineRss = process.memoryUsage.rss();
   let peakRss = baselineRss;

@@ -2,9 +2,9 @@
  * Benchmark of the sense-data engine on a year-long 100 000-datapoint report.
  * Deterministic (seeded PRNG) so figures are comparable between runs and machines.
  */
-import type { SenseConfig } from '../src/schema/sense';
-import { columnsFromDatapoints, computeSense, datapointsFromColumns, toTimeline } from '../src/sense';
-import type { DatapointColumns, SenseInput, Timeline } from '../src/sense';
+import type { SenseConfig } from '../schema/sense';
+import { columnsFromDatapoints, computeSense, datapointsFromColumns, toTimeline } from '../sense';
+import type { DatapointColumns, SenseInput, Timeline } from '../sense';
 
 const N = 100_000;
 const TARGET_MS = 5;

@@ -8,11 +8,11 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import type { BundleReport } from '../src/schema/bundle';
-import { MODES, REPORT_TYPES } from '../src/schema/report';
-import { openService } from '../src/service/open-service';
-import { recordFromBundle } from '../src/service/report-record';
-import { reportJson } from '../src/service/report-json';
+import type { BundleReport } from '../schema/bundle';
+import { MODES, REPORT_TYPES } from '../schema/report';
+import { openService } from '../service/open-service';
+import { recordFromBundle } from '../service/report-record';
+import { reportJson } from '../service/report-json';
 import { median, percentile, timeMany } from './stats';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);

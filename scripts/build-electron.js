@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Bundles the Electron side into CommonJS files electron-builder packs:
-//   src/main/main.ts            → dist/main/main.cjs            (Electron main process)
-//   src/main/service-process.ts → dist/main/service-process.cjs (utility process: HTTP + SQLite)
-//   src/preload/preload.ts      → dist/preload/preload.cjs      (sandboxed preload: one file)
+//   main/main.ts            → dist/main/main.cjs            (Electron main process)
+//   host/service-process.ts → dist/main/service-process.cjs (utility process: HTTP + SQLite)
+//   preload/preload.ts      → dist/preload/preload.cjs      (sandboxed preload: one file)
 // electron and better-sqlite3 (native, rebuilt for Electron, unpacked from the asar) stay
 // external; everything else is bundled.
 import { build } from 'esbuild';
@@ -21,17 +21,17 @@ const common = {
   sourcemap: 'linked',
   logLevel: 'warning',
   absWorkingDir: root,
-  // ESM sources that read import.meta.url (e.g. DEFAULT_STATIC_DIR in src/http/start-service.ts)
+  // ESM sources that read import.meta.url (e.g. DEFAULT_STATIC_DIR in host/start-service.ts)
   // get the bundle's own file URL, as they would have as separate modules.
   define: { 'import.meta.url': '__labeldesk_import_meta_url' },
   banner: { js: "const __labeldesk_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 };
 
 const bundles = [
-  { entryPoints: ['src/main/main.ts'], outfile: 'dist/main/main.cjs' },
-  { entryPoints: ['src/main/service-process.ts'], outfile: 'dist/main/service-process.cjs' },
+  { entryPoints: ['main/main.ts'], outfile: 'dist/main/main.cjs' },
+  { entryPoints: ['host/service-process.ts'], outfile: 'dist/main/service-process.cjs' },
   // A sandboxed preload gets only a small require (electron's renderer modules); no node builtins.
-  { entryPoints: ['src/preload/preload.ts'], outfile: 'dist/preload/preload.cjs', sourcemap: false, define: {}, banner: {} },
+  { entryPoints: ['preload/preload.ts'], outfile: 'dist/preload/preload.cjs', sourcemap: false, define: {}, banner: {} },
 ];
 
 rmSync(path.join(root, 'dist/main'), { recursive: true, force: true });

@@ -41,7 +41,7 @@ function newestMtime(target) {
 function rendererIsStale() {
   const built = path.join(root, 'dist', 'renderer', 'index.html');
   if (!existsSync(built)) return true;
-  const sources = ['src/renderer', 'src/schema', 'src/sense'].map((d) => newestMtime(path.join(root, d)));
+  const sources = ['renderer', 'schema', 'sense', 'contract'].map((d) => newestMtime(path.join(root, d)));
   return Math.max(...sources) > statSync(built).mtimeMs;
 }
 
@@ -55,8 +55,8 @@ function run(script) {
 function ensureRenderer() {
   if (process.env.LABELDESK_SKIP_RENDERER_BUILD === '1') return;
   if (!rendererIsStale()) return;
-  if (!existsSync(path.join(root, 'src', 'renderer', 'vite.config.ts'))) {
-    console.warn('The UI sources are not here (src/renderer/vite.config.ts); the service runs without the UI.');
+  if (!existsSync(path.join(root, 'renderer', 'vite.config.ts'))) {
+    console.warn('The UI sources are not here (renderer/vite.config.ts); the service runs without the UI.');
     return;
   }
   if (!run('build:renderer')) console.warn('The UI did not build; the service runs without it (see the errors above).');
@@ -91,6 +91,6 @@ if (electron) {
   ensureRenderer();
   const { register } = await import('tsx/esm/api');
   register();
-  const { main } = await import('../src/main/headless.ts');
+  const { main } = await import('../host/headless.ts');
   await main(args.filter((a) => a !== '--headless'));
 }

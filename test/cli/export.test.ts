@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoData } from '../../src/cli/demo';
-import { openDatabase, type Db } from '../../src/db/database';
-import { KeyStore } from '../../src/db/key-store';
-import { bundleReportSchema } from '../../src/schema/bundle';
-import type { Permission } from '../../src/schema/report';
-import { ApiKeys, type Caller } from '../../src/service/api-keys';
-import { bundleChunks, exportBundle } from '../../src/service/bundle-export';
-import { importBundle } from '../../src/service/bundle-import';
-import { LabelReportService } from '../../src/service/label-reports';
-import { CompanyStore } from '../../src/db/company-store';
+import { createDemoData } from '../../cli/demo';
+import { openDatabase, type Db } from '../../db/database';
+import { KeyStore } from '../../db/key-store';
+import { bundleReportSchema } from '../../schema/bundle';
+import type { Permission } from '../../schema/report';
+import { ApiKeys, type Caller } from '../../service/api-keys';
+import { bundleChunks, exportBundle } from '../../service/bundle-export';
+import { importBundle } from '../../service/bundle-import';
+import { LabelReportService } from '../../service/label-reports';
+import { CompanyStore } from '../../db/company-store';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 

@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompanyStore } from '../../src/db/company-store';
-import { openDatabase, type Db } from '../../src/db/database';
-import { KeyStore } from '../../src/db/key-store';
-import { ReportStore } from '../../src/db/report-store';
-import { hashKey } from '../../src/service/api-keys';
-import { bundleChunks } from '../../src/service/bundle-export';
-import { DATAPOINT_PLAN, importBundle, validateBundleReport, type ImportResult } from '../../src/service/bundle-import';
-import { bundleReportSchema } from '../../src/schema/bundle';
+import { CompanyStore } from '../../db/company-store';
+import { openDatabase, type Db } from '../../db/database';
+import { KeyStore } from '../../db/key-store';
+import { ReportStore } from '../../db/report-store';
+import { hashKey } from '../../service/api-keys';
+import { bundleChunks } from '../../service/bundle-export';
+import { DATAPOINT_PLAN, importBundle, validateBundleReport, type ImportResult } from '../../service/bundle-import';
+import { bundleReportSchema } from '../../schema/bundle';
 import fc from 'fast-check';
 
 

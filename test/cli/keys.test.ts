@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoData } from '../../src/cli/demo';
-import { openDatabase } from '../../src/db/database';
+import { createDemoData } from '../../cli/demo';
+import { openDatabase } from '../../db/database';
 
 
 let dir: string;

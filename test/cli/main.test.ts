@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-import { dataFolder, DATABASE_FILE_NAME, defaultDatabaseFile } from '../../src/service/data-folder';
+import { main } from '../../cli/main';
+import { dataFolder, DATABASE_FILE_NAME, defaultDatabaseFile } from '../../host/data-folder';
 
 let dir: string;
 beforeAll(() => {

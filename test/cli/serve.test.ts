@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoData } from '../../src/cli/demo';
-import { openDatabase, SCHEMA_VERSION } from '../../src/db/database';
-import { ReportStore } from '../../src/db/report-store';
+import { createDemoData } from '../../cli/demo';
+import { openDatabase, SCHEMA_VERSION } from '../../db/database';
+import { ReportStore } from '../../db/report-store';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -13,10 +13,10 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoData } from '../../src/cli/demo';
-import { openDatabase } from '../../src/db/database';
-import { startService } from '../../src/http/start-service';
-import type { LabelReport, ListedLabelReport, MinimalLabelReport, Page as ApiPage } from '../../src/schema/report';
+import { createDemoData } from '../../cli/demo';
+import { openDatabase } from '../../db/database';
+import { startService } from '../../host/start-service';
+import type { LabelReport, ListedLabelReport, MinimalLabelReport, Page as ApiPage } from '../../schema/report';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = join(REPO, 'test-artifacts', 'screenshots');
@@ -40,7 +40,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'labeldesk-e2e-'));
   const uiDir = join(dir, 'ui');
   await build({
-    configFile: join(REPO, 'src/renderer/vite.config.ts'),
+    configFile: join(REPO, 'renderer/vite.config.ts'),
     logLevel: 'error',
     build: { outDir: uiDir, emptyOutDir: true },
   });

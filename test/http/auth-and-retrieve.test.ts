@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { labelReportSchema } from '../../src/schema/report';
+import { labelReportSchema } from '../../schema/report';
 import { api, makeReport, series, startTestService, T0, type TestService } from '../support/service-fixture';
 
 let svc: TestService;

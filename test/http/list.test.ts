@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { BundleReport } from '../../src/schema/bundle';
-import { MODES, REPORT_TYPES, type LabelReport } from '../../src/schema/report';
+import type { BundleReport } from '../../schema/bundle';
+import { MODES, REPORT_TYPES, type LabelReport } from '../../schema/report';
 import { api, makeReport, series, startTestService, T0, type TestService } from '../support/service-fixture';
 
 let svc: TestService;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { connectionFor, isTrustedSender } from '../../src/main/ipc-guard';
-import { parseServiceArgs, serviceArgv, isServiceMessage, isShutdownMessage } from '../../src/main/service-protocol';
+import { connectionFor, isTrustedSender } from '../../main/ipc-guard';
+import { parseServiceArgs, serviceArgv, isServiceMessage, isShutdownMessage } from '../../host/service-protocol';
 
 const SERVICE = 'http://127.0.0.1:4317';
 const state = { baseUrl: SERVICE, sessionKey: 'ldk_session', message: null };

@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, test, vi } from 'vitest';
-import { menuTemplate } from '../../src/main/menu';
+import { menuTemplate } from '../../main/menu';
 
 function submenu(item: MenuItemConstructorOptions): MenuItemConstructorOptions[] {
   return item.submenu as MenuItemConstructorOptions[];

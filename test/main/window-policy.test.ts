@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../src/http/app';
+import { CONTENT_SECURITY_POLICY } from '../../http/app';
 import {
   decideWindowOpen,
   httpOrigin,
@@ -8,7 +8,7 @@ import {
   secureWebPreferences,
   UI_CONTENT_SECURITY_POLICY,
   withContentSecurityPolicy,
-} from '../../src/main/window-policy';
+} from '../../main/window-policy';
 
 const SERVICE = 'http://127.0.0.1:4317';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/schema/api-error';
-import { FIELDS } from '../../src/query/fields';
-import { OPERATORS, parseInstant, parseListQuery, parseStrictNumber, type ListQuery } from '../../src/query/list-query';
+import { ApiError } from '../../schema/api-error';
+import { FIELDS } from '../../query/fields';
+import { OPERATORS, parseInstant, parseListQuery, parseStrictNumber, type ListQuery } from '../../query/list-query';
 
 type Query = Record<string, string | string[] | undefined>;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { downsampleMinMax } from '../../src/renderer/lib/downsample';
+import { downsampleMinMax } from '../../renderer/lib/downsample';
 
 const series = (ys: number[]) => ys.map((y, x) => ({ x, y }));
 

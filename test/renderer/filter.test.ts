@@ -6,9 +6,9 @@ import {
   escapeFilterValue,
   escapeLikePattern,
   formatCondition,
-} from '../../src/renderer/lib/filter';
+} from '../../renderer/lib/filter';
 
-/** The service's reading of a filter string (src/query: `\,` is a comma, other backslashes stay). */
+/** The service's reading of a filter string (query/: `\,` is a comma, other backslashes stay). */
 function splitLikeService(text: string): string[] {
   const parts: string[] = [];
   let current = '';

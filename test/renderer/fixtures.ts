@@ -1,7 +1,7 @@
 /** A full report as the API returns it, for tests of pure renderer helpers. */
-import { labelReportSchema } from '../../src/schema/report';
-import type { LabelReport } from '../../src/schema/report';
-import type { Datapoint } from '../../src/schema/sense';
+import { labelReportSchema } from '../../schema/report';
+import type { LabelReport } from '../../schema/report';
+import type { Datapoint } from '../../schema/sense';
 
 export function sampleReport(datapoints: Datapoint[], overrides: Partial<LabelReport> = {}): LabelReport {
   const figures = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { epochToLocalInput, localInputToEpoch } from '../../src/renderer/lib/datetime-local';
-import { alertLevelInfo, formatDuration, formatHumidity, formatNumber, formatTemperature } from '../../src/renderer/lib/format';
+import { epochToLocalInput, localInputToEpoch } from '../../renderer/lib/datetime-local';
+import { alertLevelInfo, formatDuration, formatHumidity, formatNumber, formatTemperature } from '../../renderer/lib/format';
 
 describe('formatting', () => {
   it('says durations in the two largest units, rounded down', () => {

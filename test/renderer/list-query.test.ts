@@ -7,7 +7,7 @@ import {
   localDayStart,
   toApiParams,
   toggleSort,
-} from '../../src/renderer/lib/list-query';
+} from '../../renderer/lib/list-query';
 
 describe('list query → API parameters', () => {
   it('asks for everything, newest first, by default', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { editRights } from '../../src/renderer/lib/permissions';
-import { effectiveSenseData, excursionRanges, mergeRanges, toMinimalRow, trimRange } from '../../src/renderer/lib/report-view';
-import { minimalLabelReportSchema } from '../../src/schema/report';
+import { editRights } from '../../renderer/lib/permissions';
+import { effectiveSenseData, excursionRanges, mergeRanges, toMinimalRow, trimRange } from '../../renderer/lib/report-view';
+import { minimalLabelReportSchema } from '../../schema/report';
 import { readings, sampleReport } from './fixtures';
 
 const T0 = 1_700_000_000;

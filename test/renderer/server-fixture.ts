@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../src/db/database';
-import { startService } from '../../src/http/start-service';
-import { MODES } from '../../src/schema/report';
-import { importBundle } from '../../src/service/bundle-import';
+import { openDatabase } from '../../db/database';
+import { startService } from '../../host/start-service';
+import { MODES } from '../../schema/report';
+import { importBundle } from '../../service/bundle-import';
 
 export const KEYS = {
   acme: 'test-acme-key-0123456789abcdef',

@@ -3,17 +3,17 @@
  * as the API answers them, edits and their refusals, per-company flags, keys and connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/renderer/api/client';
-import type { ApiClient } from '../../src/renderer/api/client';
-import { defaultFilters, toApiParams } from '../../src/renderer/lib/list-query';
-import type { ListQuery } from '../../src/renderer/lib/list-query';
-import { createAppStores } from '../../src/renderer/state/app-stores';
-import { STORAGE_KEY, createConnectionStore } from '../../src/renderer/state/connection';
-import type { ConnectionEnv } from '../../src/renderer/state/connection';
-import { createDetailStore } from '../../src/renderer/state/detail';
-import { createKeysStore } from '../../src/renderer/state/keys';
-import { createListStore } from '../../src/renderer/state/list';
-import type { MinimalLabelReport } from '../../src/schema/report';
+import { createApiClient } from '../../renderer/api/client';
+import type { ApiClient } from '../../renderer/api/client';
+import { defaultFilters, toApiParams } from '../../renderer/lib/list-query';
+import type { ListQuery } from '../../renderer/lib/list-query';
+import { createAppStores } from '../../renderer/state/app-stores';
+import { STORAGE_KEY, createConnectionStore } from '../../renderer/state/connection';
+import type { ConnectionEnv } from '../../renderer/state/connection';
+import { createDetailStore } from '../../renderer/state/detail';
+import { createKeysStore } from '../../renderer/state/keys';
+import { createListStore } from '../../renderer/state/list';
+import type { MinimalLabelReport } from '../../schema/report';
 import { KEYS, startFixtureServer } from './server-fixture';
 import type { FixtureServer } from './server-fixture';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultFilters, defaultQuery } from '../../src/renderer/lib/list-query';
-import { decodeUrlState, encodeUrlState } from '../../src/renderer/lib/url-state';
-import type { UrlState } from '../../src/renderer/lib/url-state';
+import { defaultFilters, defaultQuery } from '../../renderer/lib/list-query';
+import { decodeUrlState, encodeUrlState } from '../../renderer/lib/url-state';
+import type { UrlState } from '../../renderer/lib/url-state';
 
 describe('URL state codec', () => {
   it('writes nothing for the default view', () => {

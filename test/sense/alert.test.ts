@@ -12,7 +12,7 @@
  * longest run (R = 2, 1200 s) ends at 2600.
  */
 import { describe, expect, it } from 'vitest';
-import type { AlertRule } from '../../src/schema/sense';
+import type { AlertRule } from '../../schema/sense';
 import { run, series } from './helpers';
 
 const REFERENCE = series([5, 9, 10, 5, 1, 8, 2, 11, 5, 5]);

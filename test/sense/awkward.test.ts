@@ -1,6 +1,6 @@
 /** Inputs at the edges: nothing, one reading, disorder, duplicates, limits hit exactly, empty trims. */
 import { describe, expect, it } from 'vitest';
-import { estimatedBatteryDaysLeft } from '../../src/sense';
+import { estimatedBatteryDaysLeft } from '../../sense';
 import { makeConfig, run, series } from './helpers';
 
 describe('no datapoints', () => {

@@ -1,10 +1,10 @@
 /**
- * The engine trusts its input to be finite; the zod schemas in src/schema/sense.ts are where
+ * The engine trusts its input to be finite; the zod schemas in schema/sense.ts are where
  * NaN, ±Infinity and wrong types are turned away, with the path of the offending value.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { datapointSchema, reportedSenseDataSchema } from '../../src/schema/sense';
+import { datapointSchema, reportedSenseDataSchema } from '../../schema/sense';
 
 function rejection(schema: z.ZodType, value: unknown): { paths: (string | number)[][]; message: string } {
   const result = schema.safeParse(value);

@@ -1,7 +1,7 @@
 /** Small builders shared by the sense-engine tests. */
-import type { AlertsConfig, Datapoint, SenseConfig, Trim } from '../../src/schema/sense';
-import { columnsFromDatapoints, computeSense, toTimeline } from '../../src/sense';
-import type { ReportedCounters, SenseResult, Timeline } from '../../src/sense';
+import type { AlertsConfig, Datapoint, SenseConfig, Trim } from '../../schema/sense';
+import { columnsFromDatapoints, computeSense, toTimeline } from '../../sense';
+import type { ReportedCounters, SenseResult, Timeline } from '../../sense';
 
 /** Limits 2..8 °C, readings every 600 s, configured at 1000 and started 400 s later (startTime 1400). */
 export function makeConfig(overrides: Partial<SenseConfig> = {}): SenseConfig {

@@ -7,7 +7,7 @@
  * mpmath at 40+ significant digits; the two-reading one is also worked by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { meanKineticTemperature } from '../../src/sense/mkt';
+import { meanKineticTemperature } from '../../sense/mkt';
 import { run, series } from './helpers';
 
 /** The sign-flipped variant some calculators use: weights the cold readings instead of the warm ones. */

@@ -4,15 +4,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AlertRule, AlertsConfig, Datapoint, Limits, SenseConfig, Trim } from '../../src/schema/sense';
+import type { AlertRule, AlertsConfig, Datapoint, Limits, SenseConfig, Trim } from '../../schema/sense';
 import {
   alertSchema,
   calculatedSenseDataSchema,
   DEFAULT_ALERT_RULES,
   minimalSenseDataSchema,
-} from '../../src/schema/sense';
-import { computeSense, datapointsFromColumns } from '../../src/sense';
-import type { SenseResult } from '../../src/sense';
+} from '../../schema/sense';
+import { computeSense, datapointsFromColumns } from '../../sense';
+import type { SenseResult } from '../../sense';
 import { timelineOf } from './helpers';
 
 const RUNS = { numRuns: 200 };

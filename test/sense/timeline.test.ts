@@ -5,7 +5,7 @@ import {
   datapointsFromColumns,
   toTimeline,
   trimTimeline,
-} from '../../src/sense';
+} from '../../sense';
 import { timelineOf } from './helpers';
 
 const f64 = (...xs: number[]) => Float64Array.from(xs);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { datapointsJson, materialize, reportJson } from '../../src/service/report-json';
-import { datapointsFromColumns, type DatapointColumns } from '../../src/sense';
+import { datapointsJson, materialize, reportJson } from '../../service/report-json';
+import { datapointsFromColumns, type DatapointColumns } from '../../sense';
 import { makeReport, series, startTestService, T0, type TestService } from '../support/service-fixture';
 
 const columns = fc

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleReportSchema, type BundleReport } from '../../src/schema/bundle';
-import type { Company, Permission } from '../../src/schema/report';
-import type { Datapoint } from '../../src/schema/sense';
-import { startService, type RunningService } from '../../src/http/start-service';
-import { recordFromBundle } from '../../src/service/report-record';
+import { bundleReportSchema, type BundleReport } from '../../schema/bundle';
+import type { Company, Permission } from '../../schema/report';
+import type { Datapoint } from '../../schema/sense';
+import { startService, type RunningService } from '../../host/start-service';
+import { recordFromBundle } from '../../service/report-record';
 
 export const COMPANIES: Company[] = [
   { id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' },

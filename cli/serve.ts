@@ -1,0 +1,134 @@
+/**
+ * `labeldesk serve`: the service, headless. Prints exactly one line with `http://HOST:PORT`
+ * once it accepts requests; on SIGTERM or SIGINT it stops accepting, lets in-flight requests
+ * finish, closes the database and resolves with 0.
+ */
+import { SHUTDOWN_GRACE_MS } from '../http/graceful-stop';
+import { startService, type RunningService } from '../host/start-service';
+import { createDemoData, DEFAULT_DEMO_REPORTS, DEFAULT_DEMO_SEED, demoKeyTable } from './demo';
+import {
+  CliError,
+  databaseFile,
+  EXIT_OK,
+  integerOption,
+  openCliDatabase,
+  parseCommandArgs,
+  write,
+  type Command,
+  type Io,
+} from './args';
+
+export const DEFAULT_PORT = 4317;
+export const DEFAULT_HOST = '127.0.0.1';
+const USAGE = 'labeldesk serve [--db FILE] [--host H] [--port N] [--demo]';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the label report service (the /v2 API and the UI) headless',
+  usage: USAGE,
+  help: `usage: ${USAGE}
+
+Runs the service until SIGTERM or Ctrl+C, then finishes the requests in flight, closes the
+database and exits with 0. Prints one line with the address once it accepts requests.
+A database from an older LabelDesk is migrated on start.
+
+options:
+  --db FILE   the database (created when missing; default: the per-user data folder)
+  --host H    the address to bind (default ${DEFAULT_HOST}; only loopback is safe)
+  --port N    the port (default ${DEFAULT_PORT}; 0 takes a free port)
+  --demo      when the database has no label reports, create demo data first and print its keys
+
+examples:
+  labeldesk serve
+  labeldesk serve --db labeldesk.db --port 0 --demo
+  curl -H "x-api-key: $KEY" "http://127.0.0.1:${DEFAULT_PORT}/v2/labelReports?pageSize=5&output=minimal"
+`,
+  async run(argv: string[], io: Io): Promise<number> {
+    const { values } = parseCommandArgs(
+      argv,
+      {
+        db: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string', short: 'p' },
+        demo: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      false,
+    );
+    if (values.help) {
+      write(io.out, this.help);
+      return EXIT_OK;
+    }
+    const port = values.port === undefined ? DEFAULT_PORT : integerOption('--port', values.port, 0, 65535);
+    const host = values.host ?? DEFAULT_HOST;
+    const dbFile = databaseFile(values.db);
+    // Opening here first gives the clear messages (missing folder, not a database, newer
+    // schema) and runs the migrations before the service starts.
+    const db = openCliDatabase(dbFile, 'create');
+    try {
+      if (values.demo) {
+        const reports = db.prepare('SELECT count(*) FROM label_reports').pluck().get() as number;
+        if (reports === 0) {
+          const summary = createDemoData(db, { reports: DEFAULT_DEMO_REPORTS, seed: DEFAULT_DEMO_SEED });
+          write(io.out, `created demo data: ${summary.reports} label reports; demo API keys:`);
+          write(io.out, demoKeyTable(summary));
+        }
+      }
+    } finally {
+      db.close();
+    }
+
+    const running = await listen(dbFile, host, port);
+    // Listen for the signals before announcing the address, so none can slip in between.
+    const stopSignal = nextSignal();
+    write(io.out, `database: ${dbFile}`);
+    // The one line with the address, and nothing else on it: tools wait for it.
+    write(io.out, `LabelDesk service listening on ${running.url}`);
+
+    const signal = await stopSignal;
+    write(io.err, `${signal}: finishing the requests in flight, then closing the database`);
+    // A second signal means "now": the process ends without waiting.
+    const force = (again: NodeJS.Signals) => {
+      write(io.err, `${again} again: stopping at once`);
+      process.exit(1);
+    };
+    process.once('SIGTERM', force);
+    process.once('SIGINT', force);
+    try {
+      await running.close({
+        onTimeout: () => write(io.err, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`),
+      });
+    } finally {
+      process.off('SIGTERM', force);
+      process.off('SIGINT', force);
+    }
+    write(io.err, 'LabelDesk service stopped');
+    return EXIT_OK;
+  },
+};
+
+async function listen(dbFile: string, host: string, port: number): Promise<RunningService> {
+  try {
+    return await startService({ dbFile, host, port });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new CliError(`port ${port} on ${host} is already in use: choose another with --port (0 takes a free one)`);
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot listen on ${host}: no such local address`);
+    if (code === 'EACCES') throw new CliError(`not allowed to listen on ${host}:${port}`);
+    throw new CliError(`cannot start the service: ${(err as Error).message}`);
+  }
+}
+
+function nextSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      resolve(signal);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}

@@ -1,0 +1,232 @@
+/**
+ * Compiles a parsed ListQuery to SQL fragments for the list query, which provides the aliases
+ *   r = label_reports, c = owner company (JOIN), s = the caller's company_report_state (LEFT JOIN).
+ *
+ * Only constant text from the allow-list (fields.ts) and from this file goes into the SQL;
+ * every value from the request is a bound positional parameter, in the order of `params`.
+ *
+ * Semantics:
+ * - eq/gt/gte/lt/lte → `expr op ?`; neq → `(expr IS NULL OR expr <> ?)`, so it also matches NULL.
+ *   Strings compare with SQLite's BINARY collation, which on UTF-8 is code point order.
+ *   Instants: stored created/updated are canonical toISOString() text, the value is normalised
+ *   the same way, so text order is time order. A value finer than a millisecond (see
+ *   Condition.subMillisecond) is compared exactly: eq never holds, neq always holds,
+ *   `gt`/`gte` t → `> floor(t)`, `lt`/`lte` t → `<= floor(t)`.
+ *   Booleans compare with 0/1.
+ * - like (case-sensitive) → GLOB with the pattern translated: `%`/`*` → `*`, `_` → `?`, literal
+ *   `*`, `?`, `[` → `[*]`, `[?]`, `[[]`.
+ * - ilike → `expr LIKE ? ESCAPE '\'` (folds ASCII case) when the pattern is ASCII; with a non-ASCII
+ *   pattern → `unicode_lower(expr) LIKE ? ESCAPE '\'` with the pattern lower-cased by the same JS
+ *   toLowerCase (register it with registerSqlFunctions). Known edge: with an ASCII pattern, a
+ *   non-ASCII character whose lower case is ASCII (Kelvin sign K) does not match its ASCII letter.
+ * - Patterns: `%` and `*` match any run, `_` one character; `\%`, `\_`, `\*`, `\\` are literals;
+ *   a backslash before any other character (or at the end) is a literal backslash.
+ * - includes on strings → `instr(expr, ?) > 0` (substring; an empty value matches every non-NULL).
+ * - Array keys (access.*): EXISTS (SELECT 1 FROM access x WHERE x.label_report_id = r.id AND cond),
+ *   so a condition holds when any element satisfies it; `includes` is membership (an element
+ *   equals the value); neq → NOT EXISTS an element equal to the value.
+ * - customFields: EXISTS over `custom_field_values cf` joined with `json_each(cf.value) e`, which
+ *   yields the elements of an array one by one, or the scalar itself. Per element e:
+ *     · number element (e.type 'integer'/'real'): eq/gt/gte/lt/lte compare numerically when the
+ *       condition value parses as a number (strict grammar); otherwise a number element never
+ *       matches. includes on a number element means numeric equality.
+ *     · string element (e.type 'text'): eq/gt/gte/lt/lte compare as strings (code points) with the
+ *       raw condition text, even when that text looks like a number ("10" vs "9" is text order);
+ *       like/ilike match the pattern; includes is substring (so it also matches an equal element).
+ *     · other JSON (true, false, null, nested arrays/objects — not written by the service) never match.
+ *   neq → NOT EXISTS an element that eq-matches; a report without the field therefore matches
+ *   only neq, as does one whose elements all differ.
+ * - order: `<expr> ASC|DESC, r.id ASC`. SQLite sorts NULL lowest, so NULLs come first ascending
+ *   and last descending, as decided.
+ */
+import { lookupField, type FieldDef } from '../../query/fields';
+import type { Condition, CustomFieldCondition, ListQuery, Operator } from '../../query/list-query';
+
+export interface CompiledListQuery {
+  /** SQL boolean expression, '1' when there is no condition. */
+  where: string;
+  /** Positional '?' parameters, in order. */
+  params: unknown[];
+  /** e.g. "r.created DESC, r.id ASC" */
+  orderBy: string;
+}
+
+const COMPARATORS: Partial<Record<Operator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+export function compileListQuery(q: ListQuery): CompiledListQuery {
+  const params: unknown[] = [];
+  const parts: string[] = [];
+  for (const cond of q.filter) parts.push(compileCondition(cond, params));
+  for (const cond of q.customFields) parts.push(compileCustomField(cond, params));
+  return {
+    where: parts.length === 0 ? '1' : parts.map((p) => `(${p})`).join(' AND '),
+    params,
+    orderBy: compileOrder(q.order),
+  };
+}
+
+export function compileOrder(order: ListQuery['order']): string {
+  const field = requireField(order.key);
+  if (field.array) throw new Error(`cannot order by array key ${order.key}`);
+  const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
+  return order.key === 'id' ? `r.id ${dir}` : `${field.sql} ${dir}, r.id ASC`;
+}
+
+function requireField(key: string): FieldDef {
+  const field = lookupField(key);
+  // The parser only lets allow-listed keys through; this guards a ListQuery built elsewhere.
+  if (!field) throw new Error(`not an allow-listed key: ${JSON.stringify(key)}`);
+  return field;
+}
+
+function compileCondition(cond: Condition, params: unknown[]): string {
+  const field = requireField(cond.key);
+  if (field.array) {
+    const exists = (elementCondition: string) =>
+      `EXISTS (SELECT 1 FROM ${field.array!.from} WHERE ${field.array!.link} AND ${elementCondition})`;
+    const value = String(cond.value);
+    if (cond.op === 'neq' || cond.op === 'eq' || cond.op === 'includes') {
+      params.push(value);
+      const any = exists(`${field.sql} = ?`);
+      return cond.op === 'neq' ? `NOT ${any}` : any;
+    }
+    return exists(scalar(field.sql, cond.op, value, params));
+  }
+  let value: unknown = cond.value;
+  if (typeof value === 'boolean') value = value ? 1 : 0;
+  if (cond.subMillisecond) {
+    switch (cond.op) {
+      case 'eq':
+        return '0';
+      case 'neq':
+        return '1';
+      case 'gt':
+      case 'gte':
+        params.push(value);
+        return `${field.sql} > ?`;
+      case 'lt':
+      case 'lte':
+        params.push(value);
+        return `${field.sql} <= ?`;
+      default:
+        break;
+    }
+  }
+  if (field.textIndex && (cond.op === 'like' || cond.op === 'ilike' || cond.op === 'includes')) {
+    const { index, sql } = field.textIndex;
+    return `r.rowid IN (SELECT t.rowid FROM label_reports t INDEXED BY ${index} WHERE ${scalar(sql, cond.op, value, params)})`;
+  }
+  return scalar(field.sql, cond.op, value, params);
+}
+
+/** `expr op value` for a scalar expression; pushes the parameter(s). */
+function scalar(expr: string, op: Operator, value: unknown, params: unknown[]): string {
+  switch (op) {
+    case 'neq':
+      params.push(value);
+      return `(${expr} IS NULL OR ${expr} <> ?)`;
+    case 'like':
+      params.push(toGlob(String(value)));
+      return `${expr} GLOB ?`;
+    case 'ilike':
+      return ilike(expr, String(value), params);
+    case 'includes':
+      params.push(String(value));
+      return `instr(${expr}, ?) > 0`;
+    default:
+      params.push(value);
+      return `${expr} ${COMPARATORS[op]} ?`;
+  }
+}
+
+function ilike(expr: string, pattern: string, params: unknown[]): string {
+  const like = toLikePattern(pattern);
+  if (isAscii(pattern)) {
+    params.push(like);
+    return `${expr} LIKE ? ESCAPE '\\'`;
+  }
+  params.push(like.toLowerCase());
+  return `unicode_lower(${expr}) LIKE ? ESCAPE '\\'`;
+}
+
+const NUMBER_ELEMENT = `e.type IN ('integer', 'real')`;
+const TEXT_ELEMENT = `e.type = 'text'`;
+
+function compileCustomField(cond: CustomFieldCondition, params: unknown[]): string {
+  params.push(cond.customFieldId);
+  const head = `SELECT 1 FROM custom_field_values cf, json_each(cf.value) e WHERE cf.label_report_id = r.id AND cf.custom_field_id = ? AND `;
+  const compare = (sqlOp: string) => {
+    const text = `(${TEXT_ELEMENT} AND e.value ${sqlOp} ?)`;
+    if (cond.number === null) {
+      params.push(cond.value);
+      return text;
+    }
+    params.push(cond.number, cond.value);
+    return `((${NUMBER_ELEMENT} AND e.value ${sqlOp} ?) OR ${text})`;
+  };
+  switch (cond.op) {
+    case 'neq':
+      return `NOT EXISTS (${head}${compare('=')})`;
+    case 'like':
+      params.push(toGlob(cond.value));
+      return `EXISTS (${head}${TEXT_ELEMENT} AND e.value GLOB ?)`;
+    case 'ilike':
+      return `EXISTS (${head}${TEXT_ELEMENT} AND ${ilike('e.value', cond.value, params)})`;
+    case 'includes': {
+      params.push(cond.value);
+      const text = `(${TEXT_ELEMENT} AND instr(e.value, ?) > 0)`;
+      if (cond.number === null) return `EXISTS (${head}${text})`;
+      params.push(cond.number);
+      return `EXISTS (${head}(${text} OR (${NUMBER_ELEMENT} AND e.value = ?)))`;
+    }
+    default:
+      return `EXISTS (${head}${compare(COMPARATORS[cond.op]!)})`;
+  }
+}
+
+type PatternToken = { kind: 'any' } | { kind: 'one' } | { kind: 'literal'; text: string };
+
+/** Reads a like/ilike pattern: `%`/`*` any run, `_` one character, `\%` `\_` `\*` `\\` literals. */
+export function tokenizePattern(pattern: string): PatternToken[] {
+  const tokens: PatternToken[] = [];
+  const chars = [...pattern];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i];
+    if (ch === '\\' && i + 1 < chars.length && '%_*\\'.includes(chars[i + 1])) {
+      tokens.push({ kind: 'literal', text: chars[++i] });
+    } else if (ch === '%' || ch === '*') {
+      tokens.push({ kind: 'any' });
+    } else if (ch === '_') {
+      tokens.push({ kind: 'one' });
+    } else {
+      tokens.push({ kind: 'literal', text: ch });
+    }
+  }
+  return tokens;
+}
+
+/** The SQLite GLOB pattern (case-sensitive) of a like pattern. */
+export function toGlob(pattern: string): string {
+  return tokenizePattern(pattern)
+    .map((t) => {
+      if (t.kind === 'any') return '*';
+      if (t.kind === 'one') return '?';
+      return t.text === '*' || t.text === '?' || t.text === '[' ? `[${t.text}]` : t.text;
+    })
+    .join('');
+}
+
+/** The SQLite LIKE pattern, for `ESCAPE '\'`, of a like pattern. */
+export function toLikePattern(pattern: string): string {
+  return tokenizePattern(pattern)
+    .map((t) => {
+      if (t.kind === 'any') return '%';
+      if (t.kind === 'one') return '_';
+      return t.text === '%' || t.text === '_' || t.text === '\\' ? `\\${t.text}` : t.text;
+    })
+    .join('');
+}
+
+export function isAscii(text: string): boolean {
+  return /^[\x00-\x7f]*$/.test(text);
+}

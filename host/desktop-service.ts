@@ -1,0 +1,95 @@
+/**
+ * The service as the desktop app runs it: on the stable port 4317 when free, as the desktop
+ * user's company, with a session key that lives only as long as this process. Plain Node: the
+ * Electron utility process, the headless start and tests all use it.
+ */
+import { startService, type RunningService } from './start-service';
+import { createDemoData } from '../cli/demo';
+import type { Permission } from '../schema/report';
+import { homeCompany, isDatabaseEmpty } from './home-company';
+
+export const DEFAULT_PORT = 4317;
+export const DEMO_OPTIONS = { reports: 2000, seed: 1 } as const;
+export const SESSION_PERMISSIONS: readonly Permission[] = ['labelReports:read', 'labelReports:update', 'apiKeys:manage'];
+
+export const NO_COMPANY_MESSAGE =
+  'The database has no company yet, so there is no session key. Import label reports with the labeldesk ' +
+  'command, or start LabelDesk on an empty database with demo data.';
+
+export interface DesktopServiceOptions {
+  dbFile: string;
+  /** The port to try first (default 4317); when taken, a free port is used unless strictPort. */
+  port?: number;
+  strictPort?: boolean;
+  host?: string;
+  /** The company the window acts as; default: the company that owns the most reports. */
+  companyId?: string;
+  /** Fill an empty database (no companies, no reports) with demo data. */
+  demoIfEmpty?: boolean;
+  /** Folder of the built UI (default: dist/renderer of this checkout). */
+  staticDir?: string;
+  version?: string;
+  logger?: boolean;
+}
+
+export interface DesktopService {
+  url: string;
+  port: number;
+  /** A key for this process only, or null when there is no company (see message). */
+  sessionKey: string | null;
+  companyId: string | null;
+  /** True when this start filled the empty database with demo data. */
+  demoCreated: boolean;
+  /** Why sessionKey is null; null when there is a key. */
+  message: string | null;
+  running: RunningService;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startDesktopService(options: DesktopServiceOptions): Promise<DesktopService> {
+  const running = await listen(options);
+  try {
+    const { db } = running.service;
+    let demoCreated = false;
+    if (options.companyId === undefined && options.demoIfEmpty && isDatabaseEmpty(db)) {
+      createDemoData(db, { ...DEMO_OPTIONS });
+      demoCreated = true;
+    }
+    const companyId = options.companyId ?? homeCompany(db);
+    if (companyId !== null && !running.service.companies.find(companyId)) {
+      throw new Error(`there is no company '${companyId}' in ${options.dbFile}`);
+    }
+    const sessionKey = companyId === null ? null : running.service.apiKeys.createSessionKey(companyId, SESSION_PERMISSIONS);
+    return {
+      url: running.url,
+      port: running.port,
+      sessionKey,
+      companyId,
+      demoCreated,
+      message: sessionKey === null ? NO_COMPANY_MESSAGE : null,
+      running,
+      close: () => running.close(),
+    };
+  } catch (err) {
+    await running.close();
+    throw err;
+  }
+}
+
+async function listen(options: DesktopServiceOptions): Promise<RunningService> {
+  const base = {
+    dbFile: options.dbFile,
+    host: options.host ?? '127.0.0.1',
+    staticDir: options.staticDir,
+    version: options.version,
+    logger: options.logger,
+  };
+  const port = options.port ?? DEFAULT_PORT;
+  try {
+    return await startService({ ...base, port });
+  } catch (err) {
+    if (port === 0 || options.strictPort || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    return startService({ ...base, port: 0 });
+  }
+}

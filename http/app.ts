@@ -1,0 +1,78 @@
+/**
+ * The HTTP face of the service: /v2 (the label report interface), /local (desktop extras) and
+ * the UI's static files, behind the loopback guard and the API key check.
+ */
+import { existsSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { ApiError } from '../schema/api-error';
+import type { Service } from '../service/open-service';
+import { VERSION } from '../contract/version';
+import { authenticate } from './auth';
+import { registerErrorHandling } from './errors';
+import { registerLocalGuard } from './local-guard';
+import { labelReportRoutes } from './routes/label-reports';
+import { localRoutes } from './routes/local';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** The UI loads only its own scripts and styles and talks only to this service. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
+  "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export interface AppOptions {
+  service: Service;
+  /** Folder of the built UI; not served when absent. */
+  staticDir?: string;
+  version?: string;
+  logger?: boolean;
+}
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: options.logger ? { level: 'warn' } : false,
+    // A client may send any id text; it is looked up, never parsed.
+    routerOptions: { maxParamLength: 500 },
+    forceCloseConnections: 'idle',
+    // Errors Fastify meets before routing (a malformed URL) answer the same body as ours.
+    frameworkErrors: (err, _request, reply) => {
+      const apiError = new ApiError(400, 'INVALID_URL', err.message);
+      void (reply as FastifyReply).code(400).send(apiError.toBody());
+    },
+  });
+  // Only JSON bodies are accepted; Fastify's text/plain parser would let other types through.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app);
+  registerLocalGuard(app);
+
+  const info = () => {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return { baseUrl: `http://127.0.0.1:${port}`, port, version: options.version ?? VERSION };
+  };
+
+  app.register(async (api) => {
+    api.addHook('onRequest', async (request) => {
+      request.caller = authenticate(options.service.apiKeys, request);
+    });
+    await api.register(labelReportRoutes(options.service));
+    await api.register(localRoutes(options.service, info));
+  });
+
+  if (options.staticDir && existsSync(options.staticDir)) {
+    app.register(fastifyStatic, {
+      root: options.staticDir,
+      setHeaders: (reply) => {
+        reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+        reply.header('X-Content-Type-Options', 'nosniff');
+      },
+    });
+  } else {
+    app.get('/', async (_request, reply) =>
+      reply.type('text/plain').send('The LabelDesk UI is not built here. Run: npm run build:renderer\n'),
+    );
+  }
+  return app;
+}

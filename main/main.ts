@@ -1,0 +1,234 @@
+/**
+ * The Electron main process. Thin on purpose: the decisions live in window-policy.ts,
+ * ipc-guard.ts and menu.ts (tested in Node); this file wires them into Electron.
+ *
+ * Start: single-instance lock → fork the service (utility process, SQLite off the UI thread) →
+ * wait for its URL and session key → a sandboxed window on the service's own origin. The
+ * renderer asks for its connection over one IPC channel that answers only the service's page.
+ * Quit: the service is told to shut down and given up to 5 s to finish requests and close the
+ * database.
+ */
+import path from 'node:path';
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  session,
+  shell,
+  utilityProcess,
+  type UtilityProcess,
+  type WebContents,
+} from 'electron';
+import { GET_CONNECTION_CHANNEL } from '../contract/ipc';
+import { connectionFor, type ConnectionState } from './ipc-guard';
+import { APP_NAME, menuTemplate } from './menu';
+import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage } from '../host/service-protocol';
+import { defaultDatabaseFile } from '../host/data-folder';
+import {
+  decideWindowOpen,
+  isNavigationAllowed,
+  isPermissionAllowed,
+  secureWebPreferences,
+  withContentSecurityPolicy,
+} from './window-policy';
+
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+const STARTUP_TIMEOUT_MS = 120_000; // a first start may create demo data
+
+let mainWindow: BrowserWindow | null = null;
+let serviceProcess: UtilityProcess | null = null;
+let connection: ConnectionState | null = null;
+let quitting = false;
+let shutdownDone = false;
+
+/** The app's data folder: the same in development and packaged (app names differ in case). */
+function useDataFolder(): void {
+  const override = process.env.LABELDESK_DATA_DIR;
+  app.setPath('userData', override ? path.resolve(override) : path.join(app.getPath('appData'), APP_NAME));
+}
+
+function appFile(...parts: string[]): string {
+  return path.join(app.getAppPath(), ...parts);
+}
+
+function startServiceProcess(): Promise<ReadyMessage> {
+  const child = utilityProcess.fork(
+    appFile('dist', 'main', 'service-process.cjs'),
+    serviceArgv({
+      // The same database the command line uses, so imports show in the app.
+      dbFile: defaultDatabaseFile(),
+      strictPort: false,
+      staticDir: appFile('dist', 'renderer'),
+      demoIfEmpty: process.env.LABELDESK_DEMO !== '0',
+      version: app.getVersion(),
+    }),
+    { serviceName: 'LabelDesk Service', stdio: 'inherit' },
+  );
+  serviceProcess = child;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the local service did not start in time')), STARTUP_TIMEOUT_MS);
+    child.on('message', (message: unknown) => {
+      if (!isServiceMessage(message)) return;
+      clearTimeout(timer);
+      if (message.type === 'ready') resolve(message);
+      else reject(new Error(message.message));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      serviceProcess = null;
+      reject(new Error(`the local service stopped (exit code ${code})`));
+      if (!quitting && connection) {
+        dialog.showErrorBox(APP_NAME, `The local LabelDesk service stopped unexpectedly (exit code ${code}). LabelDesk will close.`);
+        app.quit();
+      }
+    });
+  });
+}
+
+/** Tells the service to shut down and waits for it to exit, at most SHUTDOWN_TIMEOUT_MS. */
+function stopServiceProcess(): Promise<void> {
+  const child = serviceProcess;
+  if (!child) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      resolve();
+    }, SHUTDOWN_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    const message: ShutdownMessage = { type: 'shutdown' };
+    child.postMessage(message);
+  });
+}
+
+function hardenContents(contents: WebContents, serviceOrigin: string): void {
+  contents.on('will-navigate', (event) => {
+    if (!isNavigationAllowed(event.url, serviceOrigin)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event) => {
+    if (!isNavigationAllowed(event.url, serviceOrigin)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    const decision = decideWindowOpen(url);
+    if (decision.openExternal) void shell.openExternal(decision.openExternal);
+    return { action: decision.action };
+  });
+}
+
+function hardenSession(serviceOrigin: string): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((contents, permission, callback, details) => {
+    callback(isPermissionAllowed(permission, details.requestingUrl ?? contents?.getURL(), serviceOrigin));
+  });
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    isPermissionAllowed(permission, requestingOrigin, serviceOrigin),
+  );
+  ses.webRequest.onHeadersReceived({ urls: [`${serviceOrigin}/*`] }, (details, callback) => {
+    const responseHeaders = withContentSecurityPolicy(details.url, details.responseHeaders, serviceOrigin);
+    callback(responseHeaders ? { responseHeaders } : {});
+  });
+}
+
+function createWindow(serviceUrl: string): void {
+  const window = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    minWidth: 900,
+    minHeight: 600,
+    title: APP_NAME,
+    show: false,
+    webPreferences: secureWebPreferences(appFile('dist', 'preload', 'preload.cjs')),
+  });
+  window.once('ready-to-show', () => window.show());
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  mainWindow = window;
+  void window.loadURL(`${serviceUrl}/`);
+}
+
+function focusWindow(): void {
+  if (!mainWindow) {
+    if (connection) createWindow(connection.baseUrl);
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+function installMenu(): void {
+  const template = menuTemplate(process.platform, {
+    about: () => {
+      void dialog.showMessageBox({
+        type: 'info',
+        title: `About ${APP_NAME}`,
+        message: `${APP_NAME} ${app.getVersion()}`,
+        detail:
+          'Desktop companion for cold-chain label reports.\n' +
+          `Local API: ${connection?.baseUrl ?? '(not running)'}\n` +
+          `Electron ${process.versions.electron} · Chromium ${process.versions.chrome} · Node ${process.versions.node}`,
+        buttons: ['OK'],
+      });
+    },
+    copyBaseUrl: () => {
+      if (connection) clipboard.writeText(connection.baseUrl);
+    },
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+async function onReady(): Promise<void> {
+  installMenu();
+  let ready: ReadyMessage;
+  try {
+    ready = await startServiceProcess();
+  } catch (err) {
+    dialog.showErrorBox(APP_NAME, `The local LabelDesk service could not start:\n${(err as Error).message}`);
+    app.quit();
+    return;
+  }
+  const serviceOrigin = new URL(ready.url).origin;
+  connection = { baseUrl: serviceOrigin, sessionKey: ready.sessionKey, message: ready.message };
+  if (ready.sessionKey === null && ready.message) console.warn(`LabelDesk: ${ready.message}`);
+
+  hardenSession(serviceOrigin);
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents, serviceOrigin));
+  ipcMain.handle(GET_CONNECTION_CHANNEL, (event) => {
+    if (!connection) throw new Error('the local service is not running');
+    return connectionFor(event.senderFrame, connection);
+  });
+  createWindow(serviceOrigin);
+}
+
+// Before the lock: the lock lives in the userData folder.
+useDataFolder();
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.setName(APP_NAME);
+  app.on('second-instance', () => focusWindow());
+  app.on('activate', () => focusWindow());
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', (event) => {
+    quitting = true;
+    if (shutdownDone) return;
+    event.preventDefault();
+    void stopServiceProcess().finally(() => {
+      shutdownDone = true;
+      app.quit();
+    });
+  });
+  app.whenReady().then(onReady, (err: unknown) => {
+    console.error(err);
+    app.exit(1);
+  });
+}
