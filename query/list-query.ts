@@ -21,13 +21,14 @@
  * - key/apiKey given twice are a DUPLICATE_PARAMETER like any other parameter (authentication
  *   has already answered 401 when the two values differ).
  */
+import { FILTER_OPERATORS, type FilterOperator } from '../contract/filter-operators';
 import { badRequest } from '../schema/api-error';
 import { lookupField, type FieldDef } from './fields';
 
 export type ListOutput = 'normal' | 'minimal';
 
-export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'includes'] as const;
-export type Operator = (typeof OPERATORS)[number];
+/** The SQL compiler's name for an operator. */
+export type Operator = FilterOperator;
 
 /** A parsed `filter` condition on an allow-listed key. */
 export interface Condition {
@@ -74,7 +75,7 @@ const KNOWN_PARAMETERS = new Set(['filter', 'order', 'customFields', 'pageNumber
 const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
 const STRICT_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const PAGE_VALUE = /^[1-9][0-9]*$/;
-const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
+const OPERATOR_SET: ReadonlySet<string> = new Set(FILTER_OPERATORS);
 const ORDERING_OPS: ReadonlySet<Operator> = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte']);
 
 /** Quotes user input for a message, shortened when very long. */
@@ -197,7 +198,7 @@ function parseOperator(param: 'filter' | 'customFields', c: RawCondition, code: 
   if (!OPERATOR_SET.has(c.op)) {
     throw badRequest(
       code,
-      `unknown ${param} operator ${quote(c.op)} in ${quote(c.text)}; operators are ${OPERATORS.join(', ')}`,
+      `unknown ${param} operator ${quote(c.op)} in ${quote(c.text)}; operators are ${FILTER_OPERATORS.join(', ')}`,
     );
   }
   return c.op as Operator;

@@ -4,8 +4,8 @@
  * for every keystroke; selects apply at once.
  */
 import { useEffect, useRef, useState } from 'react';
-import { FILTER_OPERATORS } from '../lib/filter';
-import type { CustomFieldCondition, FilterOperator } from '../lib/filter';
+import { FILTER_OPERATORS, type FilterOperator } from '../../contract/filter-operators';
+import type { CustomFieldCondition } from '../lib/filter';
 import { activeFilterCount, ENUMS } from '../lib/list-query';
 import type { AlertFilter, ListFilters, SearchField, TriState } from '../lib/list-query';
 import { modeLabel, statusLabel, typeLabel } from '../lib/format';

@@ -3,9 +3,7 @@
  * "List parameters"). Pure string work, kept apart from the UI so every escaping rule is
  * unit-tested: a wrong escape here silently shows staff the wrong reports.
  */
-
-export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'includes'] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+import type { FilterOperator } from '../../contract/filter-operators';
 
 export interface Condition {
   readonly key: string;

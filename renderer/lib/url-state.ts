@@ -4,8 +4,8 @@
  * Decoding is forgiving: anything unknown or malformed falls back to the default rather than
  * producing a request the API would refuse.
  */
-import { FILTER_OPERATORS } from './filter';
-import type { CustomFieldCondition, FilterOperator } from './filter';
+import { FILTER_OPERATORS, type FilterOperator } from '../../contract/filter-operators';
+import type { CustomFieldCondition } from './filter';
 import { ALERT_FILTERS, DEFAULT_SORT, ENUMS, SEARCH_FIELDS, SORT_KEYS, TRI_STATES, defaultFilters } from './list-query';
 import type { ListQuery, SortColumn, SortDirection } from './list-query';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../schema/api-error';
 import { FIELDS } from '../../query/fields';
-import { OPERATORS, parseInstant, parseListQuery, parseStrictNumber, type ListQuery } from '../../query/list-query';
+import { FILTER_OPERATORS } from '../../contract/filter-operators';
+import { parseInstant, parseListQuery, parseStrictNumber, type ListQuery } from '../../query/list-query';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -290,7 +291,7 @@ describe('parseListQuery: filter grammar', () => {
   });
 
   it('accepts each operator on each type where it fits', () => {
-    const ops = OPERATORS;
+    const ops = FILTER_OPERATORS;
     for (const op of ops) expect(filterOf(`labelReference[${op}]x`)[0].op).toBe(op);
     for (const op of ops) expect(filterOf(`access.companyId[${op}]c1`)[0].op).toBe(op);
     for (const op of ['eq', 'neq', 'gt', 'gte', 'lt', 'lte']) {

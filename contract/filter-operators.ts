@@ -1,0 +1,3 @@
+/** The comparison operators of `filter` and `customFields` (interface §4.1). */
+export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'includes'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
