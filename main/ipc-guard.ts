@@ -3,6 +3,7 @@
  * service's own page, in the window's top frame. The check follows VS Code's IPC sender
  * validation: judge the sender frame's URL, never anything the message itself claims.
  */
+import { GET_CONNECTION_CHANNEL, type Connection } from '../contract/ipc';
 import { isServiceUrl } from './window-policy';
 
 /** The part of Electron's WebFrameMain the check needs. */
@@ -18,11 +19,6 @@ export function isTrustedSender(frame: SenderFrameLike | null | undefined, servi
   return isServiceUrl(frame.url, serviceOrigin);
 }
 
-export interface Connection {
-  baseUrl: string;
-  apiKey: string;
-}
-
 export interface ConnectionState {
   baseUrl: string;
   /** The session key, or null when the service started without a company. */
@@ -31,10 +27,10 @@ export interface ConnectionState {
   message?: string | null;
 }
 
-/** The answer to labeldesk:get-connection, or an error for an untrusted sender or a missing key. */
+/** The answer to GET_CONNECTION_CHANNEL, or an error for an untrusted sender or a missing key. */
 export function connectionFor(frame: SenderFrameLike | null | undefined, state: ConnectionState): Connection {
   if (!isTrustedSender(frame, state.baseUrl)) {
-    throw new Error(`labeldesk:get-connection refused: the sender ${frame ? `'${frame.url}'` : '(gone)'} is not the LabelDesk page`);
+    throw new Error(`${GET_CONNECTION_CHANNEL} refused: the sender ${frame ? `'${frame.url}'` : '(gone)'} is not the LabelDesk page`);
   }
   if (state.sessionKey === null) {
     throw new Error(state.message ?? 'the local service has no company, so there is no session key');

@@ -4,8 +4,8 @@
  * and nothing else. Bundled into one CommonJS file (sandboxed preloads cannot load modules).
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import { GET_CONNECTION_CHANNEL } from '../contract/ipc';
+import { GET_CONNECTION_CHANNEL, type Connection, type LabelDeskBridge } from '../contract/ipc';
 
 contextBridge.exposeInMainWorld('labeldesk', {
-  getConnection: (): Promise<{ baseUrl: string; apiKey: string }> => ipcRenderer.invoke(GET_CONNECTION_CHANNEL),
-});
+  getConnection: (): Promise<Connection> => ipcRenderer.invoke(GET_CONNECTION_CHANNEL),
+} satisfies LabelDeskBridge);

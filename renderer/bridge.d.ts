@@ -3,10 +3,10 @@
  * `window.labeldesk`; in a plain browser it is absent and the renderer falls back to a
  * `#key=` link, sessionStorage or the Connect screen.
  */
-interface LabelDeskBridge {
-  getConnection(): Promise<{ baseUrl: string; apiKey: string }>;
-}
+import type { LabelDeskBridge } from '../contract/ipc';
 
-interface Window {
-  labeldesk?: LabelDeskBridge;
+declare global {
+  interface Window {
+    labeldesk?: LabelDeskBridge;
+  }
 }

@@ -5,6 +5,7 @@
  * the Connect screen. Staff of different companies share a desk, so the key can be switched.
  */
 import { createStore } from 'zustand/vanilla';
+import type { Connection, LabelDeskBridge } from '../../contract/ipc';
 import { ApiClientError, createApiClient, errorMessage, NETWORK_ERROR } from '../api/client';
 import type { ApiClient, Session } from '../api/client';
 
@@ -109,7 +110,7 @@ export function createConnectionStore() {
         const fromLink = takeKeyFromFragment(env.href);
         if (fromLink) env.replaceUrl(fromLink.cleanUrl);
         if (env.bridge) {
-          let conn: { baseUrl: string; apiKey: string } | null = null;
+          let conn: Connection | null = null;
           try {
             conn = await env.bridge.getConnection();
           } catch (err) {
