@@ -5,9 +5,10 @@
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { UI_CONTENT_SECURITY_POLICY } from '../contract/content-security-policy';
+import { VERSION } from '../contract/version';
 import { ApiError } from '../schema/api-error';
 import type { Service } from '../service/open-service';
-import { VERSION } from '../contract/version';
 import { authenticate } from './auth';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
@@ -15,11 +16,6 @@ import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
 
 export const BODY_LIMIT = 1024 * 1024;
-
-/** The UI loads only its own scripts and styles and talks only to this service. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
-  "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface AppOptions {
   service: Service;
@@ -65,7 +61,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     app.register(fastifyStatic, {
       root: options.staticDir,
       setHeaders: (reply) => {
-        reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+        reply.header('Content-Security-Policy', UI_CONTENT_SECURITY_POLICY);
         reply.header('X-Content-Type-Options', 'nosniff');
       },
     });

@@ -4,15 +4,7 @@
  * Node; main.ts only wires these answers into Electron's events.
  */
 import type { WebPreferences } from 'electron';
-
-/**
- * The UI's Content-Security-Policy. The same text as CONTENT_SECURITY_POLICY in
- * http/app.ts (a test keeps them equal); copied so the main bundle does not pull in the
- * HTTP server.
- */
-export const UI_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
-  "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+import { UI_CONTENT_SECURITY_POLICY } from '../contract/content-security-policy';
 
 /** The origin (scheme://host:port) of an http(s) URL, or null for anything else or garbage. */
 export function httpOrigin(url: string | null | undefined): string | null {

@@ -1,36 +1,24 @@
 /**
  * Build of the renderer: root renderer/, output dist/renderer with relative asset paths (the
- * Electron app loads it from disk, the service serves it at /). The built page carries a strict
- * Content-Security-Policy: no inline script, no eval, styles only from files (React's style prop
- * goes through the CSSOM, which CSP allows). The dev server gets no CSP meta because React's
- * fast-refresh preamble is an inline script; it proxies /v2 and /local to LABELDESK_URL.
+ * service serves it at /, to browsers and to the desktop window alike). The built page carries
+ * the UI's Content-Security-Policy as a meta tag too, so it holds wherever the page is served
+ * from. The dev server gets no CSP meta because React's fast-refresh preamble is an inline
+ * script; it proxies /v2 and /local to LABELDESK_URL.
  */
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
+import { UI_CONTENT_SECURITY_POLICY_META } from '../contract/content-security-policy';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  // 'self' when served by the service; loopback for the desktop app, whose page is a file.
-  "connect-src 'self' http://127.0.0.1:* http://localhost:*",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "object-src 'none'",
-].join('; ');
 
 function contentSecurityPolicy(): Plugin {
   return {
     name: 'labeldesk-csp',
     apply: 'build',
     transformIndexHtml: () => [
-      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: UI_CONTENT_SECURITY_POLICY_META }, injectTo: 'head-prepend' },
     ],
   };
 }
