@@ -158,20 +158,19 @@ async function measure(bundle: string, dir: string, parallel: boolean): Promise<
 }
 
 async function child(bundle: string, dbFile: string, parallel: boolean): Promise<void> {
-  const { openDatabase } = await import('../db/database');
-  const { importBundle } = await import('../service/bundle-import');
-  const db = openDatabase(dbFile);
+  const { openService } = await import('../service/open-service');
+  const service = openService(dbFile);
   const baselineRss = process.memoryUsage.rss();
   let peakRss = baselineRss;
   const sample = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 10);
   const started = performance.now();
-  const result = await importBundle(db, createReadStream(bundle, { highWaterMark: 1 << 20 }), { parallel });
+  const result = await service.importBundle(createReadStream(bundle, { highWaterMark: 1 << 20 }), { parallel });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sample);
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
-  db.close();
+  service.close();
   const measurement: Measurement = {
     ok: result.ok,
     reports: result.counts.labelReports,

@@ -5,8 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { openDatabase, type Db } from '../db/database';
 import { defaultDatabaseFile } from '../host/data-folder';
+import { openService, type Service } from '../service/open-service';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -92,10 +92,11 @@ export function databaseFile(option: string | undefined): string {
 }
 
 /**
- * Opens (and migrates) the database. `existing`: the file must be there already, as for
- * export and keys; `create`: a new file may be made, as for import, demo and serve.
+ * Refuses a database path that cannot work, with a message a person can act on. `existing`:
+ * the file must be there already, as for export and keys; `create`: a new file may be made,
+ * as for import, demo and serve.
  */
-export function openCliDatabase(file: string, mode: 'existing' | 'create'): Db {
+export function checkDatabaseFile(file: string, mode: 'existing' | 'create'): void {
   if (existsSync(file)) {
     if (!statSync(file).isFile()) throw new CliError(`${file} is not a file`);
   } else if (mode === 'existing') {
@@ -103,11 +104,20 @@ export function openCliDatabase(file: string, mode: 'existing' | 'create'): Db {
   } else if (!existsSync(path.dirname(file))) {
     throw new CliError(`cannot create the database ${file}: the folder ${path.dirname(file)} does not exist`);
   }
+}
+
+/** The service on a database file, opened (and migrated) after `checkDatabaseFile`. */
+export function openCliService(file: string, mode: 'existing' | 'create'): Service {
+  checkDatabaseFile(file, mode);
   try {
-    return openDatabase(file);
+    return openService(file);
   } catch (err) {
-    throw new CliError(`cannot open the database ${file}: ${(err as Error).message}`);
+    throw new CliError(cannotOpen(file, err));
   }
+}
+
+export function cannotOpen(file: string, err: unknown): string {
+  return `cannot open the database ${file}: ${(err as Error).message}`;
 }
 
 /** `1 company`, `3 companies`. */

@@ -4,12 +4,13 @@ import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { exportBundle, type ExportCounts } from '../service/bundle-export';
+import type { ExportCounts } from '../service/bundle-export';
+import type { Service } from '../service/open-service';
 import {
   CliError,
   databaseFile,
   EXIT_OK,
-  openCliDatabase,
+  openCliService,
   parseCommandArgs,
   plural,
   write,
@@ -51,18 +52,18 @@ examples:
     if (out !== undefined && !existsSync(path.dirname(out))) {
       throw new CliError(`cannot write ${out}: the folder ${path.dirname(out)} does not exist`);
     }
-    const db = openCliDatabase(databaseFile(values.db), 'existing');
+    const service = openCliService(databaseFile(values.db), 'existing');
     try {
       if (out === undefined) {
-        const counts = await exportTo(db, io.out as Writable);
+        const counts = await exportTo(service, io.out as Writable);
         write(io.err, summary(counts));
         return EXIT_OK;
       }
-      const counts = await exportToFile(db, out);
+      const counts = await exportToFile(service, out);
       write(io.out, `${summary(counts)} to ${out}`);
       return EXIT_OK;
     } finally {
-      db.close();
+      service.close();
     }
   },
 };
@@ -71,21 +72,21 @@ function summary(counts: ExportCounts): string {
   return `exported ${plural(counts.companies, 'company', 'companies')}, ${plural(counts.apiKeys, 'API key', 'API keys')}, ${plural(counts.labelReports, 'label report', 'label reports')}`;
 }
 
-async function exportTo(db: Parameters<typeof exportBundle>[0], out: Writable): Promise<ExportCounts> {
+async function exportTo(service: Service, out: Writable): Promise<ExportCounts> {
   try {
-    return await exportBundle(db, out);
+    return await service.exportBundle(out);
   } catch (err) {
     throw new CliError(`the export stopped: ${(err as Error).message}`);
   }
 }
 
 /** Writes to a temporary file beside the target and renames it once complete. */
-async function exportToFile(db: Parameters<typeof exportBundle>[0], file: string): Promise<ExportCounts> {
+async function exportToFile(service: Service, file: string): Promise<ExportCounts> {
   const partial = `${file}.partial-${process.pid}`;
   const stream = createWriteStream(partial);
   try {
     await once(stream, 'open');
-    const counts = await exportTo(db, stream);
+    const counts = await exportTo(service, stream);
     stream.end();
     await finished(stream);
     if (!stream.closed) await once(stream, 'close');

@@ -1,13 +1,13 @@
 /** `labeldesk import`: a bundle file into the database, all or nothing. */
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
-import { importBundle, type BundleSource } from '../service/bundle-import';
+import type { BundleSource } from '../service/bundle-import';
 import {
   CliError,
   databaseFile,
   EXIT_FAILURE,
   EXIT_OK,
-  openCliDatabase,
+  openCliService,
   parseCommandArgs,
   plural,
   UsageError,
@@ -71,9 +71,9 @@ examples:
     }
 
     const dbFile = databaseFile(values.db);
-    const db = openCliDatabase(dbFile, 'create');
+    const service = openCliService(dbFile, 'create');
     try {
-      const result = await importBundle(db, source, { parallel: size >= PARALLEL_FROM_BYTES });
+      const result = await service.importBundle(source, { parallel: size >= PARALLEL_FROM_BYTES });
       const { counts } = result;
       if (result.ok) {
         write(
@@ -90,7 +90,7 @@ examples:
       if (err instanceof CliError) throw err;
       throw new CliError(`import failed, nothing was imported: ${(err as Error).message}`);
     } finally {
-      db.close();
+      service.close();
     }
   },
 };

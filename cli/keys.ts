@@ -1,14 +1,12 @@
 /** `labeldesk keys create|list|revoke`: local API keys. The key itself is shown once, at creation. */
-import { CompanyStore } from '../db/company-store';
-import { KeyStore } from '../db/key-store';
 import { ApiError } from '../schema/api-error';
 import { PERMISSIONS, type Permission } from '../schema/report';
-import { ApiKeys } from '../service/api-keys';
+import type { Service } from '../service/open-service';
 import {
   CliError,
   databaseFile,
   EXIT_OK,
-  openCliDatabase,
+  openCliService,
   parseCommandArgs,
   table,
   UsageError,
@@ -69,10 +67,8 @@ examples:
   },
 };
 
-function open(dbOption: string | undefined) {
-  const db = openCliDatabase(databaseFile(dbOption), 'existing');
-  const companies = new CompanyStore(db);
-  return { db, companies, apiKeys: new ApiKeys(new KeyStore(db), companies) };
+function open(dbOption: string | undefined): Service {
+  return openCliService(databaseFile(dbOption), 'existing');
 }
 
 async function create(argv: string[], io: Io): Promise<number> {
@@ -94,7 +90,8 @@ async function create(argv: string[], io: Io): Promise<number> {
   if (values.company === undefined || values.company === '') throw new UsageError('which company? give --company ID');
   const permissions = values.permissions === undefined ? DEFAULT_PERMISSIONS : parsePermissions(values.permissions);
   const name = values.name?.trim() ? values.name.trim() : null;
-  const { db, companies, apiKeys } = open(values.db);
+  const service = open(values.db);
+  const { companies, apiKeys } = service;
   try {
     const company = companies.find(values.company);
     if (!company) throw new CliError(unknownCompany(values.company, companies));
@@ -118,7 +115,7 @@ async function create(argv: string[], io: Io): Promise<number> {
     );
     return EXIT_OK;
   } finally {
-    db.close();
+    service.close();
   }
 }
 
@@ -132,7 +129,8 @@ async function list(argv: string[], io: Io): Promise<number> {
     write(io.out, keysCommand.help);
     return EXIT_OK;
   }
-  const { db, companies, apiKeys } = open(values.db);
+  const service = open(values.db);
+  const { companies, apiKeys } = service;
   try {
     if (values.company !== undefined && !companies.find(values.company)) throw new CliError(unknownCompany(values.company, companies));
     const keys = apiKeys.list(values.company);
@@ -149,7 +147,7 @@ async function list(argv: string[], io: Io): Promise<number> {
     );
     return EXIT_OK;
   } finally {
-    db.close();
+    service.close();
   }
 }
 
@@ -163,7 +161,8 @@ async function revoke(argv: string[], io: Io): Promise<number> {
     throw new UsageError(positionals.length === 0 ? "which key? give its id (see 'labeldesk keys list')" : 'give one key id');
   }
   const id = positionals[0];
-  const { db, apiKeys } = open(values.db);
+  const service = open(values.db);
+  const { apiKeys } = service;
   try {
     const existing = apiKeys.list().find((k) => k.id === id);
     if (!existing) throw new CliError(`there is no API key with id '${id}' (see 'labeldesk keys list')`);
@@ -172,7 +171,7 @@ async function revoke(argv: string[], io: Io): Promise<number> {
     write(io.out, `revoked the API key ${id} of ${existing.companyId}${existing.name ? ` (${existing.name})` : ''}`);
     return EXIT_OK;
   } finally {
-    db.close();
+    service.close();
   }
 }
 
@@ -190,7 +189,7 @@ function parsePermissions(text: string): Permission[] {
   return [...new Set(names)] as Permission[];
 }
 
-function unknownCompany(id: string, companies: CompanyStore): string {
+function unknownCompany(id: string, companies: Service['companies']): string {
   const known = companies.all().map((c) => c.id);
   return `unknown company '${id}'${known.length ? ` (companies: ${known.join(', ')})` : ' (the database has no companies yet)'}`;
 }

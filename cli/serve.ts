@@ -4,21 +4,21 @@
  * finish, closes the database and resolves with 0.
  */
 import { SHUTDOWN_GRACE_MS } from '../http/graceful-stop';
-import { startService, type RunningService } from '../host/start-service';
-import { createDemoData, DEFAULT_DEMO_REPORTS, DEFAULT_DEMO_SEED, demoKeyTable } from './demo';
+import { DatabaseOpenError, DEFAULT_PORT, startService, type RunningService } from '../host/start-service';
+import { demoKeyTable } from './demo';
 import {
+  cannotOpen,
+  checkDatabaseFile,
   CliError,
   databaseFile,
   EXIT_OK,
   integerOption,
-  openCliDatabase,
   parseCommandArgs,
   write,
   type Command,
   type Io,
 } from './args';
 
-export const DEFAULT_PORT = 4317;
 export const DEFAULT_HOST = '127.0.0.1';
 const USAGE = 'labeldesk serve [--db FILE] [--host H] [--port N] [--demo]';
 
@@ -36,7 +36,8 @@ options:
   --db FILE   the database (created when missing; default: the per-user data folder)
   --host H    the address to bind (default ${DEFAULT_HOST}; only loopback is safe)
   --port N    the port (default ${DEFAULT_PORT}; 0 takes a free port)
-  --demo      when the database has no label reports, create demo data first and print its keys
+  --demo      when the database is new (no company, no label report), create demo data
+              first and print its keys
 
 examples:
   labeldesk serve
@@ -62,23 +63,12 @@ examples:
     const port = values.port === undefined ? DEFAULT_PORT : integerOption('--port', values.port, 0, 65535);
     const host = values.host ?? DEFAULT_HOST;
     const dbFile = databaseFile(values.db);
-    // Opening here first gives the clear messages (missing folder, not a database, newer
-    // schema) and runs the migrations before the service starts.
-    const db = openCliDatabase(dbFile, 'create');
-    try {
-      if (values.demo) {
-        const reports = db.prepare('SELECT count(*) FROM label_reports').pluck().get() as number;
-        if (reports === 0) {
-          const summary = createDemoData(db, { reports: DEFAULT_DEMO_REPORTS, seed: DEFAULT_DEMO_SEED });
-          write(io.out, `created demo data: ${summary.reports} label reports; demo API keys:`);
-          write(io.out, demoKeyTable(summary));
-        }
-      }
-    } finally {
-      db.close();
+    checkDatabaseFile(dbFile, 'create');
+    const running = await listen(dbFile, host, port, values.demo === true);
+    if (running.demo) {
+      write(io.out, `created demo data: ${running.demo.reports} label reports; demo API keys:`);
+      write(io.out, demoKeyTable(running.demo));
     }
-
-    const running = await listen(dbFile, host, port);
     // Listen for the signals before announcing the address, so none can slip in between.
     const stopSignal = nextSignal();
     write(io.out, `database: ${dbFile}`);
@@ -107,10 +97,11 @@ examples:
   },
 };
 
-async function listen(dbFile: string, host: string, port: number): Promise<RunningService> {
+async function listen(dbFile: string, host: string, port: number, demoIfEmpty: boolean): Promise<RunningService> {
   try {
-    return await startService({ dbFile, host, port });
+    return await startService({ dbFile, host, port, demoIfEmpty });
   } catch (err) {
+    if (err instanceof DatabaseOpenError) throw new CliError(cannotOpen(dbFile, err));
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
       throw new CliError(`port ${port} on ${host} is already in use: choose another with --port (0 takes a free one)`);

@@ -1,4 +1,5 @@
 /** SQL for companies. */
+import type { Statement } from 'better-sqlite3';
 import type { Company } from '../schema/report';
 import type { Db } from './database';
 
@@ -9,31 +10,40 @@ interface CompanyRow {
 }
 
 export class CompanyStore {
-  constructor(private readonly db: Db) {}
+  private readonly upsertRow: Statement;
+  private readonly selectOne: Statement;
+  private readonly selectAll: Statement;
+  private readonly selectExisting: Statement;
+
+  constructor(db: Db) {
+    this.upsertRow = db.prepare(
+      `INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, short_code = excluded.short_code`,
+    );
+    this.selectOne = db.prepare('SELECT * FROM companies WHERE id = ?');
+    this.selectAll = db.prepare('SELECT * FROM companies ORDER BY id');
+    this.selectExisting = db.prepare('SELECT id FROM companies WHERE id IN (SELECT value FROM json_each(?))').pluck();
+  }
 
   upsert(company: Company): void {
-    this.db
-      .prepare(
-        `INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, short_code = excluded.short_code`,
-      )
-      .run(company.id, company.name, company.shortCode);
+    this.upsertRow.run(company.id, company.name, company.shortCode);
   }
 
   find(id: string): Company | undefined {
-    const row = this.db.prepare('SELECT * FROM companies WHERE id = ?').get(id) as CompanyRow | undefined;
+    const row = this.selectOne.get(id) as CompanyRow | undefined;
     return row && toCompany(row);
   }
 
   all(): Company[] {
-    return (this.db.prepare('SELECT * FROM companies ORDER BY id').all() as CompanyRow[]).map(toCompany);
+    return (this.selectAll.all() as CompanyRow[]).map(toCompany);
+  }
+
+  isEmpty(): boolean {
+    return this.selectAll.get() === undefined;
   }
 
   existing(ids: readonly string[]): Set<string> {
-    const rows = this.db
-      .prepare('SELECT id FROM companies WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(ids)) as { id: string }[];
-    return new Set(rows.map((r) => r.id));
+    return new Set(this.selectExisting.all(JSON.stringify(ids)) as string[]);
   }
 }
 

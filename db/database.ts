@@ -4,11 +4,12 @@
  */
 import Database from 'better-sqlite3';
 import initial from './migrations/001-initial';
+import changeLog from './migrations/002-change-log';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial];
+export const MIGRATIONS: readonly string[] = [initial, changeLog];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
@@ -30,17 +31,22 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
   }
 }
 
-export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+/** Takes the schema to `target` (the newest by default; tests stop earlier to upgrade with data). */
+export function migrate(db: Db, target = SCHEMA_VERSION): void {
+  const current = schemaVersion(db);
   if (current > SCHEMA_VERSION) {
     throw new Error(
       `the database has schema version ${current}, newer than this LabelDesk understands (${SCHEMA_VERSION}); use a newer LabelDesk`,
     );
   }
-  for (let version = current; version < SCHEMA_VERSION; version++) {
+  for (let version = current; version < target; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
 }

@@ -32,6 +32,11 @@ export function encodeDatapoints(columns: DatapointColumns): Buffer {
   return Buffer.concat(parts);
 }
 
+/** How many datapoints an encoded blob holds, read from its header alone. */
+export function datapointCount(blob: Uint8Array): number {
+  return new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(4, true);
+}
+
 export function decodeDatapoints(blob: Uint8Array): DatapointColumns {
   // Copy once into an aligned buffer so typed-array views can be taken without copying again.
   const bytes = new Uint8Array(blob.byteLength + 8);

@@ -1,4 +1,5 @@
 /** SQL for API keys. Only hashes are stored; the key itself is shown once, when created. */
+import type { Statement } from 'better-sqlite3';
 import type { Permission } from '../schema/report';
 import type { Db } from './database';
 
@@ -23,41 +24,49 @@ interface ApiKeyRow {
 }
 
 export class KeyStore {
-  constructor(private readonly db: Db) {}
+  private readonly upsertRow: Statement;
+  private readonly selectByHash: Statement;
+  private readonly selectById: Statement;
+  private readonly selectAll: Statement;
+  private readonly selectForCompany: Statement;
+  private readonly revokeRow: Statement;
+
+  constructor(db: Db) {
+    this.upsertRow = db.prepare(
+      `INSERT INTO api_keys (id, key_hash, company_id, name, permissions, created, revoked)
+       VALUES (@id, @keyHash, @companyId, @name, @permissions, @created, @revoked)
+       ON CONFLICT (key_hash) DO UPDATE SET company_id = excluded.company_id, name = excluded.name,
+         permissions = excluded.permissions, revoked = excluded.revoked`,
+    );
+    this.selectByHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = ?');
+    this.selectById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
+    this.selectAll = db.prepare('SELECT * FROM api_keys ORDER BY created, id');
+    this.selectForCompany = db.prepare('SELECT * FROM api_keys WHERE company_id = ? ORDER BY created, id');
+    this.revokeRow = db.prepare('UPDATE api_keys SET revoked = ? WHERE id = ? AND revoked IS NULL');
+  }
 
   upsert(key: ApiKeyRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO api_keys (id, key_hash, company_id, name, permissions, created, revoked)
-         VALUES (@id, @keyHash, @companyId, @name, @permissions, @created, @revoked)
-         ON CONFLICT (key_hash) DO UPDATE SET company_id = excluded.company_id, name = excluded.name,
-           permissions = excluded.permissions, revoked = excluded.revoked`,
-      )
-      .run({ ...key, permissions: JSON.stringify(key.permissions) });
+    this.upsertRow.run({ ...key, permissions: JSON.stringify(key.permissions) });
   }
 
   findByHash(keyHash: string): ApiKeyRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+    const row = this.selectByHash.get(keyHash) as ApiKeyRow | undefined;
     return row && toRecord(row);
   }
 
   find(id: string): ApiKeyRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as ApiKeyRow | undefined;
+    const row = this.selectById.get(id) as ApiKeyRow | undefined;
     return row && toRecord(row);
   }
 
   list(companyId?: string): ApiKeyRecord[] {
-    const rows = (
-      companyId === undefined
-        ? this.db.prepare('SELECT * FROM api_keys ORDER BY created, id').all()
-        : this.db.prepare('SELECT * FROM api_keys WHERE company_id = ? ORDER BY created, id').all(companyId)
-    ) as ApiKeyRow[];
+    const rows = (companyId === undefined ? this.selectAll.all() : this.selectForCompany.all(companyId)) as ApiKeyRow[];
     return rows.map(toRecord);
   }
 
   /** Returns false when there was no such unrevoked key. */
   revoke(id: string, at: string): boolean {
-    return this.db.prepare('UPDATE api_keys SET revoked = ? WHERE id = ? AND revoked IS NULL').run(at, id).changes === 1;
+    return this.revokeRow.run(at, id).changes === 1;
   }
 }
 

@@ -177,11 +177,30 @@ export class ReportStore {
     this.deleteCustomField.run(reportId, fieldId);
   }
 
-  /** Every report id, in a stable order, for export. */
-  *allIds(): Generator<string> {
-    for (const row of this.statement('SELECT id FROM label_reports ORDER BY created, id').iterate()) {
-      yield (row as { id: string }).id;
+  /** Report ids in (created, id) order, a page at a time, by keyset so each page is one index range. */
+  *idPages(pageSize: number): Generator<string[]> {
+    const first = this.statement('SELECT id, created FROM label_reports ORDER BY created, id LIMIT ?');
+    const next = this.statement('SELECT id, created FROM label_reports WHERE (created, id) > (?, ?) ORDER BY created, id LIMIT ?');
+    let page = first.all(pageSize) as { id: string; created: string }[];
+    while (page.length > 0) {
+      yield page.map((r) => r.id);
+      if (page.length < pageSize) return;
+      const last = page[page.length - 1];
+      page = next.all(last.created, last.id, pageSize) as { id: string; created: string }[];
     }
+  }
+
+  /** The company that owns the most reports (ties: the smaller id), or undefined without reports. */
+  busiestOwner(): string | undefined {
+    return this.statement(
+      `SELECT company_id FROM access WHERE role = 'owner' GROUP BY company_id ORDER BY COUNT(*) DESC, company_id LIMIT 1`,
+    )
+      .pluck()
+      .get() as string | undefined;
+  }
+
+  isEmpty(): boolean {
+    return this.statement('SELECT NOT EXISTS (SELECT 1 FROM label_reports)').pluck().get() === 1;
   }
 
   private page(select: string, companyId: string, filter: SqlFilter, limit: number, offset: number): unknown[] {

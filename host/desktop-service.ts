@@ -3,13 +3,10 @@
  * user's company, with a session key that lives only as long as this process. Plain Node: the
  * Electron utility process, the headless start and tests all use it.
  */
-import { startService, type RunningService } from './start-service';
-import { createDemoData } from '../cli/demo';
+import { DEFAULT_PORT, startService, type RunningService } from './start-service';
 import type { Permission } from '../schema/report';
-import { homeCompany, isDatabaseEmpty } from './home-company';
+import type { DemoSummary } from '../service/demo-seeder';
 
-export const DEFAULT_PORT = 4317;
-export const DEMO_OPTIONS = { reports: 2000, seed: 1 } as const;
 export const SESSION_PERMISSIONS: readonly Permission[] = ['labelReports:read', 'labelReports:update', 'apiKeys:manage'];
 
 export const NO_COMPANY_MESSAGE =
@@ -38,8 +35,8 @@ export interface DesktopService {
   /** A key for this process only, or null when there is no company (see message). */
   sessionKey: string | null;
   companyId: string | null;
-  /** True when this start filled the empty database with demo data. */
-  demoCreated: boolean;
+  /** The demo data this start put into the empty database, or null. */
+  demo: DemoSummary | null;
   /** Why sessionKey is null; null when there is a key. */
   message: string | null;
   running: RunningService;
@@ -50,13 +47,7 @@ export interface DesktopService {
 export async function startDesktopService(options: DesktopServiceOptions): Promise<DesktopService> {
   const running = await listen(options);
   try {
-    const { db } = running.service;
-    let demoCreated = false;
-    if (options.companyId === undefined && options.demoIfEmpty && isDatabaseEmpty(db)) {
-      createDemoData(db, { ...DEMO_OPTIONS });
-      demoCreated = true;
-    }
-    const companyId = options.companyId ?? homeCompany(db);
+    const companyId = options.companyId ?? running.service.homeCompany();
     if (companyId !== null && !running.service.companies.find(companyId)) {
       throw new Error(`there is no company '${companyId}' in ${options.dbFile}`);
     }
@@ -66,7 +57,7 @@ export async function startDesktopService(options: DesktopServiceOptions): Promi
       port: running.port,
       sessionKey,
       companyId,
-      demoCreated,
+      demo: running.demo,
       message: sessionKey === null ? NO_COMPANY_MESSAGE : null,
       running,
       close: () => running.close(),
@@ -77,19 +68,16 @@ export async function startDesktopService(options: DesktopServiceOptions): Promi
   }
 }
 
-async function listen(options: DesktopServiceOptions): Promise<RunningService> {
-  const base = {
+function listen(options: DesktopServiceOptions): Promise<RunningService> {
+  return startService({
     dbFile: options.dbFile,
     host: options.host ?? '127.0.0.1',
+    port: options.port ?? DEFAULT_PORT,
+    anyPortIfTaken: !options.strictPort,
     staticDir: options.staticDir,
     version: options.version,
     logger: options.logger,
-  };
-  const port = options.port ?? DEFAULT_PORT;
-  try {
-    return await startService({ ...base, port });
-  } catch (err) {
-    if (port === 0 || options.strictPort || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    return startService({ ...base, port: 0 });
-  }
+    // A desktop told which company to act as is not a fresh install to fill.
+    demoIfEmpty: options.companyId === undefined && options.demoIfEmpty === true,
+  });
 }

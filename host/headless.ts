@@ -44,7 +44,7 @@ export function parseHeadlessArgs(argv: readonly string[], env: Record<string, s
 
 export function runningLines(service: DesktopService, dbFile: string): string[] {
   const lines: string[] = [];
-  if (service.demoCreated) lines.push('The database was empty, so it now holds demo data (2000 label reports).');
+  if (service.demo) lines.push(`The database was empty, so it now holds demo data (${service.demo.reports} label reports).`);
   if (service.sessionKey !== null) {
     lines.push(`LabelDesk is running: open ${service.url}/#key=${encodeURIComponent(service.sessionKey)}`);
   } else {

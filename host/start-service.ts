@@ -1,16 +1,28 @@
-/** Opens the database, builds the app and listens: the service as one handle. */
+/**
+ * Prepares the database (opens, migrates, seeds demo data when asked and empty), builds the app
+ * and listens: the service as one handle, the same for `serve`, `npm start` and the desktop.
+ */
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_DEMO } from '../demo';
+import type { DemoSummary } from '../service/demo-seeder';
 import { openService, type Service } from '../service/open-service';
 import { buildApp } from '../http/app';
 import { GracefulStop } from '../http/graceful-stop';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
+/** The port the desktop and `serve` take when it is free, so bookmarks and local tools keep working. */
+export const DEFAULT_PORT = 4317;
+
 export interface StartOptions {
   dbFile: string;
+  /** Fill a fresh database (no company, no report) with the default demo data before listening. */
+  demoIfEmpty?: boolean;
   host?: string;
   port?: number;
+  /** When `port` is taken, take a free one instead of failing. */
+  anyPortIfTaken?: boolean;
   staticDir?: string;
   version?: string;
   logger?: boolean;
@@ -21,6 +33,8 @@ export interface RunningService {
   port: number;
   app: FastifyInstance;
   service: Service;
+  /** The demo data this start created, or null. */
+  demo: DemoSummary | null;
   /**
    * Stops accepting, lets in-flight requests finish (cutting them after the grace period),
    * then closes the database.
@@ -28,9 +42,23 @@ export interface RunningService {
   close(options?: { graceMs?: number; onTimeout?: () => void }): Promise<void>;
 }
 
+/** The database could not be opened or migrated; nothing listens. */
+export class DatabaseOpenError extends Error {
+  constructor(readonly file: string, cause: unknown) {
+    super((cause as Error).message, { cause });
+    this.name = 'DatabaseOpenError';
+  }
+}
+
 export async function startService(options: StartOptions): Promise<RunningService> {
-  const service = openService(options.dbFile);
+  let service: Service;
   try {
+    service = openService(options.dbFile);
+  } catch (err) {
+    throw new DatabaseOpenError(options.dbFile, err);
+  }
+  try {
+    const demo = options.demoIfEmpty && service.isEmpty() ? service.createDemoData(DEFAULT_DEMO) : null;
     const app = buildApp({
       service,
       staticDir: options.staticDir ?? DEFAULT_STATIC_DIR,
@@ -38,7 +66,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
       logger: options.logger,
     });
     const host = options.host ?? '127.0.0.1';
-    await app.listen({ host, port: options.port ?? 0 });
+    const wanted = options.port ?? 0;
+    try {
+      await app.listen({ host, port: wanted });
+    } catch (err) {
+      if (!options.anyPortIfTaken || wanted === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      await app.listen({ host, port: 0 });
+    }
     const graceful = new GracefulStop(app.server);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -49,6 +83,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       port,
       app,
       service,
+      demo,
       close: (closeOptions) =>
         (closing ??= graceful.stop(() => app.close().then(() => service.close()), closeOptions)),
     };

@@ -10,12 +10,11 @@
  */
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
-import { CompanyStore } from '../db/company-store';
+import type { DataStore } from '../db/data-store';
 import { decodeDatapoints } from '../db/datapoint-codec';
-import type { Db } from '../db/database';
-import { KeyStore, type ApiKeyRecord } from '../db/key-store';
+import type { ApiKeyRecord } from '../db/key-store';
 import type { ReportRow } from '../db/report-rows';
-import { ReportStore, type AccessRow, type CompanyStateRow, type CustomFieldRow } from '../db/report-store';
+import type { AccessRow, CompanyStateRow, CustomFieldRow } from '../db/report-store';
 import { BUNDLE_VERSION, type bundleApiKeySchema, type bundleReportSchema } from '../schema/bundle';
 import type { AlertsConfig } from '../schema/sense';
 import { datapointsFromColumns } from '../sense';
@@ -39,29 +38,28 @@ const ID_PAGE = 500;
  * brackets. Holds a read transaction while it is being iterated (unless the caller holds one).
  * Returns the counts when done.
  */
-export function* bundleChunks(db: Db): Generator<string, ExportCounts, undefined> {
-  const ownTransaction = !db.inTransaction;
-  if (ownTransaction) db.exec('BEGIN');
+export function* bundleChunks(data: DataStore): Generator<string, ExportCounts, undefined> {
+  const transaction = data.inTransaction ? null : data.begin('read');
   try {
     const counts: ExportCounts = { companies: 0, apiKeys: 0, labelReports: 0 };
     yield `{"version":${BUNDLE_VERSION},\n"companies":[`;
     let first = true;
-    for (const company of new CompanyStore(db).all()) {
+    for (const company of data.companies.all()) {
       yield (first ? '\n' : ',\n') + JSON.stringify({ id: company.id, name: company.name, shortCode: company.shortCode });
       first = false;
       counts.companies++;
     }
     yield `${first ? '' : '\n'}],\n"apiKeys":[`;
     first = true;
-    for (const key of sortedKeys(new KeyStore(db).list())) {
+    for (const key of sortedKeys(data.keys.list())) {
       yield (first ? '\n' : ',\n') + JSON.stringify(exportApiKey(key));
       first = false;
       counts.apiKeys++;
     }
     yield `${first ? '' : '\n'}],\n"labelReports":[`;
     first = true;
-    const store = new ReportStore(db);
-    for (const ids of reportIdPages(db)) {
+    const store = data.reports;
+    for (const ids of store.idPages(ID_PAGE)) {
       const access = store.accessFor(ids);
       const fields = store.customFieldsFor(ids);
       for (const id of ids) {
@@ -76,7 +74,8 @@ export function* bundleChunks(db: Db): Generator<string, ExportCounts, undefined
     yield `${first ? '' : '\n'}]}\n`;
     return counts;
   } finally {
-    if (ownTransaction && db.inTransaction) db.exec('COMMIT');
+    // Only read: ending it either way is the same, and rollback is safe after anything.
+    transaction?.rollback();
   }
 }
 
@@ -84,11 +83,11 @@ export function* bundleChunks(db: Db): Generator<string, ExportCounts, undefined
  * Writes the bundle to `out`, waiting for it to drain when it is full. Does not end `out`
  * (it may be stdout); the caller ends or closes it.
  */
-export async function exportBundle(db: Db, out: Writable): Promise<ExportCounts> {
+export async function exportBundle(data: DataStore, out: Writable): Promise<ExportCounts> {
   let failure: Error | null = null;
   const onError = (err: Error) => (failure ??= err);
   out.on('error', onError);
-  const chunks = bundleChunks(db);
+  const chunks = bundleChunks(data);
   try {
     for (;;) {
       const next = chunks.next();
@@ -181,17 +180,4 @@ function sortedKeys(keys: ApiKeyRecord[]): ApiKeyRecord[] {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Report ids in (created, id) order, a page at a time, by keyset so each page is one index range. */
-function* reportIdPages(db: Db): Generator<string[]> {
-  const firstPage = db.prepare('SELECT id, created FROM label_reports ORDER BY created, id LIMIT ?');
-  const nextPage = db.prepare('SELECT id, created FROM label_reports WHERE (created, id) > (?, ?) ORDER BY created, id LIMIT ?');
-  let page = firstPage.all(ID_PAGE) as { id: string; created: string }[];
-  while (page.length > 0) {
-    yield page.map((r) => r.id);
-    if (page.length < ID_PAGE) return;
-    const last = page[page.length - 1];
-    page = nextPage.all(last.created, last.id, ID_PAGE) as { id: string; created: string }[];
-  }
 }

@@ -2,15 +2,13 @@
  * The three label report operations of /v2: list, retrieve and update. Knows the rules of the
  * interface (visibility, roles, recalculation); knows neither HTTP nor SQL text.
  */
-import type { Db } from '../db/database';
+import type { DataStore } from '../db/data-store';
 import { decodeDatapoints } from '../db/datapoint-codec';
 import type { MinimalReportRow, ReportRow, VisibleReportRow } from '../db/report-rows';
-import { ReportStore } from '../db/report-store';
 import { compileListQuery } from '../db/query/compile';
-import { parseListQuery } from '../query/list-query';
+import type { ListQuery } from '../query/list-query';
 import { ApiError } from '../schema/api-error';
 import {
-  labelReportPatchSchema,
   OWNER_FIELDS,
   VIEWER_FIELDS,
   type LabelReport,
@@ -21,30 +19,38 @@ import {
 } from '../schema/report';
 import type { Limits, Trim } from '../schema/sense';
 import { requirePermission, type Caller } from './api-keys';
-import { describeZodError } from './zod-messages';
-import { limitColumns, recalculate, senseSettingsOf, trimOf } from './report-record';
+import { limitColumns, recalculate, senseSettingsOf } from './report-record';
+import type { ReportEdit, ReportWriter } from './report-writer';
 import { materialize, type ReportDocument } from './report-json';
 import { fullReportDocument, listedReport, minimalReport } from './report-view';
 
-export type QueryInput = Record<string, string | string[] | undefined>;
-
 export class LabelReportService {
-  readonly store: ReportStore;
-
   constructor(
-    private readonly db: Db,
-    private readonly now: () => Date = () => new Date(),
-  ) {
-    this.store = new ReportStore(db);
+    private readonly data: DataStore,
+    private readonly writer: ReportWriter,
+    private readonly now: () => Date,
+  ) {}
+
+  private get store() {
+    return this.data.reports;
   }
 
-  list(caller: Caller, query: QueryInput): Page<MinimalLabelReport> | Page<ListedLabelReport> {
+  /**
+   * The checks that answer before anything in the request is validated: the key's permission
+   * (403), then the report's visibility (404). A route that parses the request calls it first;
+   * the operations below make the same checks themselves.
+   */
+  authorize(caller: Caller, action: 'read' | 'update', id?: string): void {
+    requirePermission(caller, action === 'read' ? 'labelReports:read' : 'labelReports:update');
+    if (id !== undefined && !this.store.findVisible(caller.companyId, id)) throw notFound(id);
+  }
+
+  list(caller: Caller, q: ListQuery): Page<MinimalLabelReport> | Page<ListedLabelReport> {
     requirePermission(caller, 'labelReports:read');
-    const q = parseListQuery(query);
     const sql = compileListQuery(q);
     const offset = (q.pageNumber - 1) * q.pageSize;
     // One read transaction, so the page and its count describe the same moment.
-    return this.db.transaction(() => {
+    return this.data.read(() => {
       // Pages have no upper bound, but no page past 2^53 reports can hold any.
       if (offset > Number.MAX_SAFE_INTEGER) return { data: [], totalDocuments: this.store.count(caller.companyId, sql) };
       const page =
@@ -64,101 +70,36 @@ export class LabelReportService {
         data: rows.map((row) => listedReport(row, access.get(row.id) ?? [], fields.get(row.id))),
         totalDocuments,
       };
-    })();
+    });
   }
 
-  retrieve(caller: Caller, id: string, query: QueryInput = {}): LabelReport {
-    return materialize(this.retrieveDocument(caller, id, query));
+  retrieve(caller: Caller, id: string): LabelReport {
+    return materialize(this.retrieveDocument(caller, id));
   }
 
   /** Retrieve, with the datapoint lists left as columns for `reportJson`. */
-  retrieveDocument(caller: Caller, id: string, query: QueryInput = {}): ReportDocument {
+  retrieveDocument(caller: Caller, id: string): ReportDocument {
     requirePermission(caller, 'labelReports:read');
-    return this.db.transaction(() => {
-      const report = this.view(caller, id); // 404 comes before a bad parameter's 400
-      refuseUnknownParameters(query);
-      return report;
-    })();
+    return this.data.read(() => {
+      return this.view(caller, id);
+    });
   }
 
-  update(caller: Caller, id: string, body: unknown, query: QueryInput = {}): LabelReport {
-    return materialize(this.updateDocument(caller, id, body, query));
+  update(caller: Caller, id: string, patch: LabelReportPatch): LabelReport {
+    return materialize(this.updateDocument(caller, id, patch));
   }
 
   /** Update, answering the report with its datapoint lists left as columns for `reportJson`. */
-  updateDocument(caller: Caller, id: string, body: unknown, query: QueryInput = {}): ReportDocument {
+  updateDocument(caller: Caller, id: string, patch: LabelReportPatch): ReportDocument {
     requirePermission(caller, 'labelReports:update');
-    const run = this.db.transaction(() => {
+    return this.data.write(() => {
       const row = this.store.findVisible(caller.companyId, id);
       if (!row) throw notFound(id);
-      refuseUnknownParameters(query);
-      const patch = parsePatch(body);
       const limits = patch.limits ? mergeLimits(row, patch.limits) : undefined;
       checkRole(row.caller_role, patch);
-      if (this.apply(caller, row, patch, limits)) {
-        this.store.updateColumns(id, { updated: nextUpdated(row.updated, this.now()) });
-      }
+      this.writer.edit(id, { kind: 'apiKey', keyId: caller.keyId }, editFor(caller, row, patch, limits));
       return this.view(caller, id);
     });
-    // IMMEDIATE: take the write lock before reading, so no other writer slips in between.
-    return run.immediate();
-  }
-
-  /** Writes what the patch changes; returns whether any value changed. */
-  private apply(caller: Caller, row: ReportRow & { has_flag: number; is_archived: number }, patch: LabelReportPatch, limits: Limits | undefined): boolean {
-    const changes: Partial<ReportRow> = {};
-    if (patch.labelReference !== undefined && patch.labelReference !== row.label_reference) {
-      changes.label_reference = patch.labelReference;
-    }
-    if (patch.status !== undefined && patch.status !== row.status) changes.status = patch.status;
-    if (limits) {
-      const columns = limitColumns(limits);
-      for (const key of Object.keys(columns) as (keyof typeof columns)[]) {
-        if (columns[key] !== row[key]) Object.assign(changes, { [key]: columns[key] });
-      }
-    }
-    if (patch.trim !== undefined && !sameTrim(patch.trim, trimOf(row))) {
-      changes.trim_start = patch.trim?.startTime ?? null;
-      changes.trim_end = patch.trim?.endTime ?? null;
-    }
-    const senseChanged = [
-      'min_temperature', 'max_temperature', 'min_humidity', 'max_humidity', 'trim_start',
-    ].some((k) => k in changes);
-    if (senseChanged) {
-      Object.assign(changes, recalculate(decodeDatapoints(row.datapoints), senseSettingsOf({ ...row, ...changes })));
-    }
-    let changed = Object.keys(changes).length > 0;
-    this.store.updateColumns(row.id, changes);
-
-    const hasFlag = patch.hasFlag ?? row.has_flag === 1;
-    const isArchived = patch.isArchived ?? row.is_archived === 1;
-    if (hasFlag !== (row.has_flag === 1) || isArchived !== (row.is_archived === 1)) {
-      this.store.setCompanyState({
-        company_id: caller.companyId,
-        label_report_id: row.id,
-        has_flag: hasFlag ? 1 : 0,
-        is_archived: isArchived ? 1 : 0,
-      });
-      changed = true;
-    }
-    if (patch.customFields) {
-      const current = new Map(
-        (this.store.customFieldsFor([row.id]).get(row.id) ?? []).map((f) => [f.custom_field_id, f.value]),
-      );
-      for (const { customFieldId, value } of patch.customFields) {
-        const json = value === null ? null : JSON.stringify(value);
-        if (json === (current.get(customFieldId) ?? null)) continue;
-        if (json === null) {
-          this.store.clearCustomField(row.id, customFieldId);
-          current.delete(customFieldId);
-        } else {
-          this.store.setCustomField(row.id, customFieldId, json);
-          current.set(customFieldId, json);
-        }
-        changed = true;
-      }
-    }
-    return changed;
   }
 
   private view(caller: Caller, id: string): ReportDocument {
@@ -170,25 +111,42 @@ export class LabelReportService {
   }
 }
 
+/**
+ * What a patch sets, as an edit of the stored report: the sense figures are recalculated once
+ * when a limit or the trim differs. The writer finds what actually changed.
+ */
+function editFor(caller: Caller, row: VisibleReportRow, patch: LabelReportPatch, limits: Limits | undefined): ReportEdit {
+  const columns: ReportEdit['columns'] = {};
+  if (patch.labelReference !== undefined) columns.label_reference = patch.labelReference;
+  if (patch.status !== undefined) columns.status = patch.status;
+  if (limits) Object.assign(columns, limitColumns(limits));
+  if (patch.trim !== undefined) {
+    columns.trim_start = patch.trim?.startTime ?? null;
+    columns.trim_end = patch.trim?.endTime ?? null;
+  }
+  const senseInputs = ['min_temperature', 'max_temperature', 'min_humidity', 'max_humidity', 'trim_start', 'trim_end'] as const;
+  if (senseInputs.some((k) => k in columns && columns[k] !== row[k])) {
+    Object.assign(columns, recalculate(decodeDatapoints(row.datapoints), senseSettingsOf({ ...row, ...columns })));
+  }
+  const edit: ReportEdit = { columns };
+  if (patch.hasFlag !== undefined || patch.isArchived !== undefined) {
+    edit.state = {
+      companyId: caller.companyId,
+      hasFlag: patch.hasFlag ?? row.has_flag === 1,
+      isArchived: patch.isArchived ?? row.is_archived === 1,
+    };
+  }
+  if (patch.customFields) {
+    edit.customFields = patch.customFields.map(({ customFieldId, value }) => ({
+      customFieldId,
+      json: value === null ? null : JSON.stringify(value),
+    }));
+  }
+  return edit;
+}
+
 function notFound(id: string): ApiError {
   return new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' is visible to this API key`);
-}
-
-function refuseUnknownParameters(query: QueryInput): void {
-  for (const name of Object.keys(query)) {
-    if (name !== 'key' && name !== 'apiKey') {
-      throw new ApiError(400, 'UNKNOWN_PARAMETER', `unknown query parameter '${name}'`);
-    }
-  }
-}
-
-function parsePatch(body: unknown): LabelReportPatch {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError(400, 'INVALID_BODY', 'the body must be a JSON object');
-  }
-  const parsed = labelReportPatchSchema.safeParse(body);
-  if (!parsed.success) throw new ApiError(400, 'INVALID_BODY', describeZodError(parsed.error));
-  return parsed.data;
 }
 
 function mergeLimits(row: ReportRow, patch: Partial<Limits>): Limits {
@@ -219,12 +177,4 @@ function checkRole(role: 'owner' | 'editor' | 'viewer', patch: LabelReportPatch)
   }
 }
 
-function sameTrim(a: Trim | null, b: Trim | null): boolean {
-  return a === null || b === null ? a === b : a.startTime === b.startTime && a.endTime === b.endTime;
-}
 
-/** `updated` moves forward on every change, even two changes within one millisecond. */
-function nextUpdated(previous: string, now: Date): string {
-  const prev = Date.parse(previous);
-  return new Date(Math.max(now.getTime(), prev + 1)).toISOString();
-}

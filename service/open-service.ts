@@ -1,30 +1,66 @@
-/** Everything the service needs, opened on one SQLite file. */
-import { CompanyStore } from '../db/company-store';
-import { openDatabase, type Db } from '../db/database';
-import { KeyStore } from '../db/key-store';
-import { registerSqlFunctions } from '../db/query/sql-functions';
+/**
+ * The service, composed in this one place on one SQLite file: the operations the HTTP layer,
+ * the command line and the desktop host call. Its database stays inside.
+ */
+import type { Writable } from 'node:stream';
+import { DataStore } from '../db/data-store';
+import type { DemoOptions } from '../demo';
+import type { BundleReport } from '../schema/bundle';
+import type { Actor, ChangeEntry } from '../schema/change-log';
+import type { Company } from '../schema/report';
 import { ApiKeys } from './api-keys';
+import { exportBundle, type ExportCounts } from './bundle-export';
+import { importBundle, type BundleSource, type ImportOptions, type ImportResult } from './bundle-import';
+import { seedDemo, type DemoSummary } from './demo-seeder';
 import { LabelReportService } from './label-reports';
+import { recordFromBundle } from './report-record';
+import { ReportWriter } from './report-writer';
 
 export interface Service {
-  db: Db;
   reports: LabelReportService;
   apiKeys: ApiKeys;
-  companies: CompanyStore;
+  companies: {
+    find(id: string): Company | undefined;
+    all(): Company[];
+    upsert(company: Company): void;
+  };
+  /** Writes a whole, already validated report (seeding, a mirrored report) through the write path. */
+  putReport(report: BundleReport, actor: Actor): void;
+  /** A report's change log, oldest first: its audit trail. */
+  history(reportId: string): ChangeEntry[];
+  importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
+  exportBundle(out: Writable): Promise<ExportCounts>;
+  createDemoData(options: DemoOptions): DemoSummary;
+  /** A fresh install: no company and no label report. */
+  isEmpty(): boolean;
+  /** The company a desktop acts as: the one owning the most reports, else the first, else null. */
+  homeCompany(): string | null;
   close(): void;
 }
 
-export function openService(dbFile: string): Service {
-  const db = openDatabase(dbFile);
-  registerSqlFunctions(db);
-  const companies = new CompanyStore(db);
+export interface ServiceOptions {
+  now?: () => Date;
+}
+
+export function openService(dbFile: string, options: ServiceOptions = {}): Service {
+  const now = options.now ?? (() => new Date());
+  const data = DataStore.open(dbFile);
+  const writer = new ReportWriter(data, now);
   return {
-    db,
-    reports: new LabelReportService(db),
-    apiKeys: new ApiKeys(new KeyStore(db), companies),
-    companies,
-    close: () => {
-      if (db.open) db.close();
+    reports: new LabelReportService(data, writer, now),
+    apiKeys: new ApiKeys(data.keys, data.companies),
+    companies: {
+      find: (id) => data.companies.find(id),
+      all: () => data.companies.all(),
+      upsert: (company) => data.companies.upsert(company),
     },
+    putReport: (report, actor) => void writer.put(recordFromBundle(report), actor),
+    history: (reportId) => data.changes.forReport(reportId),
+    importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
+    exportBundle: (out) => exportBundle(data, out),
+    createDemoData: (demo) => seedDemo(data, writer, demo),
+    isEmpty: () => data.isEmpty(),
+    homeCompany: () => data.read(() => data.reports.busiestOwner() ?? data.companies.all()[0]?.id ?? null),
+    close: () => data.close(),
   };
 }

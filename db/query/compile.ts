@@ -40,6 +40,7 @@
  *   and last descending, as decided.
  */
 import { lookupField, type FieldDef } from '../../query/fields';
+import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
 import type { Condition, CustomFieldCondition, ListQuery, Operator } from '../../query/list-query';
 
 export interface CompiledListQuery {
@@ -66,31 +67,32 @@ export function compileListQuery(q: ListQuery): CompiledListQuery {
 }
 
 export function compileOrder(order: ListQuery['order']): string {
-  const field = requireField(order.key);
+  const { field, column } = requireField(order.key);
   if (field.array) throw new Error(`cannot order by array key ${order.key}`);
   const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
-  return order.key === 'id' ? `r.id ${dir}` : `${field.sql} ${dir}, r.id ASC`;
+  return order.key === 'id' ? `r.id ${dir}` : `${column.sql} ${dir}, r.id ASC`;
 }
 
-function requireField(key: string): FieldDef {
+function requireField(key: string): { field: FieldDef; column: FieldColumn } {
   const field = lookupField(key);
+  const column = FIELD_COLUMNS.get(key);
   // The parser only lets allow-listed keys through; this guards a ListQuery built elsewhere.
-  if (!field) throw new Error(`not an allow-listed key: ${JSON.stringify(key)}`);
-  return field;
+  if (!field || !column) throw new Error(`not an allow-listed key: ${JSON.stringify(key)}`);
+  return { field, column };
 }
 
 function compileCondition(cond: Condition, params: unknown[]): string {
-  const field = requireField(cond.key);
-  if (field.array) {
-    const exists = (elementCondition: string) =>
-      `EXISTS (SELECT 1 FROM ${field.array!.from} WHERE ${field.array!.link} AND ${elementCondition})`;
+  const { column } = requireField(cond.key);
+  if (column.array) {
+    const { from, link } = column.array;
+    const exists = (elementCondition: string) => `EXISTS (SELECT 1 FROM ${from} WHERE ${link} AND ${elementCondition})`;
     const value = String(cond.value);
     if (cond.op === 'neq' || cond.op === 'eq' || cond.op === 'includes') {
       params.push(value);
-      const any = exists(`${field.sql} = ?`);
+      const any = exists(`${column.sql} = ?`);
       return cond.op === 'neq' ? `NOT ${any}` : any;
     }
-    return exists(scalar(field.sql, cond.op, value, params));
+    return exists(scalar(column.sql, cond.op, value, params));
   }
   let value: unknown = cond.value;
   if (typeof value === 'boolean') value = value ? 1 : 0;
@@ -103,20 +105,20 @@ function compileCondition(cond: Condition, params: unknown[]): string {
       case 'gt':
       case 'gte':
         params.push(value);
-        return `${field.sql} > ?`;
+        return `${column.sql} > ?`;
       case 'lt':
       case 'lte':
         params.push(value);
-        return `${field.sql} <= ?`;
+        return `${column.sql} <= ?`;
       default:
         break;
     }
   }
-  if (field.textIndex && (cond.op === 'like' || cond.op === 'ilike' || cond.op === 'includes')) {
-    const { index, sql } = field.textIndex;
+  if (column.textIndex && (cond.op === 'like' || cond.op === 'ilike' || cond.op === 'includes')) {
+    const { index, sql } = column.textIndex;
     return `r.rowid IN (SELECT t.rowid FROM label_reports t INDEXED BY ${index} WHERE ${scalar(sql, cond.op, value, params)})`;
   }
-  return scalar(field.sql, cond.op, value, params);
+  return scalar(column.sql, cond.op, value, params);
 }
 
 /** `expr op value` for a scalar expression; pushes the parameter(s). */

@@ -1,23 +1,24 @@
 /**
  * The sink: the last step of an import, the only one with the database. It applies the
- * processor's outcomes inside the open transaction: writes rows, finds duplicate ids and
- * collects company references. Both need the whole bundle, so they go through temporary tables
- * (which SQLite spills to disk) rather than memory; the references are checked at the end, in
- * `finish`, once every company of the bundle is known.
+ * processor's outcomes inside the open transaction: writes companies and keys, writes each
+ * report through the one write path, finds duplicate ids and collects company references. Both
+ * need the whole bundle, so they go through the import's staging tables rather than memory;
+ * the references are checked at the end, in `finish`, once every company of the bundle is known.
  */
-import type { Statement } from 'better-sqlite3';
-import { CompanyStore } from '../../db/company-store';
-import type { Db } from '../../db/database';
-import { KeyStore } from '../../db/key-store';
-import { ReportStore } from '../../db/report-store';
+import type { DataStore } from '../../db/data-store';
+import type { ImportStaging } from '../../db/import-staging';
 import { BUNDLE_VERSION } from '../../schema/bundle';
+import type { Actor } from '../../schema/change-log';
 import type { Company } from '../../schema/report';
 import type { ReportRecord } from '../report-record';
+import type { ReportWriter } from '../report-writer';
 import { derivedUuid } from './derived-uuid';
 import type { Outcome, ReportCompanies, ValidApiKey } from './element-processor';
 import type { ImportCounts, ImportProblem } from './index';
 
-/** How many company ids `reference` remembers, to spare the temporary table most inserts. */
+const IMPORT: Actor = { kind: 'import' };
+
+/** How many company ids `reference` remembers, to spare the staging table most inserts. */
 const REF_CACHE_LIMIT = 10_000;
 
 export interface SinkSettings {
@@ -34,32 +35,15 @@ export class ImportSink {
   /** Set by a `fatal` outcome: the bundle could not be read to its end. */
   fatal = false;
   private versionSeen = false;
-  private readonly companies: CompanyStore;
-  private readonly keys: KeyStore;
-  private readonly reports: ReportStore;
-  private readonly companyIds: FirstSeen;
-  private readonly keyHashes: FirstSeen;
-  private readonly reportIds: FirstSeen;
-  private readonly rememberRef: Statement;
+  private readonly staging: ImportStaging;
   private readonly knownRefs = new Set<string>();
 
   constructor(
-    private readonly db: Db,
+    private readonly data: DataStore,
+    private readonly writer: ReportWriter,
     private readonly settings: SinkSettings,
   ) {
-    this.companies = new CompanyStore(db);
-    this.keys = new KeyStore(db);
-    this.reports = new ReportStore(db);
-    db.exec(`
-      CREATE TEMP TABLE ld_import_reports (id TEXT PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID;
-      CREATE TEMP TABLE ld_import_companies (id TEXT PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID;
-      CREATE TEMP TABLE ld_import_keys (hash TEXT PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID;
-      CREATE TEMP TABLE ld_import_refs (company_id TEXT PRIMARY KEY, path TEXT NOT NULL);
-    `);
-    this.reportIds = new FirstSeen(db, 'ld_import_reports', 'id');
-    this.companyIds = new FirstSeen(db, 'ld_import_companies', 'id');
-    this.keyHashes = new FirstSeen(db, 'ld_import_keys', 'hash');
-    this.rememberRef = db.prepare('INSERT OR IGNORE INTO temp.ld_import_refs (company_id, path) VALUES (?, ?)');
+    this.staging = data.importStaging();
   }
 
   applyAll(outcomes: readonly Outcome[]): void {
@@ -70,30 +54,14 @@ export class ImportSink {
   finish(): void {
     if (this.fatal) return;
     if (!this.versionSeen) this.problem('$.version', `missing: a bundle starts with "version": ${BUNDLE_VERSION}`);
-    const unknown = this.db
-      .prepare(
-        `SELECT company_id, path FROM temp.ld_import_refs
-         WHERE company_id NOT IN (SELECT id FROM main.companies)
-           AND company_id NOT IN (SELECT id FROM temp.ld_import_companies)
-         ORDER BY rowid`,
-      )
-      .all() as { company_id: string; path: string }[];
-    for (const { company_id, path } of unknown) {
-      this.problem(path, `unknown company '${company_id}': it is neither in the bundle's companies nor in the database`);
+    for (const { companyId, path } of this.staging.unknownReferences()) {
+      this.problem(path, `unknown company '${companyId}': it is neither in the bundle's companies nor in the database`);
     }
   }
 
-  /**
-   * Before COMMIT: temporary tables outlive a transaction, and the next import on this
-   * connection creates them again. (A ROLLBACK removes them by itself.)
-   */
-  dropTemporaryTables(): void {
-    this.db.exec(`
-      DROP TABLE IF EXISTS temp.ld_import_reports;
-      DROP TABLE IF EXISTS temp.ld_import_companies;
-      DROP TABLE IF EXISTS temp.ld_import_keys;
-      DROP TABLE IF EXISTS temp.ld_import_refs;
-    `);
+  /** Before COMMIT (a ROLLBACK removes the staging tables by itself). */
+  dropStaging(): void {
+    this.staging.drop();
   }
 
   private problem(path: string, message: string): void {
@@ -123,22 +91,22 @@ export class ImportSink {
   private company(index: number, id: string | null, company: Company | null): void {
     // Every id the bundle declares counts as known, valid or not, so that a broken company is
     // reported once and not again at each report that names it.
-    const first = id === null ? null : this.companyIds.earlier(id, index);
+    const first = id === null ? null : this.staging.companyIds.earlier(id, index);
     if (first !== null) {
       return this.problem(`$.companies[${index}].id`, `company '${id}' is listed twice (first at $.companies[${first}])`);
     }
     if (company === null) return;
-    this.companies.upsert(company);
+    this.data.companies.upsert(company);
     this.counts.companies++;
   }
 
   private apiKey(index: number, key: ValidApiKey): void {
     const path = `$.apiKeys[${index}]`;
-    const first = this.keyHashes.earlier(key.keyHash, index);
+    const first = this.staging.keyHashes.earlier(key.keyHash, index);
     if (first !== null) return this.problem(path, `the same API key is listed twice (first at $.apiKeys[${first}])`);
     this.reference(key.companyId, `${path}.companyId`);
-    const existing = this.keys.findByHash(key.keyHash);
-    this.keys.upsert({
+    const existing = this.data.keys.findByHash(key.keyHash);
+    this.data.keys.upsert({
       id: existing?.id ?? derivedUuid('apiKey', key.keyHash),
       keyHash: key.keyHash,
       companyId: key.companyId,
@@ -153,7 +121,7 @@ export class ImportSink {
 
   private report(index: number, id: string, companies: ReportCompanies, valid: boolean, record: ReportRecord | null): void {
     const path = `$.labelReports[${index}]`;
-    const first = this.reportIds.earlier(id, index);
+    const first = this.staging.reportIds.earlier(id, index);
     if (first !== null) return this.problem(`${path}.id`, `report id '${id}' is used twice (first at $.labelReports[${first}])`);
     this.reference(companies.owner, `${path}.companyId`);
     companies.access.forEach((c, i) => this.reference(c, `${path}.access[${i}].companyId`));
@@ -167,7 +135,7 @@ export class ImportSink {
     const row = Buffer.isBuffer(record.row.datapoints)
       ? record.row
       : { ...record.row, datapoints: Buffer.from(record.row.datapoints as Uint8Array) };
-    this.reports.replace(row, record.access, record.states, record.customFields);
+    this.writer.put({ ...record, row }, IMPORT);
   }
 
   /** Remembers the first path naming `companyId`, for the check in `finish`. */
@@ -175,23 +143,6 @@ export class ImportSink {
     if (this.knownRefs.has(companyId)) return;
     if (this.knownRefs.size >= REF_CACHE_LIMIT) this.knownRefs.clear();
     this.knownRefs.add(companyId);
-    this.rememberRef.run(companyId, path);
-  }
-}
-
-/** The ids of one array of the bundle seen so far, with the index of each one's first use. */
-class FirstSeen {
-  private readonly remember: Statement;
-  private readonly first: Statement;
-
-  constructor(db: Db, table: string, column: string) {
-    this.remember = db.prepare(`INSERT OR IGNORE INTO temp.${table} (${column}, idx) VALUES (?, ?)`);
-    this.first = db.prepare(`SELECT idx FROM temp.${table} WHERE ${column} = ?`).pluck();
-  }
-
-  /** null when `id` is new (it is remembered at `index` then); else the index of its first use. */
-  earlier(id: string, index: number): number | null {
-    if (this.remember.run(id, index).changes !== 0) return null;
-    return this.first.get(id) as number;
+    this.staging.reference(companyId, path);
   }
 }

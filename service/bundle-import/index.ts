@@ -7,8 +7,8 @@
  * element of `companies`, `apiKeys` or `labelReports` at a time; each element is parsed,
  * validated and written inside an open transaction as it arrives, so memory is bounded by the
  * largest element, not by the bundle. Checks that need the whole bundle (company references,
- * duplicate ids) go through temporary tables, which SQLite spills to disk, and run at the end,
- * before COMMIT. Foreign keys are deferred to COMMIT, so a bundle may list its reports before
+ * duplicate ids) go through staging tables (db/import-staging.ts) and run at the end, before
+ * COMMIT. Foreign keys are deferred to COMMIT, so a bundle may list its reports before
  * the companies they name.
  *
  * Three steps, one file each, joined by the pipeline (`pipeline.ts`):
@@ -16,8 +16,8 @@
  *   into top-level values;
  * - the *processor* (`element-processor.ts`: JSON.parse, zod with the fast datapoint check of
  *   `datapoint-check.ts`, sense figures; no database) turns each value into an outcome;
- * - the *sink* (`import-sink.ts`) applies the outcomes to the database (duplicates, references,
- *   writes).
+ * - the *sink* (`import-sink.ts`) applies the outcomes: duplicates, references, and each
+ *   report through the one write path (`report-writer.ts`), which logs it.
  * With `parallel: true` the processor runs in a worker thread (`parse-worker.ts`), so parsing
  * overlaps scanning and writing.
  *
@@ -26,7 +26,8 @@
  * elements here and handing each one to the native JSON.parse is several times faster, with the
  * same bounded memory.
  */
-import type { Db } from '../../db/database';
+import type { DataStore } from '../../db/data-store';
+import type { ReportWriter } from '../report-writer';
 import { BundleReader } from './bundle-reader';
 import { ImportSink } from './import-sink';
 import { Pipeline } from './pipeline';
@@ -85,13 +86,16 @@ export type BundleSource = AsyncIterable<Buffer | Uint8Array | string>;
  * The connection must not be used by anyone else until the promise settles: the transaction
  * stays open across reads.
  */
-export async function importBundle(db: Db, source: BundleSource, options: ImportOptions = {}): Promise<ImportResult> {
-  if (db.inTransaction) throw new Error('importBundle needs a connection without an open transaction');
-  db.exec('BEGIN IMMEDIATE');
+export async function importBundle(
+  data: DataStore,
+  writer: ReportWriter,
+  source: BundleSource,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const transaction = data.begin('write');
   const pipeline = new Pipeline(options.parallel === true);
   try {
-    db.pragma('defer_foreign_keys = ON');
-    const sink = new ImportSink(db, {
+    const sink = new ImportSink(data, writer, {
       maxProblems: options.maxProblems ?? MAX_PROBLEMS,
       now: (options.now?.() ?? new Date()).toISOString(),
     });
@@ -99,15 +103,15 @@ export async function importBundle(db: Db, source: BundleSource, options: Import
     sink.finish();
     const ok = sink.problemCount === 0;
     if (ok) {
-      sink.dropTemporaryTables();
-      db.exec('COMMIT');
+      sink.dropStaging();
+      transaction.commit();
     } else {
-      // Takes the temporary tables with it.
-      db.exec('ROLLBACK');
+      // Takes the staging tables with it.
+      transaction.rollback();
     }
     return { ok, counts: sink.counts, problems: sink.problems, problemCount: sink.problemCount, parallel: pipeline.usedWorker };
   } catch (err) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    transaction.rollback();
     throw err;
   } finally {
     pipeline.close();

@@ -9,16 +9,12 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoData } from '../../cli/demo';
-import { openDatabase, type Db } from '../../db/database';
-import { KeyStore } from '../../db/key-store';
 import { bundleReportSchema } from '../../schema/bundle';
 import type { Permission } from '../../schema/report';
-import { ApiKeys, type Caller } from '../../service/api-keys';
-import { bundleChunks, exportBundle } from '../../service/bundle-export';
-import { importBundle } from '../../service/bundle-import';
-import { LabelReportService } from '../../service/label-reports';
-import { CompanyStore } from '../../db/company-store';
+import type { Caller } from '../../service/api-keys';
+import type { Service } from '../../service/open-service';
+import { parseListQuery } from '../../query/list-query';
+import { column, exported, inspect, serviceFile } from '../support/service-files';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 
@@ -30,12 +26,10 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function exported(db: Db): string {
-  return [...bundleChunks(db)].join('');
-}
+const open = () => serviceFile(dir, { now: () => NOW });
 
-async function importString(db: Db, text: string) {
-  const result = await importBundle(db, Readable.from([Buffer.from(text)]));
+async function importString(service: Service, text: string) {
+  const result = await service.importBundle(Readable.from([Buffer.from(text)]));
   expect(result.problems).toEqual([]);
   return result;
 }
@@ -49,25 +43,26 @@ const labeldesk = (args: string[], env: Record<string, string> = {}) => runLabel
 describe('export', () => {
   it('round-trips: import → export → import into a fresh database → export gives identical JSON and identical API output', async () => {
     // Start from varied data: demo reports, then changes through the service and the keys.
-    const source = openDatabase(':memory:');
-    createDemoData(source, { reports: 120, seed: 11 });
-    const service = new LabelReportService(source, () => NOW);
-    const ids = source.prepare('SELECT id FROM label_reports ORDER BY id LIMIT 6').pluck().all() as string[];
+    const source = open();
+    source.createDemoData({ reports: 120, seed: 11 });
+    const service = source.reports;
+    const ids = column(source.file, 'SELECT id FROM label_reports ORDER BY id LIMIT 6') as string[];
     service.update(caller('acme'), ids[0], { labelReference: 'PO-88213', customFields: [{ customFieldId: 'po', value: null }, { customFieldId: 'note', value: 'rush' }] }) ;
-    const visibleToAcme = ids.filter((id) => source.prepare("SELECT 1 FROM access WHERE label_report_id = ? AND company_id = 'acme' AND role = 'owner'").get(id));
+    const ownedByAcme = new Set(column(source.file, "SELECT label_report_id FROM access WHERE company_id = 'acme' AND role = 'owner'"));
+    const visibleToAcme = ids.filter((id) => ownedByAcme.has(id));
     service.update(caller('acme'), visibleToAcme[1], { limits: { maxTemperature: 30 }, trim: { startTime: 0, endTime: 4_000_000_000 }, hasFlag: true, isArchived: true });
-    const keys = new ApiKeys(new KeyStore(source), new CompanyStore(source));
+    const keys = source.apiKeys;
     const created = keys.create('nordic', ['labelReports:read'], 'to revoke');
     keys.revoke(created.id);
 
-    const first = exported(source);
-    const a = openDatabase(':memory:');
+    const first = await exported(source);
+    const a = open();
     await importString(a, first);
-    const exportA = exported(a);
+    const exportA = await exported(a);
     expect(exportA).toBe(first);
-    const b = openDatabase(':memory:');
+    const b = open();
     await importString(b, exportA);
-    expect(exported(b)).toBe(exportA);
+    expect(await exported(b)).toBe(exportA);
 
     // Every exported report is a valid bundle report; keys carry hashes, never keys.
     const bundle = JSON.parse(exportA) as { apiKeys: Record<string, unknown>[]; labelReports: unknown[] };
@@ -78,11 +73,11 @@ describe('export', () => {
     expect(exportA).not.toContain('ldk_');
 
     // The API answers the same for the same reports, whoever asks.
-    const serviceSource = new LabelReportService(source, () => NOW);
-    const serviceB = new LabelReportService(b, () => NOW);
+    const serviceSource = source.reports;
+    const serviceB = b.reports;
     for (const company of ['acme', 'nordic', 'fresh']) {
-      const list = serviceB.list(caller(company), { pageSize: '500', output: 'normal' });
-      expect(list).toEqual(serviceSource.list(caller(company), { pageSize: '500', output: 'normal' }));
+      const list = serviceB.list(caller(company), parseListQuery({ pageSize: '500', output: 'normal' }));
+      expect(list).toEqual(serviceSource.list(caller(company), parseListQuery({ pageSize: '500', output: 'normal' })));
       for (const report of list.data.slice(0, 5)) {
         expect(serviceB.retrieve(caller(company), report.id)).toEqual(serviceSource.retrieve(caller(company), report.id));
       }
@@ -92,8 +87,8 @@ describe('export', () => {
   });
 
   it('streams to a writable, waiting for it to drain, and stops cleanly when the output fails', async () => {
-    const db = openDatabase(':memory:');
-    createDemoData(db, { reports: 30, seed: 2 });
+    const service = open();
+    service.createDemoData({ reports: 30, seed: 2 });
     const out = new PassThrough({ highWaterMark: 1024 });
     const received: Buffer[] = [];
     const reading = (async () => {
@@ -102,44 +97,40 @@ describe('export', () => {
         await new Promise((r) => setImmediate(r));
       }
     })();
-    const counts = await exportBundle(db, out);
+    const counts = await service.exportBundle(out);
     out.end();
     await reading;
     expect(counts).toEqual({ companies: 3, apiKeys: 4, labelReports: 30 });
-    expect(Buffer.concat(received).toString()).toBe(exported(db));
-    expect(db.inTransaction).toBe(false);
+    expect(Buffer.concat(received).toString()).toBe(await exported(service));
 
     const broken = new PassThrough({ highWaterMark: 16 });
     setTimeout(() => broken.destroy(new Error('disk full')), 5);
-    await expect(exportBundle(db, broken)).rejects.toThrow(/disk full|closed/);
-    expect(db.inTransaction).toBe(false);
+    await expect(service.exportBundle(broken)).rejects.toThrow(/disk full|closed/);
+    // The export's read transaction ended with it: a write goes through at once.
+    service.companies.upsert({ id: 'after', name: 'After', shortCode: 'AFT' });
+    expect(service.companies.find('after')).toBeDefined();
   });
 
-  it('demo data is the same for the same seed, different for another, and a smaller demo is a prefix of a larger one', () => {
-    const one = openDatabase(':memory:');
-    const two = openDatabase(':memory:');
-    const other = openDatabase(':memory:');
-    const small = openDatabase(':memory:');
-    const summaryOne = createDemoData(one, { reports: 60, seed: 5 });
-    const summaryTwo = createDemoData(two, { reports: 60, seed: 5 });
-    createDemoData(other, { reports: 60, seed: 6 });
-    createDemoData(small, { reports: 20, seed: 5 });
+  it('demo data is the same for the same seed, different for another, and a smaller demo is a prefix of a larger one', async () => {
+    const [one, two, other, small] = [open(), open(), open(), open()];
+    const summaryOne = one.createDemoData({ reports: 60, seed: 5 });
+    const summaryTwo = two.createDemoData({ reports: 60, seed: 5 });
+    other.createDemoData({ reports: 60, seed: 6 });
+    small.createDemoData({ reports: 20, seed: 5 });
     expect(summaryTwo).toEqual(summaryOne);
-    expect(exported(two)).toBe(exported(one));
-    expect(exported(other)).not.toBe(exported(one));
-    const bigIds = new Set((JSON.parse(exported(one)) as { labelReports: { id: string }[] }).labelReports.map((r) => r.id));
-    for (const r of (JSON.parse(exported(small)) as { labelReports: { id: string }[] }).labelReports) expect(bigIds.has(r.id)).toBe(true);
+    expect(await exported(two)).toBe(await exported(one));
+    expect(await exported(other)).not.toBe(await exported(one));
+    const bigIds = new Set((JSON.parse(await exported(one)) as { labelReports: { id: string }[] }).labelReports.map((r) => r.id));
+    for (const r of (JSON.parse(await exported(small)) as { labelReports: { id: string }[] }).labelReports) expect(bigIds.has(r.id)).toBe(true);
     // Running it again changes nothing.
-    createDemoData(one, { reports: 60, seed: 5 });
-    expect(exported(one)).toBe(exported(two));
+    one.createDemoData({ reports: 60, seed: 5 });
+    expect(await exported(one)).toBe(await exported(two));
   });
 
   it('demo data is realistic: every mode, type, status and alert level, shared reports, custom fields, trims and rules', () => {
-    const db = openDatabase(':memory:');
-    const start = performance.now();
-    const summary = createDemoData(db, { reports: 2000, seed: 1 });
-    const seconds = (performance.now() - start) / 1000;
-    expect(seconds).toBeLessThan(15);
+    const service = open();
+    const summary = service.createDemoData({ reports: 2000, seed: 1 });
+    const db = inspect(service.file);
     expect(summary.companies.map((c) => c.id)).toEqual(['acme', 'nordic', 'fresh']);
     expect(summary.keys.map((k) => [k.companyId, k.permissions.join(',')])).toEqual([
       ['acme', 'labelReports:read,labelReports:update,apiKeys:manage'],
@@ -148,11 +139,11 @@ describe('export', () => {
       ['fresh', 'labelReports:read,labelReports:update,apiKeys:manage'],
     ]);
     expect(summary.keys.every((k) => /^ldk_demo_[0-9a-f]{40}$/.test(k.key))).toBe(true);
-    const column = (sql: string) => db.prepare(sql).pluck().all();
-    expect(new Set(column('SELECT DISTINCT mode FROM label_reports'))).toEqual(new Set(['airFreight', 'roadTransport', 'seaFreight', 'railFreight', 'stationary', 'unknown']));
-    expect(new Set(column('SELECT DISTINCT type FROM label_reports'))).toEqual(new Set(['tempSense', 'humiditySense', 'shockSense', 'freezeSense']));
-    expect(new Set(column('SELECT DISTINCT status FROM label_reports'))).toEqual(new Set(['active', 'completed']));
-    expect(new Set(column('SELECT DISTINCT alert_level FROM label_reports'))).toEqual(new Set([-1, 0, 1, 2]));
+    const values = (sql: string) => db.prepare(sql).pluck().all();
+    expect(new Set(values('SELECT DISTINCT mode FROM label_reports'))).toEqual(new Set(['airFreight', 'roadTransport', 'seaFreight', 'railFreight', 'stationary', 'unknown']));
+    expect(new Set(values('SELECT DISTINCT type FROM label_reports'))).toEqual(new Set(['tempSense', 'humiditySense', 'shockSense', 'freezeSense']));
+    expect(new Set(values('SELECT DISTINCT status FROM label_reports'))).toEqual(new Set(['active', 'completed']));
+    expect(new Set(values('SELECT DISTINCT alert_level FROM label_reports'))).toEqual(new Set([-1, 0, 1, 2]));
     const one = (sql: string) => db.prepare(sql).pluck().get() as number;
     expect(one("SELECT count(*) FROM label_reports WHERE owner_company_id = 'acme'")).toBeGreaterThan(1000);
     expect(one("SELECT count(*) FROM label_reports WHERE owner_company_id = 'nordic'")).toBeGreaterThan(100);
@@ -171,7 +162,8 @@ describe('export', () => {
     expect(one("SELECT count(*) FROM label_reports WHERE json_extract(calculated, '$.numberOfViolations.humidity') > 0")).toBeGreaterThan(10);
     const spread = db.prepare('SELECT min(created) AS first, max(created) AS last FROM label_reports').get() as { first: string; last: string };
     expect((Date.parse(spread.last) - Date.parse(spread.first)) / 86_400_000).toBeGreaterThan(100);
-    const intervals = column('SELECT DISTINCT interval FROM label_reports') as number[];
+    const intervals = values('SELECT DISTINCT interval FROM label_reports') as number[];
+    db.close();
     expect(Math.min(...intervals)).toBeGreaterThanOrEqual(60);
     expect(Math.max(...intervals)).toBeLessThanOrEqual(900);
   });

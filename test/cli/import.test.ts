@@ -7,14 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runLabeldesk } from './run-labeldesk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompanyStore } from '../../db/company-store';
-import { openDatabase, type Db } from '../../db/database';
-import { KeyStore } from '../../db/key-store';
-import { ReportStore } from '../../db/report-store';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { hashKey } from '../../service/api-keys';
-import { bundleChunks } from '../../service/bundle-export';
-import { DATAPOINT_PLAN, importBundle, validateBundleReport, type ImportResult } from '../../service/bundle-import';
+import { ParseWorker } from '../../service/bundle-import/parse-worker';
+import { DATAPOINT_PLAN, validateBundleReport, type ImportOptions, type ImportResult } from '../../service/bundle-import';
+import { openService, type Service } from '../../service/open-service';
+import { column, exported, inspect, serviceFile } from '../support/service-files';
 import { bundleReportSchema } from '../../schema/bundle';
 import fc from 'fast-check';
 
@@ -57,29 +55,50 @@ function bundle(parts: Record<string, unknown> = {}): Record<string, unknown> {
   return { version: 1, companies: COMPANIES, apiKeys: [], labelReports: [report('r1'), report('r2')], ...parts };
 }
 
+type Db = Service & { file: string };
+
 function freshDb(): Db {
-  return openDatabase(':memory:');
+  return serviceFile(dir);
 }
 
-async function importText(db: Db, text: string, options: Parameters<typeof importBundle>[2] = {}, chunkSize = 0): Promise<ImportResult> {
+async function importText(db: Db, text: string, options: ImportOptions = {}, chunkSize = 0): Promise<ImportResult> {
   const bytes = Buffer.from(text, 'utf8');
   const chunks: Buffer[] = [];
   if (chunkSize <= 0) chunks.push(bytes);
   else for (let i = 0; i < bytes.length; i += chunkSize) chunks.push(bytes.subarray(i, i + chunkSize));
-  return importBundle(db, Readable.from(chunks), options);
+  return db.importBundle(Readable.from(chunks), options);
 }
 
-function importJson(db: Db, value: unknown, options: Parameters<typeof importBundle>[2] = {}): Promise<ImportResult> {
+function importJson(db: Db, value: unknown, options: ImportOptions = {}): Promise<ImportResult> {
   return importText(db, JSON.stringify(value, null, 2), options);
 }
 
-function exported(db: Db): string {
-  return [...bundleChunks(db)].join('');
+function reportCount(file: string): number {
+  return column(file, 'SELECT count(*) FROM label_reports')[0] as number;
 }
 
-function reportCount(db: Db): number {
-  return db.prepare('SELECT count(*) FROM label_reports').pluck().get() as number;
+function storedRow(file: string, id: string): Record<string, unknown> | undefined {
+  const db = inspect(file);
+  try {
+    return db.prepare('SELECT * FROM label_reports WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+  } finally {
+    db.close();
+  }
 }
+
+function storedKey(file: string, keyHash: string) {
+  const db = inspect(file);
+  try {
+    const row = db.prepare('SELECT id, company_id, name, permissions, revoked FROM api_keys WHERE key_hash = ?').get(keyHash) as
+      | { id: string; company_id: string; name: string | null; permissions: string; revoked: string | null }
+      | undefined;
+    return row && { id: row.id, companyId: row.company_id, name: row.name, permissions: JSON.parse(row.permissions) as string[], revoked: row.revoked };
+  } finally {
+    db.close();
+  }
+}
+
+const acmeReader = { keyId: 'test', companyId: 'acme', permissions: new Set(['labelReports:read'] as const) };
 
 function lines(result: ImportResult): string[] {
   return result.problems.map((p) => `${p.path}: ${p.message}`);
@@ -93,11 +112,11 @@ describe('importBundle', () => {
     const db = freshDb();
     const result = await importJson(db, bundle({ apiKeys: [{ key: 'ldk_test_key_0123456789', companyId: 'acme', permissions: ['labelReports:read'], name: 'ERP' }] }));
     expect(result).toMatchObject({ ok: true, counts: { companies: 2, apiKeys: 1, labelReports: 2 }, problems: [], problemCount: 0 });
-    expect(reportCount(db)).toBe(2);
-    const row = new ReportStore(db).findRow('r1')!;
+    expect(reportCount(db.file)).toBe(2);
+    const row = storedRow(db.file, 'r1')!;
     expect(row.updated).toBe('2026-05-01T10:00:00.000Z');
     expect(row.alert_level).toBe(1);
-    const key = new KeyStore(db).findByHash(hashKey('ldk_test_key_0123456789'))!;
+    const key = storedKey(db.file, hashKey('ldk_test_key_0123456789'))!;
     expect(key).toMatchObject({ companyId: 'acme', name: 'ERP', permissions: ['labelReports:read'], revoked: null });
   });
 
@@ -127,8 +146,8 @@ describe('importBundle', () => {
       expect.stringMatching(/^\$\.labelReports\[4\]\.mode: Invalid option/),
     ]);
     expect(result.problemCount).toBe(4);
-    expect(reportCount(db)).toBe(0);
-    expect(new CompanyStore(db).all()).toEqual([]);
+    expect(reportCount(db.file)).toBe(0);
+    expect(db.companies.all()).toEqual([]);
   });
 
   it('checks the version, unknown top-level keys and the shape of the arrays', async () => {
@@ -176,14 +195,14 @@ describe('importBundle', () => {
       "$.labelReports[0].access[1].companyId: unknown company 'phantom': it is neither in the bundle's companies nor in the database",
       "$.apiKeys[0].companyId: unknown company 'nobody': it is neither in the bundle's companies nor in the database",
     ]);
-    expect(reportCount(db)).toBe(0);
+    expect(reportCount(db.file)).toBe(0);
 
     // Companies already in the database count; reports may come before the companies they name.
     const second = await importJson(db, { labelReports: [report('r9', { companyId: 'nordic' })], companies: [COMPANIES[1]], version: 1 });
     expect(second.ok).toBe(true);
     const third = await importJson(db, { version: 1, labelReports: [report('r10', { companyId: 'nordic', access: [{ companyId: 'acme', role: 'viewer' }] })] });
     expect(lines(third)).toEqual(["$.labelReports[0].access[0].companyId: unknown company 'acme': it is neither in the bundle's companies nor in the database"]);
-    expect(reportCount(db)).toBe(1);
+    expect(reportCount(db.file)).toBe(1);
   });
 
   it('reports malformed JSON once, at the place it breaks, and imports nothing', async () => {
@@ -205,7 +224,7 @@ describe('importBundle', () => {
       expect(result.ok, text).toBe(false);
       expect(result.problemCount, text).toBe(1);
       expect(lines(result)[0], text).toMatch(expected);
-      expect(reportCount(db)).toBe(0);
+      expect(reportCount(db.file)).toBe(0);
     }
   });
 
@@ -227,12 +246,12 @@ describe('importBundle', () => {
     const text = '\uFEFF' + JSON.stringify(tricky, null, 1);
     const whole = freshDb();
     expect((await importText(whole, text)).ok).toBe(true);
-    const expected = exported(whole);
+    const expected = await exported(whole);
     for (const size of [1, 2, 3, 5, 7, 64]) {
       const db = freshDb();
       const result = await importText(db, text, {}, size);
       expect(result.ok, `chunks of ${size}`).toBe(true);
-      expect(exported(db)).toBe(expected);
+      expect(await exported(db)).toBe(expected);
     }
   });
 
@@ -241,33 +260,34 @@ describe('importBundle', () => {
     await importJson(db, bundle({ labelReports: [report('r1', { access: [{ companyId: 'nordic', role: 'editor' }], customFields: [{ customFieldId: 'po', value: 'PO-1' }] }), report('r2')] }));
     const result = await importJson(db, { version: 1, labelReports: [report('r1', { labelReference: 'PO-88213', numberOfTaps: 0 })] });
     expect(result).toMatchObject({ ok: true, counts: { companies: 0, apiKeys: 0, labelReports: 1 } });
-    const store = new ReportStore(db);
-    expect(store.findRow('r1')).toMatchObject({ label_reference: 'PO-88213', alert_level: -1 });
-    expect(store.accessFor(['r1']).get('r1')!.map((a) => a.role)).toEqual(['owner']);
-    expect(store.customFieldsFor(['r1']).get('r1')).toBeUndefined();
-    expect(store.findRow('r2')).toBeDefined();
-    expect(reportCount(db)).toBe(2);
+    const r1 = db.reports.retrieve(acmeReader, 'r1');
+    expect(storedRow(db.file, 'r1')).toMatchObject({ label_reference: 'PO-88213', alert_level: -1 });
+    expect(r1.access.map((a) => a.role)).toEqual(['owner']);
+    expect(r1.customFields ?? []).toEqual([]);
+    expect(storedRow(db.file, 'r2')).toBeDefined();
+    expect(reportCount(db.file)).toBe(2);
   });
 
   it('imports keys by key or by hash, and a revocation in the database sticks', async () => {
     const db = freshDb();
     const key = 'ldk_imported_key_000111';
     await importJson(db, bundle({ apiKeys: [{ key, companyId: 'acme', permissions: ['labelReports:read', 'labelReports:read'] }] }));
-    const keys = new KeyStore(db);
-    const record = keys.findByHash(hashKey(key))!;
+    const record = storedKey(db.file, hashKey(key))!;
     expect(record.permissions).toEqual(['labelReports:read']);
-    keys.revoke(record.id, '2026-06-01T00:00:00.000Z');
+    db.apiKeys.revoke(record.id);
+    const { revoked } = storedKey(db.file, hashKey(key))!;
+    expect(revoked).not.toBeNull();
     await importJson(db, { version: 1, apiKeys: [{ key, companyId: 'acme', permissions: ['labelReports:update'] }] });
-    expect(keys.findByHash(hashKey(key))).toMatchObject({ id: record.id, permissions: ['labelReports:update'], revoked: '2026-06-01T00:00:00.000Z' });
+    expect(storedKey(db.file, hashKey(key))).toMatchObject({ id: record.id, permissions: ['labelReports:update'], revoked });
     const hash = hashKey('another_key_9999999999');
     await importJson(db, { version: 1, apiKeys: [{ keyHash: hash, companyId: 'nordic', permissions: [], name: 'old', revoked: '2026-01-01T00:00:00.000Z' }] });
-    expect(keys.findByHash(hash)).toMatchObject({ companyId: 'nordic', name: 'old', revoked: '2026-01-01T00:00:00.000Z' });
+    expect(storedKey(db.file, hash)).toMatchObject({ companyId: 'nordic', name: 'old', revoked: '2026-01-01T00:00:00.000Z' });
   });
 
   it('leaves the database exactly as it was when the bundle fails late', async () => {
     const db = freshDb();
     await importJson(db, bundle());
-    const before = exported(db);
+    const before = await exported(db);
     const result = await importJson(db, {
       version: 1,
       companies: [{ id: 'acme', name: 'Renamed', shortCode: 'X' }],
@@ -275,35 +295,41 @@ describe('importBundle', () => {
       labelReports: [report('r1', { labelReference: 'changed' }), report('r3'), report('r4', { companyId: 'ghost' })],
     });
     expect(result.ok).toBe(false);
-    expect(exported(db)).toBe(before);
+    expect(await exported(db)).toBe(before);
   });
 
   it('parses in a worker thread when asked (this thread works alone until the worker is ready), with the same outcome', async () => {
     const reports = Array.from({ length: 300 }, (_, i) => report(`w${i}`, { labelReference: `SHP-${i}` }));
     const text = JSON.stringify(bundle({ labelReports: reports }));
-    /** A source that trickles, like a slow disk, so the worker is up before the end. */
-    async function* trickle(value: string) {
+    const workerStarts = vi.spyOn(ParseWorker, 'start');
+    onTestFinished(() => workerStarts.mockRestore());
+    /**
+     * The first chunk, then the rest once the import's worker is ready: the first chunk reaches
+     * the pipeline before any worker can be (its ready message needs a turn of the event loop),
+     * the rest after, so both paths and the hand-over run on any machine, however busy.
+     */
+    async function* firstChunkThenWorker(value: string) {
       const bytes = Buffer.from(value);
-      for (let i = 0; i < bytes.length; i += 4096) {
-        yield bytes.subarray(i, i + 4096);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      yield bytes.subarray(0, 4096);
+      await workerStarts.mock.results.at(-1)?.value;
+      for (let i = 4096; i < bytes.length; i += 4096) yield bytes.subarray(i, i + 4096);
     }
     const alone = freshDb();
     const inProcess = await importText(alone, text, {}, 4096);
     const parallelDb = freshDb();
-    const parallel = await importBundle(parallelDb, trickle(text), { parallel: true });
+    const parallel = await parallelDb.importBundle(firstChunkThenWorker(text), { parallel: true });
     expect(parallel.parallel).toBe(true);
     expect(inProcess.parallel).toBe(false);
     expect(parallel.counts).toEqual(inProcess.counts);
-    expect(exported(parallelDb)).toBe(exported(alone));
-    const broken = await importBundle(freshDb(), trickle(text.replace('"SHP-17"', '17').replace('"w250"', '"w1"')), { parallel: true });
+    expect(await exported(parallelDb)).toBe(await exported(alone));
+    const broken = await freshDb().importBundle(firstChunkThenWorker(text.replace('"SHP-17"', '17').replace('"w250"', '"w1"')), { parallel: true });
     expect(lines(broken)).toEqual([
       '$.labelReports[17].labelReference: Invalid input: expected string, received number',
       "$.labelReports[250].id: report id 'w1' is used twice (first at $.labelReports[1])",
     ]);
-    const syntax = await importBundle(freshDb(), trickle(text.replace('"w290"', 'w290')), { parallel: true });
+    const syntax = await freshDb().importBundle(firstChunkThenWorker(text.replace('"w290"', 'w290')), { parallel: true });
     expect(lines(syntax)).toEqual([expect.stringMatching(/^\$\.labelReports\[290\]: invalid JSON on line 1: /)]);
+    expect(workerStarts).toHaveBeenCalledTimes(3);
   }, 60_000);
 });
 
@@ -357,8 +383,8 @@ describe('labeldesk import', () => {
     expect(first.stdout.trim()).toBe('imported 2 companies, 1 API key, 2 label reports');
     expect(first.code).toBe(0);
 
-    const db = openDatabase(dbFile);
-    const before = exported(db);
+    const db = openService(dbFile);
+    const before = await exported(db);
     db.close();
 
     const bad = join(dir, 'bad.json');
@@ -386,18 +412,16 @@ describe('labeldesk import', () => {
       "$.labelReports[2].companyId: unknown company 'ghost': it is neither in the bundle's companies nor in the database",
       'import failed: 3 problems; nothing was imported',
     ]);
-    const unchanged = openDatabase(dbFile);
-    expect(exported(unchanged)).toBe(before);
+    const unchanged = openService(dbFile);
+    expect(await exported(unchanged)).toBe(before);
     unchanged.close();
 
     const update = join(dir, 'update.json');
     writeFileSync(update, JSON.stringify({ version: 1, labelReports: [report('r2', { labelReference: 'PO-88213' }), report('r5')] }));
     const third = await labeldesk(['import', '--db', dbFile, update]);
     expect(third.stdout.trim()).toBe('imported 0 companies, 0 API keys, 2 label reports');
-    const after = openDatabase(dbFile);
-    expect(reportCount(after)).toBe(3);
-    expect(new ReportStore(after).findRow('r2')!.label_reference).toBe('PO-88213');
-    after.close();
+    expect(reportCount(dbFile)).toBe(3);
+    expect(storedRow(dbFile, 'r2')!.label_reference).toBe('PO-88213');
   });
 
   it('explains a missing bundle, a missing folder and bad arguments', async () => {

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoData } from '../../cli/demo';
-import { openDatabase } from '../../db/database';
+import { openService } from '../../service/open-service';
 
 
 let dir: string;
@@ -18,9 +17,9 @@ let server: ChildProcess | undefined;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'labeldesk-keys-'));
   dbFile = join(dir, 'keys.db');
-  const db = openDatabase(dbFile);
-  createDemoData(db, { reports: 30, seed: 8 });
-  db.close();
+  const service = openService(dbFile);
+  service.createDemoData({ reports: 30, seed: 8 });
+  service.close();
 });
 afterAll(() => {
   if (server && server.exitCode === null) server.kill('SIGKILL');

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoData } from '../../cli/demo';
-import { openDatabase, SCHEMA_VERSION } from '../../db/database';
-import { ReportStore } from '../../db/report-store';
+import { openService } from '../../service/open-service';
+import { inspect } from '../support/service-files';
+import { SCHEMA_VERSION } from '../../db/database';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -152,8 +152,8 @@ describe('labeldesk serve', () => {
     expect(served.stderr()).toMatch(/SIGTERM: finishing the requests in flight/);
     expect(served.stderr()).toMatch(/LabelDesk service stopped/);
 
-    const db = openDatabase(dbFile);
-    expect(new ReportStore(db).findRow(target)!.label_reference).toBe('SHP-2026-SIGTERM');
+    const db = inspect(dbFile);
+    expect(db.prepare('SELECT label_reference FROM label_reports WHERE id = ?').pluck().get(target)).toBe('SHP-2026-SIGTERM');
     db.close();
   }, 60_000);
 
@@ -188,8 +188,10 @@ describe('labeldesk serve', () => {
 
   it('loses nothing when killed with SIGKILL right after a PATCH answered 200', async () => {
     const dbFile = join(dir, 'kill.db');
-    const db = openDatabase(dbFile);
-    const summary = createDemoData(db, { reports: 40, seed: 4 });
+    const demo = openService(dbFile);
+    const summary = demo.createDemoData({ reports: 40, seed: 4 });
+    demo.close();
+    const db = inspect(dbFile);
     const id = db.prepare("SELECT label_report_id FROM access WHERE company_id = 'acme' AND role = 'owner' LIMIT 1").pluck().get() as string;
     db.close();
     const key = summary.keys.find((k) => k.companyId === 'acme' && k.permissions.includes('labelReports:update'))!.key;
@@ -204,8 +206,8 @@ describe('labeldesk serve', () => {
     served.child.kill('SIGKILL');
     expect((await served.exited).signal).toBe('SIGKILL');
 
-    const after = openDatabase(dbFile);
-    const row = new ReportStore(after).findRow(id)!;
+    const after = inspect(dbFile);
+    const row = after.prepare('SELECT * FROM label_reports WHERE id = ?').get(id);
     expect(row).toMatchObject({ label_reference: 'PO-KILLED', max_temperature: 40 });
     expect(after.prepare("SELECT is_archived FROM company_report_state WHERE company_id = 'acme' AND label_report_id = ?").pluck().get(id)).toBe(1);
     after.close();

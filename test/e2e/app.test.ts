@@ -13,8 +13,8 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoData } from '../../cli/demo';
-import { openDatabase } from '../../db/database';
+import type { DemoSummary } from '../../service/demo-seeder';
+import { openService } from '../../service/open-service';
 import { startService } from '../../host/start-service';
 import type { LabelReport, ListedLabelReport, MinimalLabelReport, Page as ApiPage } from '../../schema/report';
 
@@ -29,7 +29,7 @@ let keys: { acme: string; nordic: string; fresh: string };
 /** Console errors and CSP violations seen by any page; the app must produce none. */
 const problems: string[] = [];
 
-function pickKey(summary: ReturnType<typeof createDemoData>, companyId: string): string {
+function pickKey(summary: DemoSummary, companyId: string): string {
   const candidates = summary.keys.filter((k) => k.companyId === companyId && k.permissions.includes('labelReports:update'));
   const best = candidates.find((k) => k.permissions.includes('apiKeys:manage')) ?? candidates[0];
   if (!best) throw new Error(`the demo data has no update key for ${companyId}`);
@@ -45,12 +45,12 @@ beforeAll(async () => {
     build: { outDir: uiDir, emptyOutDir: true },
   });
   const dbFile = join(dir, 'demo.sqlite');
-  const db = openDatabase(dbFile);
-  let summary: ReturnType<typeof createDemoData>;
+  const demo = openService(dbFile);
+  let summary: DemoSummary;
   try {
-    summary = createDemoData(db, { reports: REPORTS, seed: 7 });
+    summary = demo.createDemoData({ reports: REPORTS, seed: 7 });
   } finally {
-    db.close();
+    demo.close();
   }
   keys = { acme: pickKey(summary, 'acme'), nordic: pickKey(summary, 'nordic'), fresh: pickKey(summary, 'fresh') };
   service = await startService({ dbFile, port: 0, staticDir: uiDir });

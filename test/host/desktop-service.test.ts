@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openDatabase } from '../../db/database';
-import { homeCompany, isDatabaseEmpty } from '../../host/home-company';
 import { NO_COMPANY_MESSAGE, startDesktopService } from '../../host/desktop-service';
+import { openService } from '../../service/open-service';
+import { column } from '../support/service-files';
 import { seedDatabase } from './seed';
 
 let dir: string;
@@ -24,17 +24,21 @@ async function get(url: string, key: string | null) {
 
 describe('home company', () => {
   test('the company that owns the most reports; none on an empty database', () => {
-    const db = openDatabase(seeded);
+    const service = openService(seeded);
     try {
-      expect(homeCompany(db)).toBe('acme');
-      expect(isDatabaseEmpty(db)).toBe(false);
+      expect(service.homeCompany()).toBe('acme');
+      expect(service.isEmpty()).toBe(false);
     } finally {
-      db.close();
+      service.close();
     }
-    const empty = openDatabase(path.join(dir, 'empty-check.sqlite'));
+    const empty = openService(path.join(dir, 'empty-check.sqlite'));
     try {
-      expect(homeCompany(empty)).toBeNull();
-      expect(isDatabaseEmpty(empty)).toBe(true);
+      expect(empty.homeCompany()).toBeNull();
+      expect(empty.isEmpty()).toBe(true);
+      // A company alone is no longer a fresh install, and is the home company while it owns nothing.
+      empty.companies.upsert({ id: 'solo', name: 'Solo', shortCode: 'SOL' });
+      expect(empty.isEmpty()).toBe(false);
+      expect(empty.homeCompany()).toBe('solo');
     } finally {
       empty.close();
     }
@@ -53,8 +57,7 @@ describe('startDesktopService', () => {
       expect(session.body).toMatchObject({ companyId: 'acme' });
       expect(new Set(session.body.permissions)).toEqual(new Set(['labelReports:read', 'labelReports:update', 'apiKeys:manage']));
       expect((await get(`${svc.url}/v2/labelReports`, svc.sessionKey)).status).toBe(200);
-      const stored = svc.running.service.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number };
-      expect(stored.n).toBe(0);
+      expect(column(seeded, 'SELECT COUNT(*) FROM api_keys')).toEqual([0]);
     } finally {
       await svc.close();
     }
@@ -104,11 +107,10 @@ describe('startDesktopService', () => {
     const dbFile = path.join(dir, 'demo.sqlite');
     const svc = await startDesktopService({ dbFile, port: 0, demoIfEmpty: true });
     try {
-      expect(svc.demoCreated).toBe(true);
+      expect(svc.demo).toMatchObject({ reports: 2000 });
       expect(svc.sessionKey).toMatch(/^ldk_/);
-      expect(svc.companyId).toBe(homeCompany(svc.running.service.db));
-      const reports = svc.running.service.db.prepare('SELECT COUNT(*) AS n FROM label_reports').get() as { n: number };
-      expect(reports.n).toBe(2000);
+      expect(svc.companyId).toBe(svc.running.service.homeCompany());
+      expect(column(dbFile, 'SELECT COUNT(*) FROM label_reports')).toEqual([2000]);
       expect((await get(`${svc.url}/v2/labelReports`, svc.sessionKey)).status).toBe(200);
     } finally {
       await svc.close();
@@ -116,7 +118,7 @@ describe('startDesktopService', () => {
     // Only an empty database gets demo data.
     const again = await startDesktopService({ dbFile, port: 0, demoIfEmpty: true });
     try {
-      expect(again.demoCreated).toBe(false);
+      expect(again.demo).toBeNull();
     } finally {
       await again.close();
     }

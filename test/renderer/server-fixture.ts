@@ -5,10 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../db/database';
 import { startService } from '../../host/start-service';
 import { MODES } from '../../schema/report';
-import { importBundle } from '../../service/bundle-import';
+import { openService } from '../../service/open-service';
 
 export const KEYS = {
   acme: 'test-acme-key-0123456789abcdef',
@@ -92,7 +91,7 @@ export async function startFixtureServer(count = 250): Promise<FixtureServer> {
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-renderer-'));
   const dbFile = join(dir, 'test.sqlite');
   const { facts, bundle } = fixtureReports(count);
-  const db = openDatabase(dbFile);
+  const db = openService(dbFile);
   try {
     const all = ['labelReports:read', 'labelReports:update'];
     const text = JSON.stringify({
@@ -110,8 +109,7 @@ export async function startFixtureServer(count = 250): Promise<FixtureServer> {
       ],
       labelReports: bundle,
     });
-    const result = await importBundle(
-      db,
+    const result = await db.importBundle(
       (async function* () {
         yield text;
       })(),

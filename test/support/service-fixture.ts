@@ -1,15 +1,17 @@
 /**
- * A real service on loopback over a real SQLite file in a temp folder, seeded through the
- * same path as import (bundle report → record → store).
+ * A real service over a real SQLite file in a temp folder, seeded through the same path as
+ * import (bundle report → record → store): on loopback, or as an app answering `inject`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { bundleReportSchema, type BundleReport } from '../../schema/bundle';
 import type { Company, Permission } from '../../schema/report';
 import type { Datapoint } from '../../schema/sense';
 import { startService, type RunningService } from '../../host/start-service';
-import { recordFromBundle } from '../../service/report-record';
+import { buildApp } from '../../http/app';
+import { openService, type Service } from '../../service/open-service';
 
 export const COMPANIES: Company[] = [
   { id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' },
@@ -81,16 +83,7 @@ export async function startTestService(reports: BundleReport[]): Promise<TestSer
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-test-'));
   const dbFile = join(dir, 'labeldesk.sqlite');
   const running = await startService({ dbFile, staticDir: join(dir, 'no-ui') });
-  const { service } = running;
-  for (const company of COMPANIES) service.companies.upsert(company);
-  const keys = {} as Record<KeyName, string>;
-  for (const [name, spec] of Object.entries(KEY_SPECS)) {
-    keys[name as KeyName] = service.apiKeys.create(spec.companyId, spec.permissions, name).key;
-  }
-  const revoked = service.apiKeys.create('acme', ALL, 'revoked');
-  service.apiKeys.revoke(revoked.id);
-  keys.revoked = revoked.key;
-  seedReports(running, reports);
+  const keys = seedTestData(running, reports);
   return {
     ...running,
     keys,
@@ -103,14 +96,50 @@ export async function startTestService(reports: BundleReport[]): Promise<TestSer
   };
 }
 
-export function seedReports(running: RunningService, reports: BundleReport[]): void {
-  const { db, reports: svc } = running.service;
-  db.transaction(() => {
-    for (const report of reports) {
-      const r = recordFromBundle(report);
-      svc.store.replace(r.row, r.access, r.states, r.customFields);
-    }
-  })();
+/** The app, not listening: requests go through `app.inject`, without the network. */
+export interface TestApp {
+  app: FastifyInstance;
+  service: Service;
+  keys: Record<KeyName, string>;
+  stop(): Promise<void>;
+}
+
+export async function openTestApp(reports: BundleReport[]): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'labeldesk-inject-'));
+  const service = openService(join(dir, 'labeldesk.sqlite'));
+  const keys = seedTestData({ service }, reports);
+  const app = buildApp({ service });
+  await app.ready();
+  return {
+    app,
+    service,
+    keys,
+    stop: async () => {
+      await app.close();
+      service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The test companies, one key per KEY_SPECS entry plus a revoked one, and the reports. */
+function seedTestData(running: Pick<RunningService, 'service'>, reports: BundleReport[]): Record<KeyName, string> {
+  const { service } = running;
+  for (const company of COMPANIES) service.companies.upsert(company);
+  const keys = {} as Record<KeyName, string>;
+  for (const [name, spec] of Object.entries(KEY_SPECS)) {
+    keys[name as KeyName] = service.apiKeys.create(spec.companyId, spec.permissions, name).key;
+  }
+  const revoked = service.apiKeys.create('acme', ALL, 'revoked');
+  service.apiKeys.revoke(revoked.id);
+  keys.revoked = revoked.key;
+  seedReports(running, reports);
+  return keys;
+}
+
+/** Writes the reports through the service's write path, as an import would. */
+export function seedReports(running: Pick<RunningService, 'service'>, reports: BundleReport[]): void {
+  for (const report of reports) running.service.putReport(report, { kind: 'import' });
 }
 
 /** fetch against the service with a key in the x-api-key header. */

@@ -1,0 +1,82 @@
+/** SQL for the change log: append in the writer's transaction, read by report or after a checkpoint. */
+import type { Statement } from 'better-sqlite3';
+import type { Actor, ChangeEntry, ChangeKind, FieldChange } from '../schema/change-log';
+import type { Db } from './database';
+
+export interface NewChange {
+  reportId: string;
+  kind: ChangeKind;
+  changes: readonly FieldChange[];
+  actor: Actor;
+  companies: readonly string[];
+  at: string;
+}
+
+interface ChangeRow {
+  seq: number;
+  label_report_id: string;
+  kind: ChangeKind;
+  changes: string;
+  actor: Actor['kind'];
+  api_key_id: string | null;
+  companies: string;
+  at: string;
+}
+
+export class ChangeLogStore {
+  private readonly insert: Statement;
+  private readonly selectForReport: Statement;
+  private readonly selectAfter: Statement;
+  private readonly selectLastSeq: Statement;
+
+  constructor(db: Db) {
+    this.insert = db.prepare(
+      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectForReport = db.prepare('SELECT * FROM change_log WHERE label_report_id = ? ORDER BY seq');
+    this.selectAfter = db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.selectLastSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck();
+  }
+
+  /** Returns the entry's sequence number. */
+  append(change: NewChange): number {
+    const { actor } = change;
+    const result = this.insert.run(
+      change.reportId,
+      change.kind,
+      JSON.stringify(change.changes),
+      actor.kind,
+      actor.kind === 'apiKey' ? actor.keyId : null,
+      JSON.stringify(change.companies),
+      change.at,
+    );
+    return Number(result.lastInsertRowid);
+  }
+
+  /** The report's history, oldest first. */
+  forReport(reportId: string): ChangeEntry[] {
+    return (this.selectForReport.all(reportId) as ChangeRow[]).map(toEntry);
+  }
+
+  /** Entries after a checkpoint, in order: what a reader of the feed has not seen yet. */
+  after(seq: number, limit: number): ChangeEntry[] {
+    return (this.selectAfter.all(seq, limit) as ChangeRow[]).map(toEntry);
+  }
+
+  lastSeq(): number {
+    return this.selectLastSeq.get() as number;
+  }
+}
+
+function toEntry(row: ChangeRow): ChangeEntry {
+  return {
+    seq: row.seq,
+    labelReportId: row.label_report_id,
+    kind: row.kind,
+    changes: JSON.parse(row.changes) as FieldChange[],
+    actor: row.actor === 'apiKey' ? { kind: 'apiKey', keyId: row.api_key_id ?? '' } : { kind: row.actor },
+    companies: JSON.parse(row.companies) as string[],
+    at: row.at,
+  };
+}

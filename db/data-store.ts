@@ -1,0 +1,90 @@
+/**
+ * The one typed interface to the SQLite file: every store on one connection, and the one way to
+ * run a transaction. Nothing outside db/ sees the connection.
+ */
+import { ChangeLogStore } from './change-log-store';
+import { CompanyStore } from './company-store';
+import { openDatabase, type Db } from './database';
+import { ImportStaging } from './import-staging';
+import { KeyStore } from './key-store';
+import { registerSqlFunctions } from './query/sql-functions';
+import { ReportStore } from './report-store';
+
+/** A transaction that stays open across awaits (a streamed import or export). */
+export interface OpenTransaction {
+  commit(): void;
+  /** Safe to call after a failed commit or twice. */
+  rollback(): void;
+}
+
+export class DataStore {
+  readonly companies: CompanyStore;
+  readonly keys: KeyStore;
+  readonly reports: ReportStore;
+  readonly changes: ChangeLogStore;
+
+  private constructor(private readonly db: Db) {
+    registerSqlFunctions(db);
+    this.companies = new CompanyStore(db);
+    this.keys = new KeyStore(db);
+    this.reports = new ReportStore(db);
+    this.changes = new ChangeLogStore(db);
+  }
+
+  /** Opens (creating when missing) and migrates the file. */
+  static open(file: string): DataStore {
+    return new DataStore(openDatabase(file));
+  }
+
+  /** `fn` in one read transaction, so everything it reads describes one moment. Nests. */
+  read<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /**
+   * `fn` in one write transaction: all of it or none of it. IMMEDIATE takes the write lock
+   * before the first read, so no other writer slips in between a read and the write it decides.
+   * Inside another transaction it becomes a savepoint of that one.
+   */
+  write<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
+  /** A transaction for work that awaits in between; the caller commits or rolls back. */
+  begin(mode: 'read' | 'write'): OpenTransaction {
+    const db = this.db;
+    if (db.inTransaction) throw new Error('a transaction is already open on this connection');
+    db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+    // A streamed bundle may list reports before the companies they name: foreign keys are
+    // checked at COMMIT instead of at each row.
+    if (mode === 'write') db.pragma('defer_foreign_keys = ON');
+    return {
+      commit: () => db.exec('COMMIT'),
+      rollback: () => {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      },
+    };
+  }
+
+  /** Scratch tables for one import; create inside its write transaction. */
+  importStaging(): ImportStaging {
+    return new ImportStaging(this.db);
+  }
+
+  /** A fresh install: no company and no label report. */
+  isEmpty(): boolean {
+    return this.read(() => this.companies.isEmpty() && this.reports.isEmpty());
+  }
+
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

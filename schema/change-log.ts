@@ -1,0 +1,42 @@
+/**
+ * The change log's entries: one per change to a label report (decisions §5 and §6 read it for
+ * sync and webhooks; it is also the report's audit trail).
+ */
+import { z } from 'zod';
+
+/** What happened to the report: it appeared, its values changed, or it left this database. */
+export const CHANGE_KINDS = ['create', 'update', 'remove'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** Who made the change: an API key (by id), or one of the service's own writers. */
+export const actorSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('apiKey'), keyId: z.string() }),
+  z.object({ kind: z.literal('import') }),
+  z.object({ kind: z.literal('demo') }),
+  z.object({ kind: z.literal('sync') }),
+]);
+export type Actor = z.infer<typeof actorSchema>;
+
+/**
+ * One field's change. `field` is the API's name (`labelReference`, `limits.maxTemperature`,
+ * `customFields.batch`, `access.nordic`, …); per-company fields (`hasFlag`, `isArchived`) name
+ * the company whose state changed. `old` is null for a field that was absent.
+ */
+export const fieldChangeSchema = z.object({
+  field: z.string(),
+  companyId: z.string().optional(),
+  old: z.unknown(),
+  new: z.unknown(),
+});
+export type FieldChange = z.infer<typeof fieldChangeSchema>;
+
+export const changeEntrySchema = z.object({
+  seq: z.int(),
+  labelReportId: z.string(),
+  kind: z.enum(CHANGE_KINDS),
+  changes: z.array(fieldChangeSchema),
+  actor: actorSchema,
+  companies: z.array(z.string()),
+  at: z.string(),
+});
+export type ChangeEntry = z.infer<typeof changeEntrySchema>;

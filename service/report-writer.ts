@@ -1,0 +1,106 @@
+/**
+ * The one write path for label reports. Every change (PATCH, import, demo, and what comes:
+ * activation, taps, sync pulls) goes through here, and here only is the change log appended,
+ * in the same transaction as the change: a change that rolls back leaves no entry, and every
+ * committed change has exactly one. Sync and webhook delivery read that log.
+ */
+import type { DataStore } from '../db/data-store';
+import type { ReportRow } from '../db/report-rows';
+import type { Actor, ChangeKind, FieldChange } from '../schema/change-log';
+import { diffFacts, reportFacts } from './report-facts';
+import type { ReportRecord } from './report-record';
+
+/** An edit of a stored report's values, decided by the service's rules. */
+export interface ReportEdit {
+  /** label_reports columns to set (the sense figures with them when an input changed). */
+  columns?: Partial<Omit<ReportRow, 'id' | 'datapoints' | 'updated'>>;
+  /** The editing company's own flag and archive state. */
+  state?: { companyId: string; hasFlag: boolean; isArchived: boolean };
+  /** In order; a null value clears the field. */
+  customFields?: readonly { customFieldId: string; json: string | null }[];
+}
+
+export class ReportWriter {
+  constructor(
+    private readonly data: DataStore,
+    private readonly now: () => Date,
+  ) {}
+
+  /**
+   * A whole report (import, demo, sync pull): created, or replaced when its id is known, with
+   * its own `updated`. Returns whether anything changed.
+   */
+  put(record: ReportRecord, actor: Actor): boolean {
+    return this.data.write(() => {
+      const before = this.snapshot(record.row.id);
+      this.data.reports.replace(record.row, record.access, record.states, record.customFields);
+      if (!before) {
+        // A new report's values are the report itself; the entry says who brought it.
+        this.log(record, 'create', [], actor);
+        return true;
+      }
+      const changes = diffFacts(reportFacts(before), reportFacts(record));
+      if (changes.length > 0) this.log(record, 'update', changes, actor);
+      return changes.length > 0;
+    });
+  }
+
+  /**
+   * Applies an edit to a stored report; when any value changed, `updated` moves forward and the
+   * change is logged. Returns whether anything changed.
+   */
+  edit(id: string, actor: Actor, edit: ReportEdit): boolean {
+    return this.data.write(() => {
+      const { reports } = this.data;
+      const before = this.snapshot(id);
+      if (!before) throw new Error(`no label report '${id}' to edit`);
+      if (edit.columns) reports.updateColumns(id, edit.columns);
+      if (edit.state) {
+        reports.setCompanyState({
+          company_id: edit.state.companyId,
+          label_report_id: id,
+          has_flag: edit.state.hasFlag ? 1 : 0,
+          is_archived: edit.state.isArchived ? 1 : 0,
+        });
+      }
+      for (const { customFieldId, json } of edit.customFields ?? []) {
+        if (json === null) reports.clearCustomField(id, customFieldId);
+        else reports.setCustomField(id, customFieldId, json);
+      }
+      const after = this.snapshot(id)!;
+      const changes = diffFacts(reportFacts(before), reportFacts(after));
+      if (changes.length === 0) return false;
+      reports.updateColumns(id, { updated: nextUpdated(before.row.updated, this.now()) });
+      this.log(after, 'update', changes, actor);
+      return true;
+    });
+  }
+
+  private snapshot(id: string): ReportRecord | undefined {
+    const { reports } = this.data;
+    const row = reports.findRow(id);
+    if (!row) return undefined;
+    return {
+      row,
+      access: reports.accessFor([id]).get(id) ?? [],
+      states: reports.companyStatesFor(id),
+      customFields: reports.customFieldsFor([id]).get(id) ?? [],
+    };
+  }
+
+  private log(record: ReportRecord, kind: ChangeKind, changes: FieldChange[], actor: Actor): void {
+    this.data.changes.append({
+      reportId: record.row.id,
+      kind,
+      changes,
+      actor,
+      companies: record.access.map((a) => a.company_id),
+      at: this.now().toISOString(),
+    });
+  }
+}
+
+/** `updated` moves forward on every change, even two changes within one millisecond. */
+function nextUpdated(previous: string, now: Date): string {
+  return new Date(Math.max(now.getTime(), Date.parse(previous) + 1)).toISOString();
+}
