@@ -7,7 +7,7 @@ import { ApiError } from '../../schema/api-error';
 import { createApiKeyBodySchema, type ServiceInfo, type Session } from '../../schema/local';
 import { requirePermission } from '../../service/api-keys';
 import type { Service } from '../../service/open-service';
-import { describeZodError } from '../../service/zod-messages';
+import { describeZodError } from '../../contract/zod-messages';
 
 
 export function localRoutes(service: Service, info: () => ServiceInfo) {

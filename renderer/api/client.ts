@@ -5,6 +5,7 @@
  * becomes an ApiClientError whose message can be shown to people as it is.
  */
 import { z } from 'zod';
+import { describeZodError } from '../../contract/zod-messages';
 import { apiErrorBodySchema } from '../../schema/api-error';
 import {
   apiKeyInfoSchema,
@@ -88,17 +89,6 @@ export interface ClientOptions {
 const minimalPage = pageSchema(minimalLabelReportSchema);
 const normalPage = pageSchema(listedLabelReportSchema);
 const keyList = z.array(apiKeyInfoSchema);
-
-/** A zod failure as one line people can read, naming the first few offending paths. */
-export function describeZodError(error: z.ZodError, prefix = ''): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => {
-      const path = i.path.length > 0 ? `${prefix}${i.path.join('.')}: ` : prefix ? `${prefix}: ` : '';
-      return `${path}${i.message}`;
-    })
-    .join('; ');
-}
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);

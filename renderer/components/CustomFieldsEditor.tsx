@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { customFieldIdSchema } from '../../schema/report';
 import type { CustomFieldValue, LabelReport } from '../../schema/report';
-import { describeZodError } from '../api/client';
+import { describeZodError } from '../../contract/zod-messages';
 import { formatCustomValue } from '../lib/format';
 import type { EditRights } from '../lib/permissions';
 import { stores, useDetail } from '../state/stores';

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { LabelReport } from '../../schema/report';
 import { trimSchema } from '../../schema/sense';
-import { describeZodError } from '../api/client';
+import { describeZodError } from '../../contract/zod-messages';
 import { epochToLocalInput, localInputToEpoch } from '../lib/datetime-local';
 import { formatEpoch } from '../lib/format';
 import type { EditRights } from '../lib/permissions';

@@ -5,7 +5,8 @@
  * the list row is updated from the same answer.
  */
 import { createStore } from 'zustand/vanilla';
-import { ApiClientError, describeZodError, errorMessage, isAbortError } from '../api/client';
+import { describeZodError } from '../../contract/zod-messages';
+import { ApiClientError, errorMessage, isAbortError } from '../api/client';
 import type { ApiClient } from '../api/client';
 import { labelReportPatchSchema } from '../../schema/report';
 import type { LabelReport, LabelReportPatch } from '../../schema/report';

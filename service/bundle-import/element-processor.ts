@@ -9,7 +9,7 @@ import { BUNDLE_VERSION, bundleApiKeySchema, bundleCompanySchema, type BundleApi
 import type { Company, Permission } from '../../schema/report';
 import { hashKey } from '../api-keys';
 import { recordFromBundle, type ReportRecord } from '../report-record';
-import { formatPath } from '../zod-messages';
+import { formatPath } from '../../contract/zod-messages';
 import type { ArrayKey, ScanEvent } from './bundle-reader';
 import { isPlainObject, validateBundleReport } from './datapoint-check';
 import { BundleSyntaxError, keyPath } from './json-scanner';
