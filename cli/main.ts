@@ -2,7 +2,7 @@
  * `labeldesk`: the command line (decisions §4). `main(argv)` runs one command and resolves with
  * its exit code: 0 ok, 1 failure, 2 usage. bin/labeldesk.js sets it as the process's exit code.
  */
-import { readFileSync } from 'node:fs';
+import { VERSION } from '../contract/version';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, write, type Command, type Io } from './args';
 import { demoCommand } from './demo';
 import { exportCommand } from './export';
@@ -29,7 +29,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return EXIT_OK;
   }
   if (name === '--version' || name === '-v') {
-    write(io.out, version());
+    write(io.out, VERSION);
     return EXIT_OK;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -62,7 +62,7 @@ function unknownCommand(name: string, io: Io): number {
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length), 'help'.length);
-  return `LabelDesk ${version()}: a local label report service and its tools
+  return `LabelDesk ${VERSION}: a local label report service and its tools
 
 usage: labeldesk <command> [options]
 
@@ -84,11 +84,3 @@ examples:
 `;
 }
 
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}

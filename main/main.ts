@@ -23,6 +23,7 @@ import {
   type WebContents,
 } from 'electron';
 import { GET_CONNECTION_CHANNEL } from '../contract/ipc';
+import { VERSION } from '../contract/version';
 import { connectionFor, type ConnectionState } from './ipc-guard';
 import { APP_NAME, menuTemplate } from './menu';
 import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage } from '../host/service-protocol';
@@ -63,7 +64,7 @@ function startServiceProcess(): Promise<ReadyMessage> {
       strictPort: false,
       staticDir: appFile('dist', 'renderer'),
       demoIfEmpty: process.env.LABELDESK_DEMO !== '0',
-      version: app.getVersion(),
+      version: VERSION,
     }),
     { serviceName: 'LabelDesk Service', stdio: 'inherit' },
   );
@@ -169,7 +170,7 @@ function installMenu(): void {
       void dialog.showMessageBox({
         type: 'info',
         title: `About ${APP_NAME}`,
-        message: `${APP_NAME} ${app.getVersion()}`,
+        message: `${APP_NAME} ${VERSION}`,
         detail:
           'Desktop companion for cold-chain label reports.\n' +
           `Local API: ${connection?.baseUrl ?? '(not running)'}\n` +

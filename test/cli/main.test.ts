@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import packageJson from '../../package.json' with { type: 'json' };
 import { main } from '../../cli/main';
 import { dataFolder, DATABASE_FILE_NAME, defaultDatabaseFile } from '../../host/data-folder';
 
@@ -46,7 +47,7 @@ describe('labeldesk main', () => {
       expect(viaHelp.out).toMatch(/examples:/);
       expect(viaFlag.out).toBe(viaHelp.out);
     }
-    expect((await run('--version')).out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await run('--version')).out.trim()).toBe(packageJson.version);
   });
 
   it('answers bad command lines with a clear message, the usage line and exit code 2', async () => {
