@@ -23,7 +23,11 @@ export class DataStore {
   readonly reports: ReportStore;
   readonly changes: ChangeLogStore;
 
-  private constructor(private readonly db: Db) {
+  private constructor(
+    private readonly db: Db,
+    /** The database file, for a second connection to the same data. */
+    readonly file: string,
+  ) {
     registerSqlFunctions(db);
     this.companies = new CompanyStore(db);
     this.keys = new KeyStore(db);
@@ -33,7 +37,7 @@ export class DataStore {
 
   /** Opens (creating when missing) and migrates the file. */
   static open(file: string): DataStore {
-    return new DataStore(openDatabase(file));
+    return new DataStore(openDatabase(file), file);
   }
 
   /** `fn` in one read transaction, so everything it reads describes one moment. Nests. */

@@ -3,7 +3,9 @@
  * Statements are prepared once per connection; callers own transactions.
  */
 import type { Statement } from 'better-sqlite3';
+import type { ListQuery } from '../query/list-query';
 import type { Db } from './database';
+import { compileListQuery } from './query/compile';
 import {
   MINIMAL_COLUMNS,
   REPORT_COLUMNS,
@@ -96,6 +98,11 @@ export class ReportStore {
     for (const entry of access) this.insertAccess.run(entry);
     for (const state of states) this.upsertState.run(state);
     for (const f of fields) this.upsertCustomField.run(f.label_report_id, f.custom_field_id, f.value);
+  }
+
+  /** A parsed list query as SQL for `count` and the list pages; opaque to callers. */
+  compile(query: ListQuery): SqlFilter {
+    return compileListQuery(query);
   }
 
   /** The report as the caller's company sees it, or undefined when it has no access entry. */

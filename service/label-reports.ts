@@ -5,7 +5,6 @@
 import type { DataStore } from '../db/data-store';
 import { decodeDatapoints } from '../db/datapoint-codec';
 import type { MinimalReportRow, ReportRow, VisibleReportRow } from '../db/report-rows';
-import { compileListQuery } from '../db/query/compile';
 import type { ListQuery } from '../query/list-query';
 import { ApiError } from '../schema/api-error';
 import {
@@ -47,7 +46,7 @@ export class LabelReportService {
 
   list(caller: Caller, q: ListQuery): Page<MinimalLabelReport> | Page<ListedLabelReport> {
     requirePermission(caller, 'labelReports:read');
-    const sql = compileListQuery(q);
+    const sql = this.store.compile(q);
     const offset = (q.pageNumber - 1) * q.pageSize;
     // One read transaction, so the page and its count describe the same moment.
     return this.data.read(() => {

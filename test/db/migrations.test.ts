@@ -1,0 +1,111 @@
+/**
+ * One test per numbered migration: a database at the previous version, holding data, is
+ * upgraded and keeps every value, and the new schema works. A newer database is refused, and
+ * a migration that fails leaves the file at its old version.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataStore } from '../../db/data-store';
+import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION, type Db } from '../../db/database';
+import { ReportStore } from '../../db/report-store';
+import { openService } from '../../service/open-service';
+import { recordFromBundle } from '../../service/report-record';
+import { COMPANIES, makeReport } from '../support/service-fixture';
+
+let dir: string;
+let n = 0;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'labeldesk-migrations-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A raw file at `version`, through the real migrations up to it. */
+function fileAt(version: number): { file: string; db: Db } {
+  const file = join(dir, `v${version}-${++n}.sqlite`);
+  const db = new Database(file);
+  migrate(db, version);
+  return { file, db };
+}
+
+function tables(db: Db): string[] {
+  return (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]);
+}
+
+const caller = { keyId: 'test', companyId: 'acme', permissions: new Set(['labelReports:read', 'labelReports:update'] as const) };
+
+describe('migrations', () => {
+  it('are numbered from 1 without gaps, and the newest is the schema version', () => {
+    expect(MIGRATIONS.length).toBe(SCHEMA_VERSION);
+    expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(2);
+  });
+
+  it('001 creates the schema on an empty file', () => {
+    const { db } = fileAt(0);
+    expect(schemaVersion(db)).toBe(0);
+    migrate(db, 1);
+    expect(schemaVersion(db)).toBe(1);
+    expect(tables(db)).toEqual(['access', 'api_keys', 'companies', 'company_report_state', 'custom_field_values', 'label_reports', 'report_datapoints']);
+    db.close();
+  });
+
+  it('002 adds the change log to a database with reports, keeping every report as it was', () => {
+    const { file, db } = fileAt(1);
+    // Data written the way version 1 wrote it: rows straight through the report store.
+    const insertCompany = db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)');
+    for (const c of COMPANIES) insertCompany.run(c.id, c.name, c.shortCode);
+    const reports = new ReportStore(db);
+    const bundled = [
+      makeReport('m1', { customFields: [{ customFieldId: 'po', value: 'PO-1' }], access: [{ companyId: 'nordic', role: 'viewer' }] }),
+      makeReport('m2', { trim: { startTime: 1_780_000_000, endTime: 1_780_003_000 }, companyState: [{ companyId: 'acme', hasFlag: true, isArchived: false }] }),
+    ];
+    for (const report of bundled) {
+      const r = recordFromBundle(report);
+      reports.replace(r.row, r.access, r.states, r.customFields);
+    }
+    db.close();
+
+    // The same reports written by today's code into a fresh database, for comparison.
+    const reference = openService(join(dir, `reference-${++n}.sqlite`), { now: () => new Date('2026-11-20T10:00:00.000Z') });
+    for (const c of COMPANIES) reference.companies.upsert(c);
+    for (const report of bundled) reference.putReport(report, { kind: 'import' });
+
+    const upgraded = openService(file, { now: () => new Date('2026-11-20T10:00:00.000Z') });
+    const raw = new Database(file, { readonly: true });
+    expect(schemaVersion(raw)).toBe(SCHEMA_VERSION);
+    expect(tables(raw)).toContain('change_log');
+    expect(raw.prepare('SELECT count(*) FROM change_log').pluck().get()).toBe(0);
+    for (const id of ['m1', 'm2']) expect(upgraded.reports.retrieve(caller, id)).toEqual(reference.reports.retrieve(caller, id));
+
+    // The upgraded file logs from now on.
+    upgraded.reports.update(caller, 'm1', { labelReference: 'PO-after-upgrade' });
+    expect(upgraded.history('m1')).toMatchObject([{ kind: 'update', changes: [{ field: 'labelReference', old: 'REF-m1', new: 'PO-after-upgrade' }] }]);
+    raw.close();
+    upgraded.close();
+    reference.close();
+  });
+
+  it('refuses a database from a newer LabelDesk and leaves it alone', () => {
+    const { file, db } = fileAt(SCHEMA_VERSION);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => DataStore.open(file)).toThrow(/newer than this LabelDesk understands/);
+    const raw = new Database(file, { readonly: true });
+    expect(schemaVersion(raw)).toBe(SCHEMA_VERSION + 1);
+    raw.close();
+  });
+
+  it('a migration that fails leaves the file at its previous version', () => {
+    const { file, db } = fileAt(1);
+    // A table in the way of migration 002 makes it fail half way.
+    db.exec('CREATE INDEX change_log_report ON companies(id)');
+    db.close();
+    expect(() => DataStore.open(file)).toThrow(/change_log_report/);
+    const raw = new Database(file, { readonly: true });
+    expect(schemaVersion(raw)).toBe(1);
+    expect(tables(raw)).not.toContain('change_log');
+    raw.close();
+  });
+});
