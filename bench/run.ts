@@ -9,6 +9,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sense: () => import('./sense'),
   import: () => import('./import'),
   service: () => import('./service'),
+  chart: () => import('./chart'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

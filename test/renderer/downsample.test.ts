@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { downsampleMinMax } from '../../renderer/lib/downsample';
+import { DEFAULT_TARGET_POINTS, downsampleMinMax } from '../../renderer/lib/downsample';
 
 const series = (ys: number[]) => ys.map((y, x) => ({ x, y }));
 
@@ -50,11 +50,17 @@ describe('min/max-preserving downsampling', () => {
     );
   });
 
-  it('handles 1 000 000 points quickly', () => {
-    const ys = Array.from({ length: 1_000_000 }, (_, i) => Math.sin(i / 1000) * 10);
-    const started = performance.now();
-    const out = downsampleMinMax(series(ys));
-    expect(out.length).toBeLessThanOrEqual(2000);
-    expect(performance.now() - started).toBeLessThan(2000);
+  // How fast this is belongs to `npm run bench -- chart`; here only what it keeps.
+  it('brings 1 000 000 points down to the default target, first, last, lowest and highest kept', () => {
+    const ys = Array.from({ length: 1_000_000 }, (_, i) => Math.sin(i / 1000) * 10 + (i === 654_321 ? 25 : 0));
+    const input = series(ys);
+    const out = downsampleMinMax(input);
+    expect(out.length).toBeLessThanOrEqual(DEFAULT_TARGET_POINTS);
+    expect(out.length).toBeGreaterThan(DEFAULT_TARGET_POINTS / 2);
+    expect(out[0]).toBe(input[0]);
+    expect(out[out.length - 1]).toBe(input[input.length - 1]);
+    expect(out).toContain(input[654_321]);
+    const lowest = ys.reduce((min, y) => Math.min(min, y));
+    expect(out.some((p) => p.y === lowest)).toBe(true);
   });
 });
