@@ -2,6 +2,7 @@
  * `labeldesk`: the command line (decisions §4). `main(argv)` runs one command and resolves with
  * its exit code: 0 ok, 1 failure, 2 usage. bin/labeldesk.js sets it as the process's exit code.
  */
+import { DEFAULT_DEMO } from '../demo';
 import { VERSION } from '../contract/version';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, write, type Command, type Io } from './args';
 import { demoCommand } from './demo';
@@ -74,7 +75,7 @@ Without --db, commands use the database in the per-user data folder
 (LABELDESK_DATA_DIR when set).
 
 examples:
-  labeldesk demo --db demo.db                     # demo companies, keys and 2000 label reports
+  labeldesk demo --db demo.db                     # demo companies, keys and ${DEFAULT_DEMO.reports} label reports
   labeldesk serve --db demo.db --port 0           # prints: LabelDesk service listening on http://127.0.0.1:PORT
   labeldesk import --db labeldesk.db bundle.json  # all or nothing; problems are printed with their JSON path
   labeldesk export --db labeldesk.db --out backup.json
