@@ -9,7 +9,7 @@ import { UI_CONTENT_SECURITY_POLICY } from '../contract/content-security-policy'
 import { VERSION } from '../contract/version';
 import { ApiError } from '../schema/api-error';
 import type { Service } from '../service/open-service';
-import { authenticate } from './auth';
+import { requireApiKey } from './auth';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
 import { labelReportRoutes } from './routes/label-reports';
@@ -50,9 +50,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   };
 
   app.register(async (api) => {
-    api.addHook('onRequest', async (request) => {
-      request.caller = authenticate(options.service.apiKeys, request);
-    });
+    requireApiKey(api, options.service.apiKeys);
     await api.register(labelReportRoutes(options.service));
     await api.register(localRoutes(options.service, info));
   });

@@ -1,16 +1,21 @@
 /**
  * Who is calling: the API key from the x-api-key header or the key/apiKey query parameters
- * (the interface names both spellings), resolved to a company and its permissions.
+ * (the interface names both spellings), resolved to a company and its permissions. Only this
+ * layer knows where a key travels; the service is handed the caller.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../schema/api-error';
 import type { ApiKeys, Caller } from '../service/api-keys';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    caller: Caller;
+    /** Set for the routes behind `requireApiKey`; null elsewhere. */
+    caller: Caller | null;
   }
 }
+
+/** Query parameters that carry the API key: every route accepts them beside its own. */
+export const AUTH_QUERY_PARAMETERS = ['key', 'apiKey'] as const;
 
 export function presentedKeys(request: FastifyRequest): Set<string> {
   const found = new Set<string>();
@@ -23,8 +28,7 @@ export function presentedKeys(request: FastifyRequest): Set<string> {
   };
   add(request.headers['x-api-key']);
   const query = request.query as Record<string, unknown> | undefined;
-  add(query?.key);
-  add(query?.apiKey);
+  for (const name of AUTH_QUERY_PARAMETERS) add(query?.[name]);
   return found;
 }
 
@@ -35,4 +39,20 @@ export function authenticate(apiKeys: ApiKeys, request: FastifyRequest): Caller 
   }
   const [key] = keys;
   return apiKeys.authenticate(key);
+}
+
+/** Every route registered in `scope` answers 401 unless the request carries a valid key. */
+export function requireApiKey(scope: FastifyInstance, apiKeys: ApiKeys): void {
+  // Declared up front (null until the hook runs) so every request object keeps one shape.
+  scope.decorateRequest('caller', null);
+  scope.addHook('onRequest', async (request) => {
+    request.caller = authenticate(apiKeys, request);
+  });
+}
+
+/** The caller of a route behind `requireApiKey`. */
+export function callerOf(request: FastifyRequest): Caller {
+  // Only a route registered outside the key's scope gets here: a programming error, not a refusal.
+  if (!request.caller) throw new Error(`${request.routeOptions.url} is not behind requireApiKey`);
+  return request.caller;
 }

@@ -18,8 +18,9 @@
  *   conversion to UTC. A fraction finer than milliseconds is honoured exactly (see `subMillisecond`).
  * - Enum keys (mode, type, status, access.role): eq, neq and includes (on the array key) take only
  *   a value of the enum; other operators compare as strings and take any value.
- * - key/apiKey given twice are a DUPLICATE_PARAMETER like any other parameter (authentication
- *   has already answered 401 when the two values differ).
+ * - Parameters another layer reads from the same query string (the API key's) are allowed
+ *   through `alsoKnown`; given twice they are a DUPLICATE_PARAMETER like any other parameter
+ *   (authentication has already answered 401 when the two values differ).
  */
 import { FILTER_OPERATORS, type FilterOperator } from '../contract/filter-operators';
 import { badRequest } from '../schema/api-error';
@@ -71,10 +72,12 @@ export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_CONDITIONS = 50;
 export const MAX_CONDITIONS_LENGTH = 4096;
 
-const KNOWN_PARAMETERS = new Set(['filter', 'order', 'customFields', 'pageNumber', 'pageSize', 'output', 'key', 'apiKey']);
+/** The list's own parameters, in the order the unknown-parameter message names them. */
+export const LIST_PARAMETERS = ['filter', 'order', 'customFields', 'pageNumber', 'pageSize', 'output'] as const;
+export type ListParameter = (typeof LIST_PARAMETERS)[number];
 const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
 const STRICT_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const PAGE_VALUE = /^[1-9][0-9]*$/;
+export const PAGE_VALUE = /^[1-9][0-9]*$/;
 const OPERATOR_SET: ReadonlySet<string> = new Set(FILTER_OPERATORS);
 const ORDERING_OPS: ReadonlySet<Operator> = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte']);
 
@@ -84,18 +87,19 @@ export function quote(text: string): string {
   return `'${chars.length > 120 ? `${chars.slice(0, 120).join('')}…` : text}'`;
 }
 
-/** query: the parsed query string as Fastify gives it: each value a string, or string[] when repeated. */
-export function parseListQuery(query: Record<string, string | string[] | undefined>): ListQuery {
+/** A query string as Fastify parses it: each value a string, or string[] when repeated. */
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+/**
+ * Each parameter of `known` given at most once, as text. An unknown parameter, one given twice
+ * or one that is not text is a 400 naming it; `hint` ends the unknown-parameter message.
+ */
+export function readQueryParameters(query: RawQuery, known: ReadonlySet<string>, hint = ''): Map<string, string> {
   const given = new Map<string, string>();
   for (const name of Object.keys(query)) {
     const value = query[name];
     if (value === undefined) continue;
-    if (!KNOWN_PARAMETERS.has(name)) {
-      throw badRequest(
-        'UNKNOWN_PARAMETER',
-        `unknown query parameter ${quote(name)}; known are filter, order, customFields, pageNumber, pageSize, output`,
-      );
-    }
+    if (!known.has(name)) throw badRequest('UNKNOWN_PARAMETER', `unknown query parameter ${quote(name)}${hint}`);
     if (Array.isArray(value)) {
       throw badRequest('DUPLICATE_PARAMETER', `query parameter ${quote(name)} is given ${value.length} times; give it once`);
     }
@@ -104,6 +108,16 @@ export function parseListQuery(query: Record<string, string | string[] | undefin
     }
     given.set(name, value);
   }
+  return given;
+}
+
+/** alsoKnown: parameters another layer reads from the same query string, allowed here. */
+export function parseListQuery(query: RawQuery, alsoKnown: readonly string[] = []): ListQuery {
+  const given = readQueryParameters(
+    query,
+    new Set([...LIST_PARAMETERS, ...alsoKnown]),
+    `; known are ${LIST_PARAMETERS.join(', ')}`,
+  );
 
   const pageNumber = parsePage('pageNumber', given.get('pageNumber'), 1);
   const pageSize = parsePage('pageSize', given.get('pageSize'), DEFAULT_PAGE_SIZE);

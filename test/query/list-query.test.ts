@@ -39,8 +39,9 @@ describe('parseListQuery: parameters', () => {
     });
   });
 
-  it('ignores key and apiKey, and undefined values', () => {
-    expect(parseListQuery({ key: 'k', apiKey: 'k', filter: undefined }).filter).toEqual([]);
+  it('allows the parameters another layer reads, and ignores undefined values', () => {
+    expect(parseListQuery({ key: 'k', apiKey: 'k', filter: undefined }, ['key', 'apiKey']).filter).toEqual([]);
+    expectRefused({ key: 'k' }, 'UNKNOWN_PARAMETER', "unknown query parameter 'key'; known are filter, order");
   });
 
   it('refuses an unknown parameter, naming it', () => {
@@ -53,7 +54,7 @@ describe('parseListQuery: parameters', () => {
   it('refuses a parameter given twice', () => {
     expectRefused({ pageSize: ['1', '2'] }, 'DUPLICATE_PARAMETER', "'pageSize'");
     expectRefused({ filter: ['', ''] }, 'DUPLICATE_PARAMETER', "'filter'");
-    expectRefused({ key: ['a', 'a'] }, 'DUPLICATE_PARAMETER', "'key'");
+    expect(() => parseListQuery({ key: ['a', 'a'] }, ['key'])).toThrow("query parameter 'key' is given 2 times");
   });
 
   it('reads pageNumber and pageSize as decimal integers ≥ 1 with no upper bound on pageSize', () => {
