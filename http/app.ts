@@ -12,6 +12,7 @@ import type { Service } from '../service/open-service';
 import { requireApiKey } from './auth';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
+import { registerOpenApi } from './openapi';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
 
@@ -42,6 +43,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   registerLocalGuard(app);
+  // Before the routes, so it sees each of them; the document itself needs no key.
+  registerOpenApi(app, {
+    title: 'LabelDesk',
+    version: options.version ?? VERSION,
+    description: 'The label report API (/v2) and the local extras (/local) of a LabelDesk service.',
+  });
 
   const info = () => {
     const address = app.server.address();

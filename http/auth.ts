@@ -14,6 +14,7 @@ declare module 'fastify' {
   }
 }
 
+export const AUTH_HEADER = 'x-api-key';
 /** Query parameters that carry the API key: every route accepts them beside its own. */
 export const AUTH_QUERY_PARAMETERS = ['key', 'apiKey'] as const;
 
@@ -26,7 +27,7 @@ export function presentedKeys(request: FastifyRequest): Set<string> {
     }
     else if (Array.isArray(value)) for (const v of value) add(v);
   };
-  add(request.headers['x-api-key']);
+  add(request.headers[AUTH_HEADER]);
   const query = request.query as Record<string, unknown> | undefined;
   for (const name of AUTH_QUERY_PARAMETERS) add(query?.[name]);
   return found;

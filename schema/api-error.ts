@@ -9,7 +9,8 @@ export const apiErrorBodySchema = z.object({
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
-const REASONS: Record<number, string> = {
+/** The `error` text of each status the API answers. */
+export const REASON_PHRASES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -34,7 +35,7 @@ export class ApiError extends Error {
   }
 
   toBody(): ApiErrorBody {
-    return { statusCode: this.statusCode, error: REASONS[this.statusCode] ?? 'Error', code: this.code, message: this.message };
+    return { statusCode: this.statusCode, error: REASON_PHRASES[this.statusCode] ?? 'Error', code: this.code, message: this.message };
   }
 }
 

@@ -5,32 +5,104 @@
  * see body.ts) → query parameters (400) → body fields (400) → role (403, in the service).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseListQuery, readQueryParameters, type RawQuery } from '../../query/list-query';
+import { z } from 'zod';
+import {
+  PAGE_VALUE,
+  parseListQuery,
+  readQueryParameters,
+  type ListOutput,
+  type ListParameter,
+  type RawQuery,
+} from '../../query/list-query';
 import { ApiError } from '../../schema/api-error';
-import { labelReportPatchSchema, type LabelReportPatch } from '../../schema/report';
+import {
+  labelReportPatchSchema,
+  labelReportSchema,
+  listedLabelReportSchema,
+  minimalLabelReportSchema,
+  pageSchema,
+  type LabelReportPatch,
+} from '../../schema/report';
 import type { Service } from '../../service/open-service';
 import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseBody } from '../body';
+import { shape, type OperationDoc } from '../openapi';
+
+const REPORT = shape('LabelReport', labelReportSchema);
+const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema), [
+  shape('ListedLabelReport', listedLabelReportSchema),
+]);
+const MINIMAL_PAGE = shape('MinimalLabelReportPage', pageSchema(minimalLabelReportSchema), [
+  shape('MinimalLabelReport', minimalLabelReportSchema),
+]);
+const PATCH = shape('LabelReportPatch', labelReportPatchSchema);
+
+const reportId = z.string().describe('The report id (a UUID in practice); any text is looked up as given.');
+const page = (what: string) => z.string().regex(PAGE_VALUE).describe(what);
+
+const LIST_QUERY = {
+  filter: z
+    .string()
+    .describe(
+      'Conditions key[op]value, comma separated (\\, is a literal comma), all of which must hold. ' +
+        'op: eq, neq, gt, gte, lt, lte, like, ilike, includes. At most 50 conditions and 4096 characters.',
+    ),
+  order: z.string().describe('key[asc] or key[desc]; any direction other than asc sorts descending. Default created[asc].'),
+  customFields: z.string().describe('Conditions customFieldId[op]value on custom fields, comma separated, same operators as filter.'),
+  pageNumber: page('The page to answer, counted from 1. Default 1.'),
+  pageSize: page('Reports per page; no upper bound. Default 100.'),
+  output: z
+    .enum(['normal', 'minimal'] as const satisfies readonly ListOutput[])
+    .describe('normal: the full report with label reduced to uid and sequenceCode; minimal: the reduced keys with minimalSenseData. Default normal.'),
+} satisfies Record<ListParameter, z.ZodType>;
+
+const LIST_DOC: OperationDoc = {
+  operationId: 'listLabelReports',
+  summary: 'One page of the label reports the key’s company can see',
+  query: LIST_QUERY,
+  responses: { 200: { description: 'The page, and how many reports match in all', shape: [PAGE, MINIMAL_PAGE] } },
+  refusals: [400],
+};
+
+const RETRIEVE_DOC: OperationDoc = {
+  operationId: 'getLabelReport',
+  summary: 'One label report with its data',
+  params: { id: reportId },
+  responses: { 200: { description: 'The full report', shape: REPORT } },
+  refusals: [400, 404],
+};
+
+const UPDATE_DOC: OperationDoc = {
+  operationId: 'updateLabelReport',
+  summary: 'Change some properties of one label report',
+  description:
+    'Send only the fields to change; nothing changes unless every field is allowed and valid. ' +
+    'Editors may not change limits; viewers may change only hasFlag and isArchived (403).',
+  params: { id: reportId },
+  body: PATCH,
+  responses: { 200: { description: 'The report after the change', shape: REPORT } },
+  refusals: [404],
+};
 
 export function labelReportRoutes(service: Service) {
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
-    app.get('/v2/labelReports', async (request) => {
+    app.get('/v2/labelReports', { config: { openapi: LIST_DOC } }, async (request) => {
       const caller = callerOf(request);
       service.reports.authorize(caller, 'read');
       return service.reports.list(caller, parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS));
     });
 
-    app.get<{ Params: { id: string } }>('/v2/labelReports/:id', async (request, reply) => {
+    app.get<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: RETRIEVE_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       service.reports.authorize(caller, 'read', request.params.id);
       refuseQueryParameters(request);
       return sendReport(reply, service.reports.retrieveDocument(caller, request.params.id));
     });
 
-    app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', async (request, reply) => {
+    app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: UPDATE_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       service.reports.authorize(caller, 'update', request.params.id);
       const body = jsonBody(request);

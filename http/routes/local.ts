@@ -3,25 +3,70 @@
  * where the service listens, and local API key management.
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { ApiError } from '../../schema/api-error';
-import { createApiKeyBodySchema, type ServiceInfo, type Session } from '../../schema/local';
+import {
+  apiKeyInfoSchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  serviceInfoSchema,
+  sessionSchema,
+  type ServiceInfo,
+  type Session,
+} from '../../schema/local';
 import { requirePermission } from '../../service/api-keys';
 import type { Service } from '../../service/open-service';
 import { callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseBody } from '../body';
+import { shape, type OperationDoc } from '../openapi';
+
+const API_KEY_INFO = shape('ApiKeyInfo', apiKeyInfoSchema);
+
+const INFO_DOC: OperationDoc = {
+  operationId: 'getServiceInfo',
+  summary: 'Where the service listens, and its version',
+  responses: { 200: { description: 'Base URL, port and version', shape: shape('ServiceInfo', serviceInfoSchema) } },
+};
+
+const SESSION_DOC: OperationDoc = {
+  operationId: 'getSession',
+  summary: 'Who the API key is: its company and permissions',
+  responses: { 200: { description: 'The key’s company and permissions', shape: shape('Session', sessionSchema) } },
+};
+
+const LIST_KEYS_DOC: OperationDoc = {
+  operationId: 'listApiKeys',
+  summary: 'The API keys of the key’s company, without the keys themselves (needs apiKeys:manage)',
+  responses: { 200: { description: 'The keys, revoked ones included', shape: shape('ApiKeyInfoList', z.array(apiKeyInfoSchema), [API_KEY_INFO]) } },
+};
+
+const CREATE_KEY_DOC: OperationDoc = {
+  operationId: 'createApiKey',
+  summary: 'A new API key for the key’s company (needs apiKeys:manage)',
+  body: shape('CreateApiKeyBody', createApiKeyBodySchema),
+  responses: { 201: { description: 'The key, shown this once', shape: shape('CreatedApiKey', createdApiKeySchema) } },
+};
+
+const REVOKE_KEY_DOC: OperationDoc = {
+  operationId: 'revokeApiKey',
+  summary: 'Revoke one API key of the key’s company for good (needs apiKeys:manage)',
+  params: { id: z.string().describe('The id of the key, as listed') },
+  responses: { 204: { description: 'Revoked' } },
+  refusals: [404],
+};
 
 export function localRoutes(service: Service, info: () => ServiceInfo) {
   return async function routes(app: FastifyInstance): Promise<void> {
-    app.get('/local/info', async () => info());
+    app.get('/local/info', { config: { openapi: INFO_DOC } }, async () => info());
 
-    app.get('/local/session', async (request) => {
+    app.get('/local/session', { config: { openapi: SESSION_DOC } }, async (request) => {
       const { companyId, permissions } = callerOf(request);
       const company = service.companies.find(companyId);
       const session: Session = { companyId, companyName: company?.name ?? companyId, permissions: [...permissions] };
       return session;
     });
 
-    app.get('/local/apiKeys', async (request) => {
+    app.get('/local/apiKeys', { config: { openapi: LIST_KEYS_DOC } }, async (request) => {
       const caller = callerOf(request);
       requirePermission(caller, 'apiKeys:manage');
       return service.apiKeys.list(caller.companyId);
@@ -31,7 +76,7 @@ export function localRoutes(service: Service, info: () => ServiceInfo) {
     // keeps Fastify's answers for a body it does not take.
     await app.register(async (withBody) => {
       judgeBodiesLate(withBody);
-      withBody.post('/local/apiKeys', async (request, reply) => {
+      withBody.post('/local/apiKeys', { config: { openapi: CREATE_KEY_DOC } }, async (request, reply) => {
         const caller = callerOf(request);
         requirePermission(caller, 'apiKeys:manage');
         const body = parseBody(createApiKeyBodySchema, jsonBody(request));
@@ -39,7 +84,7 @@ export function localRoutes(service: Service, info: () => ServiceInfo) {
       });
     });
 
-    app.delete<{ Params: { id: string } }>('/local/apiKeys/:id', async (request, reply) => {
+    app.delete<{ Params: { id: string } }>('/local/apiKeys/:id', { config: { openapi: REVOKE_KEY_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       requirePermission(caller, 'apiKeys:manage');
       if (!service.apiKeys.revoke(request.params.id, caller.companyId)) {

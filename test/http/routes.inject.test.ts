@@ -204,3 +204,11 @@ describe('/local', () => {
     );
   });
 });
+
+describe('/openapi.json', () => {
+  test('answers without a key', async () => {
+    const res = await call('GET', '/openapi.json', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+});

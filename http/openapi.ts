@@ -1,0 +1,212 @@
+/**
+ * The OpenAPI 3.1 document of everything the service answers, at GET /openapi.json, for local
+ * tools that generate clients. Each route declares its shapes with the zod schemas in
+ * `config.openapi`, and the document is assembled from the routes actually registered, so the
+ * two cannot drift apart. zod writes the JSON Schemas (draft 2020-12, the dialect of OpenAPI
+ * 3.1). The document only describes: requests are parsed by the routes as before.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { apiErrorBodySchema, REASON_PHRASES } from '../schema/api-error';
+import { AUTH_HEADER, AUTH_QUERY_PARAMETERS } from './auth';
+
+/** A schema under the name it has among the document's components. */
+export interface Shape {
+  readonly name: string;
+  readonly schema: z.ZodType;
+  /** Schemas inside it that get names of their own, for the clients generated from the document. */
+  readonly parts: readonly Shape[];
+}
+
+export const shape = (name: string, schema: z.ZodType, parts: readonly Shape[] = []): Shape => ({ name, schema, parts });
+
+export interface OperationDoc {
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** One per `:name` in the route's URL. */
+  params?: Record<string, z.ZodType>;
+  /** Query parameters beside the API key's; all optional. */
+  query?: Record<string, z.ZodType>;
+  body?: Shape;
+  /** Success answers by status: one shape, any of several, or none for an empty answer. */
+  responses: Record<number, { description: string; shape?: Shape | Shape[] }>;
+  /** Refusals of this route beyond those every route can answer (`refusalsOf`). */
+  refusals?: number[];
+  /** Answers without an API key. */
+  public?: true;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    openapi?: OperationDoc;
+  }
+}
+
+interface Operation {
+  method: string;
+  url: string;
+  doc: OperationDoc;
+}
+
+type DocumentInfo = { title: string; version: string; description: string };
+
+/** The API's own routes; each must be described (the UI's static files are not the API). */
+const API_PREFIXES = ['/v2/', '/local/'];
+/** Fastify reads a body on these whatever the route does with it. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const SECURITY_SCHEMES = {
+  apiKeyHeader: { type: 'apiKey', in: 'header', name: AUTH_HEADER },
+  ...Object.fromEntries(AUTH_QUERY_PARAMETERS.map((name) => [`${name}Parameter`, { type: 'apiKey', in: 'query', name }])),
+};
+
+const documentShape = shape('OpenApiDocument', z.record(z.string(), z.unknown()));
+
+/** Collects the described routes of `app` and serves their document. */
+export function registerOpenApi(app: FastifyInstance, info: DocumentInfo): void {
+  const operations: Operation[] = [];
+  app.addHook('onRoute', (route) => {
+    const doc = route.config?.openapi;
+    if (!doc) {
+      if (API_PREFIXES.some((prefix) => route.url.startsWith(prefix))) {
+        throw new Error(`${String(route.method)} ${route.url} needs config.openapi to be in the OpenAPI document`);
+      }
+      return;
+    }
+    // HEAD routes are Fastify's automatic twins of GET.
+    for (const method of [route.method].flat()) if (method !== 'HEAD') operations.push({ method, url: route.url, doc });
+  });
+
+  let document: unknown;
+  app.get(
+    '/openapi.json',
+    {
+      config: {
+        openapi: {
+          operationId: 'getOpenApiDocument',
+          summary: 'This document',
+          public: true,
+          responses: { 200: { description: 'The OpenAPI 3.1 document of the service', shape: documentShape } },
+        },
+      },
+    },
+    // Built on first use, when every route has been registered.
+    async () => (document ??= openApiDocument(operations, info)),
+  );
+}
+
+function openApiDocument(operations: readonly Operation[], info: DocumentInfo) {
+  const components = new Components();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { method, url, doc } of operations) {
+    const path = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    (paths[path] ??= {})[method.toLowerCase()] = operationObject(method, url, doc, components);
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    security: Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] })),
+    paths,
+    components: { schemas: components.schemas(), securitySchemes: SECURITY_SCHEMES },
+  };
+}
+
+function operationObject(method: string, url: string, doc: OperationDoc, components: Components) {
+  const pathNames = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const declared = Object.keys(doc.params ?? {});
+  if (pathNames.join() !== declared.join()) {
+    throw new Error(`${method} ${url}: params must describe ${pathNames.join(', ') || 'nothing'}, not ${declared.join(', ')}`);
+  }
+  const parameters = [
+    ...Object.entries(doc.params ?? {}).map(([name, schema]) => parameter(name, 'path', schema)),
+    ...Object.entries(doc.query ?? {}).map(([name, schema]) => parameter(name, 'query', schema)),
+  ];
+  const responses: Record<string, unknown> = {};
+  for (const [status, { description, shape: answer }] of Object.entries(doc.responses)) {
+    if (!answer) responses[status] = { description };
+    else if (Array.isArray(answer)) responses[status] = { description, content: json({ anyOf: answer.map((a) => components.ref(a, 'output')) }) };
+    else responses[status] = { description, content: json(components.ref(answer, 'output')) };
+  }
+  for (const status of refusalsOf(method, doc)) {
+    responses[status] = { description: REASON_PHRASES[status], content: json(components.ref(errorShape(status), 'output')) };
+  }
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    ...(doc.description && { description: doc.description }),
+    ...(doc.public && { security: [] }),
+    ...(parameters.length > 0 && { parameters }),
+    ...(doc.body && { requestBody: { required: true, content: json(components.ref(doc.body, 'input')) } }),
+    responses,
+  };
+}
+
+/** Every refusal the route can answer: its own, and those made before or around it. */
+function refusalsOf(method: string, doc: OperationDoc): number[] {
+  const statuses = new Set(doc.refusals);
+  statuses.add(403); // a Host or Origin the loopback guard refuses
+  if (!doc.public) statuses.add(401);
+  if (BODY_METHODS.has(method)) for (const status of [400, 413, 415]) statuses.add(status);
+  statuses.add(500);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function parameter(name: string, where: 'path' | 'query', schema: z.ZodType) {
+  const { description, ...rest } = jsonSchema(schema, 'input');
+  return { name, in: where, required: where === 'path', ...(description !== undefined && { description }), schema: rest };
+}
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+
+const errorShapes = new Map<number, Shape>();
+
+/** The error body of decisions §3 for one status. */
+function errorShape(status: number): Shape {
+  let named = errorShapes.get(status);
+  if (!named) {
+    const schema = apiErrorBodySchema.extend({ statusCode: z.literal(status), error: z.literal(REASON_PHRASES[status]) });
+    errorShapes.set(status, (named = shape(`Error${status}`, schema)));
+  }
+  return named;
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io });
+  return rest;
+}
+
+/**
+ * The named shapes the operations refer to, converted together so that one refers to another
+ * by `$ref`. A request body is described as zod reads it (io: input), an answer as the service
+ * writes it (io: output).
+ */
+class Components {
+  private readonly shapes = new Map<string, { schema: z.ZodType; io: 'input' | 'output' }>();
+
+  ref(named: Shape, io: 'input' | 'output'): { $ref: string } {
+    const known = this.shapes.get(named.name);
+    if (known && (known.schema !== named.schema || known.io !== io)) {
+      throw new Error(`${named.name} names two schemas, or one used both as a body and as an answer`);
+    }
+    this.shapes.set(named.name, { schema: named.schema, io });
+    for (const part of named.parts) this.ref(part, io);
+    return { $ref: `#/components/schemas/${named.name}` };
+  }
+
+  schemas(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const io of ['input', 'output'] as const) {
+      const registry = z.registry<{ id: string }>();
+      for (const [id, { schema }] of this.shapes) registry.add(schema, { id });
+      const converted = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}` }).schemas;
+      for (const [id, { io: wanted }] of this.shapes) {
+        if (wanted !== io) continue;
+        // An $id would re-base the component's own $refs, and $schema repeats OpenAPI 3.1's default.
+        const { $schema: _dialect, $id: _id, ...schema } = converted[id];
+        out[id] = schema;
+      }
+    }
+    return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+  }
+}

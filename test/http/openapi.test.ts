@@ -1,0 +1,207 @@
+/**
+ * GET /openapi.json: a valid OpenAPI 3.1 document of every route, and real answers of a real
+ * service, successes and refusals, fit the schema the document declares for their route and
+ * status.
+ */
+import { request as httpRequest } from 'node:http';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildApp } from '../../http/app';
+import { LIST_PARAMETERS } from '../../query/list-query';
+import { api, makeReport, startTestService, type KeyName, type TestService } from '../support/service-fixture';
+
+let svc: TestService;
+// A JSON document, walked by path.
+let doc: any;
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const DOC_ID = 'https://labeldesk.test/openapi.json';
+
+beforeAll(async () => {
+  svc = await startTestService([
+    makeReport('r1', { access: [{ companyId: 'fresh', role: 'viewer' }], customFields: [{ customFieldId: 'po', value: 'PO-1' }] }),
+    makeReport('r2', { subCompany: { id: 'sub-1', name: 'Depot' }, user: { id: 'u1' } }),
+    makeReport('r-other', { companyId: 'other' }),
+  ]);
+  const res = await fetch(`${svc.url}/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = await res.json();
+  ajv.addSchema(doc, DOC_ID);
+});
+afterAll(() => svc.stop());
+
+/** The schema the document declares for an answer of this route and status. */
+function declared(method: string, path: string, status: number): ValidateFunction | null {
+  const response = doc.paths[path]?.[method.toLowerCase()]?.responses?.[status];
+  if (!response) throw new Error(`${method} ${path} declares no ${status} answer`);
+  if (!response.content) return null;
+  const pointer = ['paths', path, method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema']
+    .map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1')))
+    .join('/');
+  return ajv.getSchema(`${DOC_ID}#/${pointer}`) ?? ajv.compile({ $ref: `${DOC_ID}#/${pointer}` });
+}
+
+function expectFits(method: string, path: string, res: { status: number; body: unknown }): void {
+  const validate = declared(method, path, res.status);
+  if (validate === null) {
+    expect(res.body).toBeUndefined();
+    return;
+  }
+  expect(validate(res.body), `${method} ${path} ${res.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+}
+
+describe('the document', () => {
+  test('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  test('every component is a valid JSON Schema 2020-12', () => {
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      expect(ajv.validateSchema(schema as object), `${name}: ${ajv.errorsText(ajv.errors)}`).toBe(true);
+    }
+  });
+
+  test('describes every route the service answers, and only those', () => {
+    const operations = Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [path, Object.keys(item as object).sort()]));
+    expect(operations).toEqual({
+      '/openapi.json': ['get'],
+      '/v2/labelReports': ['get'],
+      '/v2/labelReports/{id}': ['get', 'patch'],
+      '/local/info': ['get'],
+      '/local/session': ['get'],
+      '/local/apiKeys': ['get', 'post'],
+      '/local/apiKeys/{id}': ['delete'],
+    });
+  });
+
+  test('a new API route without a description is refused when it is registered', async () => {
+    const app = buildApp({ service: svc.service });
+    expect(() => app.get('/v2/labelReports/:id/extra', async () => ({}))).toThrow(/config\.openapi/);
+    expect(() => app.get('/elsewhere', async () => ({}))).not.toThrow();
+    await app.close();
+  });
+
+  test('declares each refusal a route can answer, per decisions §3', () => {
+    const statuses = (path: string, method: string) =>
+      Object.keys(doc.paths[path][method].responses).map(Number).filter((s) => s >= 400);
+    expect(statuses('/v2/labelReports', 'get')).toEqual([400, 401, 403, 500]);
+    expect(statuses('/v2/labelReports/{id}', 'get')).toEqual([400, 401, 403, 404, 500]);
+    expect(statuses('/v2/labelReports/{id}', 'patch')).toEqual([400, 401, 403, 404, 413, 415, 500]);
+    expect(statuses('/local/apiKeys', 'post')).toEqual([400, 401, 403, 413, 415, 500]);
+    expect(statuses('/local/apiKeys/{id}', 'delete')).toEqual([400, 401, 403, 404, 413, 415, 500]);
+    expect(statuses('/openapi.json', 'get')).toEqual([403, 500]);
+  });
+
+  test('lists the list parameters with their rules', () => {
+    const parameters = doc.paths['/v2/labelReports'].get.parameters;
+    expect(parameters.map((p: { name: string }) => p.name)).toEqual([...LIST_PARAMETERS]);
+    for (const p of parameters) expect(p).toMatchObject({ in: 'query', required: false, description: expect.any(String) });
+    const byName = Object.fromEntries(parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
+    expect(byName.output).toEqual({ type: 'string', enum: ['normal', 'minimal'] });
+    expect(byName.pageSize.pattern).toBe('^[1-9][0-9]*$');
+  });
+
+  test('the PATCH body is the patch schema, unknown fields refused', () => {
+    const body = doc.paths['/v2/labelReports/{id}'].patch.requestBody;
+    expect(body.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LabelReportPatch' });
+    const patch = doc.components.schemas.LabelReportPatch;
+    expect(Object.keys(patch.properties)).toEqual(['limits', 'labelReference', 'status', 'hasFlag', 'isArchived', 'customFields', 'trim']);
+    expect(patch.additionalProperties).toBe(false);
+  });
+
+  test('names the three ways to send the key, and needs none for itself', () => {
+    expect(doc.components.securitySchemes).toEqual({
+      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      keyParameter: { type: 'apiKey', in: 'query', name: 'key' },
+      apiKeyParameter: { type: 'apiKey', in: 'query', name: 'apiKey' },
+    });
+    expect(doc.security).toEqual([{ apiKeyHeader: [] }, { keyParameter: [] }, { apiKeyParameter: [] }]);
+    expect(doc.paths['/openapi.json'].get.security).toEqual([]);
+    expect(doc.paths['/v2/labelReports'].get.security).toBeUndefined();
+  });
+
+  test('stays behind the loopback Host guard', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: svc.port, path: '/openapi.json', headers: { host: 'evil.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+});
+
+describe('real answers fit the declared schemas', () => {
+  const get = (path: string, key: KeyName | null = 'acme') => api(svc, path, { key });
+
+  test('list, normal and minimal, and a page past the end', async () => {
+    for (const query of ['', '?output=minimal', '?pageNumber=9', '?output=minimal&filter=id[eq]none']) {
+      const res = await get(`/v2/labelReports${query}`);
+      expect(res.status).toBe(200);
+      expectFits('GET', '/v2/labelReports', res);
+    }
+  });
+
+  test('retrieve and PATCH', async () => {
+    const retrieved = await get('/v2/labelReports/r2');
+    expect(retrieved.status).toBe(200);
+    expectFits('GET', '/v2/labelReports/{id}', retrieved);
+    const patched = await api(svc, '/v2/labelReports/r1', {
+      method: 'PATCH',
+      body: { hasFlag: true, trim: { startTime: 0, endTime: 4_000_000_000 }, customFields: [{ customFieldId: 'n', value: [1, 'a'] }] },
+    });
+    expect(patched.status).toBe(200);
+    expectFits('PATCH', '/v2/labelReports/{id}', patched);
+  });
+
+  test('/local and the document itself', async () => {
+    expectFits('GET', '/local/info', await get('/local/info'));
+    expectFits('GET', '/local/session', await get('/local/session'));
+    expectFits('GET', '/local/apiKeys', await get('/local/apiKeys'));
+    const created = await api(svc, '/local/apiKeys', { method: 'POST', body: { name: 'doc', permissions: ['labelReports:read'] } });
+    expect(created.status).toBe(201);
+    expectFits('POST', '/local/apiKeys', created);
+    const revoked = await api(svc, `/local/apiKeys/${created.body.id}`, { method: 'DELETE' });
+    expect(revoked.status).toBe(204);
+    expectFits('DELETE', '/local/apiKeys/{id}', revoked);
+    expectFits('GET', '/openapi.json', await get('/openapi.json', null));
+  });
+
+  test('refusals: 400, 401, 403, 404, 413, 415', async () => {
+    const cases: [string, string, Promise<{ status: number; body: unknown }>, number][] = [
+      ['GET', '/v2/labelReports', get('/v2/labelReports?filter=foo[eq]1'), 400],
+      ['GET', '/v2/labelReports', get('/v2/labelReports', null), 401],
+      ['GET', '/v2/labelReports', get('/v2/labelReports', 'acmeUpdateOnly'), 403],
+      ['GET', '/v2/labelReports/{id}', get('/v2/labelReports/r-other'), 404],
+      ['GET', '/v2/labelReports/{id}', get('/v2/labelReports/r1?verbose=1'), 400],
+      ['PATCH', '/v2/labelReports/{id}', api(svc, '/v2/labelReports/r1', { method: 'PATCH', body: { colour: 1 } }), 400],
+      ['PATCH', '/v2/labelReports/{id}', api(svc, '/v2/labelReports/r1', { method: 'PATCH', body: { status: 'completed' }, key: 'fresh' }), 403],
+      ['PATCH', '/v2/labelReports/{id}', api(svc, '/v2/labelReports/r1', { method: 'PATCH', body: 'x'.repeat(1024 * 1024 + 1) }), 413],
+      ['PATCH', '/v2/labelReports/{id}', api(svc, '/v2/labelReports/r1', { method: 'PATCH', body: '{}', headers: { 'content-type': 'text/plain' } }), 415],
+      ['GET', '/local/session', get('/local/session', 'revoked'), 401],
+      ['DELETE', '/local/apiKeys/{id}', api(svc, '/local/apiKeys/nope', { method: 'DELETE' }), 404],
+      ['POST', '/local/apiKeys', api(svc, '/local/apiKeys', { method: 'POST', body: { name: 'x', permissions: [] } }), 400],
+    ];
+    for (const [method, path, pending, status] of cases) {
+      const res = await pending;
+      expect(res.status, `${method} ${path}`).toBe(status);
+      expectFits(method, path, res);
+    }
+  });
+
+  test('the schemas are strict enough to catch a wrong answer', async () => {
+    const notFound = await get('/v2/labelReports/r-other');
+    expect(declared('GET', '/v2/labelReports/{id}', 400)!(notFound.body)).toBe(false);
+    const minimal = (await get('/v2/labelReports?output=minimal')).body;
+    expect(declared('GET', '/v2/labelReports/{id}', 200)!(minimal)).toBe(false);
+    minimal.data[0].extra = 1;
+    expect(declared('GET', '/v2/labelReports', 200)!(minimal)).toBe(false);
+    expect(() => declared('GET', '/local/info', 404)).toThrow(/declares no 404/);
+  });
+});
