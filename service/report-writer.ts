@@ -31,7 +31,7 @@ export class ReportWriter {
    * its own `updated`. Returns whether anything changed.
    */
   put(record: ReportRecord, actor: Actor): boolean {
-    return this.data.write(() => {
+    return this.atomically(() => {
       const before = this.snapshot(record.row.id);
       this.data.reports.replace(record.row, record.access, record.states, record.customFields);
       if (!before) {
@@ -50,7 +50,7 @@ export class ReportWriter {
    * change is logged. Returns whether anything changed.
    */
   edit(id: string, actor: Actor, edit: ReportEdit): boolean {
-    return this.data.write(() => {
+    return this.atomically(() => {
       const { reports } = this.data;
       const before = this.snapshot(id);
       if (!before) throw new Error(`no label report '${id}' to edit`);
@@ -74,6 +74,15 @@ export class ReportWriter {
       this.log(after, 'update', changes, actor);
       return true;
     });
+  }
+
+  /**
+   * In the caller's transaction when there is one (an import, a PATCH: whoever opened it rolls
+   * all of it back on failure), else in its own. No savepoint per report: an import writes
+   * tens of thousands.
+   */
+  private atomically<T>(fn: () => T): T {
+    return this.data.inTransaction ? fn() : this.data.write(fn);
   }
 
   private snapshot(id: string): ReportRecord | undefined {
