@@ -4,6 +4,7 @@
  * and queues what it finds as `ScanEvent`s for the processor. No parsing, no database.
  */
 import { BundleScanner, BundleSyntaxError, keyPath, type KeyMode, type ScanHandler } from './json-scanner';
+import { Utf8Check } from './utf8-check';
 
 const ARRAY_KEYS = ['companies', 'apiKeys', 'labelReports'] as const;
 export type ArrayKey = (typeof ARRAY_KEYS)[number];
@@ -24,17 +25,36 @@ export class BundleReader implements ScanHandler {
   private events: ScanEvent[] = [];
   private readonly seenKeys = new Set<string>();
   private readonly scanner: BundleScanner;
+  private readonly utf8 = new Utf8Check();
 
   constructor(maxElementBytes: number) {
     this.scanner = new BundleScanner(this, maxElementBytes);
   }
 
   push(chunk: Uint8Array): void {
-    if (!this.fatal) this.guard(() => this.scanner.push(chunk));
+    if (this.fatal) return;
+    if (this.refuseBadText(this.utf8.push(chunk))) return;
+    this.guard(() => this.scanner.push(chunk));
   }
 
   end(): void {
-    if (!this.fatal) this.guard(() => this.scanner.end());
+    if (this.fatal || this.refuseBadText(this.utf8.end())) return;
+    this.guard(() => this.scanner.end());
+  }
+
+  /** Nothing after a byte that is not UTF-8 can be trusted: the bundle stops there. */
+  private refuseBadText(offset: number): boolean {
+    if (offset === -1) return false;
+    this.events.push(
+      {
+        t: 'problem',
+        path: '$',
+        message: `the bundle is not UTF-8 text: the byte at offset ${offset} is not valid UTF-8 (was it saved as Latin-1 or Windows-1252? save it as UTF-8)`,
+      },
+      { t: 'fatal' },
+    );
+    this.fatal = true;
+    return true;
   }
 
   /** The events since the last call. */
