@@ -8,12 +8,33 @@ import { z } from 'zod';
 /** Epoch seconds; an integer that fits a double exactly. */
 export const epochSeconds = z.int();
 
-/** Temperature in °C, humidity in %RH. zod's number rejects NaN and ±Infinity. */
+/**
+ * The physical range of what a label measures, for readings and limits alike: no temperature
+ * below absolute zero, none above 1 000 °C, humidity 0–100 %RH. Bounded inputs keep every
+ * calculated figure finite (a limit of 1e308 would overflow degreeHour to Infinity).
+ */
+export const TEMPERATURE_RANGE = { min: -273.15, max: 1000 } as const;
+export const HUMIDITY_RANGE = { min: 0, max: 100 } as const;
+
+/** Temperature in °C. zod's number rejects NaN and ±Infinity. */
+const celsius = (what: string) =>
+  z
+    .number()
+    .min(TEMPERATURE_RANGE.min, `${what} cannot be below absolute zero (${TEMPERATURE_RANGE.min} °C)`)
+    .max(TEMPERATURE_RANGE.max, `${what} cannot be above ${TEMPERATURE_RANGE.max} °C`);
+
+/** Relative humidity in %RH. */
+const relativeHumidity = (what: string) =>
+  z
+    .number()
+    .min(HUMIDITY_RANGE.min, `${what} cannot be below ${HUMIDITY_RANGE.min} %RH`)
+    .max(HUMIDITY_RANGE.max, `${what} cannot be above ${HUMIDITY_RANGE.max} %RH`);
+
 export const limitsSchema = z.strictObject({
-  minTemperature: z.number(),
-  maxTemperature: z.number(),
-  minHumidity: z.number().optional(),
-  maxHumidity: z.number().optional(),
+  minTemperature: celsius('a temperature limit'),
+  maxTemperature: celsius('a temperature limit'),
+  minHumidity: relativeHumidity('a humidity limit').optional(),
+  maxHumidity: relativeHumidity('a humidity limit').optional(),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 
@@ -50,8 +71,8 @@ export type Trim = z.infer<typeof trimSchema>;
 
 export const datapointSchema = z.strictObject({
   timestamp: epochSeconds,
-  temperature: z.number().min(-273.15, 'a temperature cannot be below absolute zero (-273.15 °C)'),
-  humidity: z.number().min(0).max(100).optional(),
+  temperature: celsius('a temperature'),
+  humidity: relativeHumidity('a humidity').optional(),
 });
 export type Datapoint = z.infer<typeof datapointSchema>;
 
