@@ -105,6 +105,11 @@ export class ReportStore {
     return compileListQuery(query);
   }
 
+  /** Whether the company has an access entry on the report: the visibility check, without reading the report. */
+  isVisible(companyId: string, id: string): boolean {
+    return this.statement('SELECT 1 FROM access WHERE company_id = ? AND label_report_id = ?').get(companyId, id) !== undefined;
+  }
+
   /** The report as the caller's company sees it, or undefined when it has no access entry. */
   findVisible(companyId: string, id: string): VisibleReportRow | undefined {
     return this.selectVisible.get(companyId, id) as VisibleReportRow | undefined;

@@ -41,7 +41,7 @@ export class LabelReportService {
    */
   authorize(caller: Caller, action: 'read' | 'update', id?: string): void {
     requirePermission(caller, action === 'read' ? 'labelReports:read' : 'labelReports:update');
-    if (id !== undefined && !this.store.findVisible(caller.companyId, id)) throw notFound(id);
+    if (id !== undefined && !this.store.isVisible(caller.companyId, id)) throw notFound(id);
   }
 
   list(caller: Caller, q: ListQuery): Page<MinimalLabelReport> | Page<ListedLabelReport> {
