@@ -1,9 +1,9 @@
 /**
  * Demo data: three companies, their API keys and realistic label reports, the same for the same
- * seed. Everything derives from the seed (its own PRNG, ids and keys hashed from it, a fixed
- * reference date instead of the clock). Pure: the service writes it (service/demo-seeder.ts).
+ * seed. Everything derives from the seed (its own PRNG, ids hashed from it, a fixed reference
+ * date instead of the clock), except the API keys. Pure: the service writes it
+ * (service/demo-seeder.ts).
  */
-import { derivedUuid } from '../service/bundle-import/derived-uuid';
 import type { Company, Permission } from '../schema/report';
 import { sha256 } from './random';
 
@@ -23,32 +23,16 @@ export const DEMO_COMPANIES: readonly Company[] = [
   { id: 'fresh', name: 'FreshFoods Retail', shortCode: 'FFR' },
 ];
 
-export interface DemoKey {
-  id: string;
-  companyId: string;
-  key: string;
-  permissions: Permission[];
-  name: string;
-}
-
-const FULL: Permission[] = ['labelReports:read', 'labelReports:update', 'apiKeys:manage'];
-const DEMO_KEYS: readonly { companyId: string; purpose: string; name: string; permissions: Permission[] }[] = [
-  { companyId: 'acme', purpose: 'full', name: 'Acme demo (read, update, keys)', permissions: FULL },
-  { companyId: 'acme', purpose: 'read', name: 'Acme demo (read only)', permissions: ['labelReports:read'] },
-  { companyId: 'nordic', purpose: 'full', name: 'Nordic demo (read, update, keys)', permissions: FULL },
-  { companyId: 'fresh', purpose: 'full', name: 'FreshFoods demo (read, update, keys)', permissions: FULL },
+/**
+ * The demo's API keys, by name. The data is the same everywhere; keys never are: each database
+ * gets its own random keys, made once and shown once (service/demo-seeder.ts).
+ */
+export const DEMO_KEYS: readonly { companyId: string; name: string; permissions: readonly Permission[] }[] = [
+  { companyId: 'acme', name: 'Acme demo (read, update, keys)', permissions: ['labelReports:read', 'labelReports:update', 'apiKeys:manage'] },
+  { companyId: 'acme', name: 'Acme demo (read only)', permissions: ['labelReports:read'] },
+  { companyId: 'nordic', name: 'Nordic demo (read, update, keys)', permissions: ['labelReports:read', 'labelReports:update', 'apiKeys:manage'] },
+  { companyId: 'fresh', name: 'FreshFoods demo (read, update, keys)', permissions: ['labelReports:read', 'labelReports:update', 'apiKeys:manage'] },
 ];
-
-export function demoKeys(seed: number): DemoKey[] {
-  const seedText = String(seed);
-  return DEMO_KEYS.map((k) => ({
-    id: derivedUuid('demo-key', seedText, k.companyId, k.purpose),
-    companyId: k.companyId,
-    key: 'ldk_demo_' + sha256(`labeldesk-demo-key\0${seedText}\0${k.companyId}\0${k.purpose}`).slice(0, 40),
-    permissions: [...k.permissions],
-    name: k.name,
-  }));
-}
 
 /** The moment the demo data is "now": mid-October 2026, a few days earlier or later per seed. */
 export function referenceTime(seed: string): number {

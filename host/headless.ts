@@ -44,7 +44,12 @@ export function parseHeadlessArgs(argv: readonly string[], env: Record<string, s
 
 export function runningLines(service: DesktopService, dbFile: string): string[] {
   const lines: string[] = [];
-  if (service.demo) lines.push(`The database was empty, so it now holds demo data (${service.demo.reports} label reports).`);
+  if (service.demo) {
+    lines.push(`The database was empty, so it now holds demo data (${service.demo.reports} label reports).`);
+    // Each install has its own demo keys; this is the only time they are shown.
+    if (service.demo.keys.length > 0) lines.push('Demo API keys for local tools (shown only now):');
+    for (const k of service.demo.keys) lines.push(`  ${k.key}  ${k.name ?? k.companyId}`);
+  }
   if (service.sessionKey !== null) {
     lines.push(`LabelDesk is running: open ${service.url}/#key=${encodeURIComponent(service.sessionKey)}`);
   } else {

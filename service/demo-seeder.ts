@@ -1,40 +1,46 @@
 /** Writes the demo data (demo/) through the service's own paths: keys as hashes, reports through the writer. */
+import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
-import { DEMO_COMPANIES, demoKeys, demoReport, referenceTime, type DemoKey, type DemoOptions } from '../demo';
+import { DEMO_COMPANIES, DEMO_KEYS, demoReport, referenceTime, type DemoOptions } from '../demo';
 import { describeZodError } from '../contract/zod-messages';
 import type { Company } from '../schema/report';
-import { hashKey } from './api-keys';
+import { generateKey, hashKey, type CreatedApiKey } from './api-keys';
 import { validateBundleReport } from './bundle-import/datapoint-check';
 import { recordFromBundle } from './report-record';
 import type { ReportWriter } from './report-writer';
 
 export interface DemoSummary {
   companies: Company[];
-  keys: DemoKey[];
+  /** The keys this run made, each shown only here; none when the demo keys exist already. */
+  keys: CreatedApiKey[];
   /** Label reports written. */
   reports: number;
 }
 
 /**
  * The demo companies, keys and `reports` label reports, upserting: running it twice with the
- * same seed changes nothing. One transaction.
+ * same seed changes nothing. A demo key is made, with a random key, only where the company has
+ * no valid key of that name yet, so keys differ from one database to the next. One transaction.
  */
-export function seedDemo(data: DataStore, writer: ReportWriter, options: DemoOptions): DemoSummary {
+export function seedDemo(data: DataStore, writer: ReportWriter, options: DemoOptions, now: () => Date): DemoSummary {
   const seedText = String(options.seed);
   const reference = referenceTime(seedText);
-  const keys = demoKeys(options.seed);
+  const keys: CreatedApiKey[] = [];
   data.write(() => {
     for (const company of DEMO_COMPANIES) data.companies.upsert(company);
-    for (const k of keys) {
-      data.keys.upsert({
-        id: k.id,
-        keyHash: hashKey(k.key),
-        companyId: k.companyId,
-        name: k.name,
-        permissions: k.permissions,
-        created: new Date(reference * 1000).toISOString(),
-        revoked: null,
-      });
+    for (const spec of DEMO_KEYS) {
+      if (data.keys.list(spec.companyId).some((k) => k.name === spec.name && k.revoked === null)) continue;
+      const key = generateKey();
+      const created: CreatedApiKey = {
+        id: randomUUID(),
+        key,
+        name: spec.name,
+        companyId: spec.companyId,
+        permissions: [...spec.permissions],
+        created: now().toISOString(),
+      };
+      data.keys.upsert({ ...created, keyHash: hashKey(key), revoked: null });
+      keys.push(created);
     }
     for (let i = 0; i < options.reports; i++) {
       const parsed = validateBundleReport(demoReport(seedText, i, reference));

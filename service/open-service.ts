@@ -58,7 +58,7 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
     history: (reportId) => data.changes.forReport(reportId),
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),
-    createDemoData: (demo) => seedDemo(data, writer, demo),
+    createDemoData: (demo) => seedDemo(data, writer, demo, now),
     isEmpty: () => data.isEmpty(),
     homeCompany: () => data.read(() => data.reports.busiestOwner() ?? data.companies.all()[0]?.id ?? null),
     close: () => data.close(),

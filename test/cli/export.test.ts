@@ -28,6 +28,10 @@ afterAll(() => {
 
 const open = () => serviceFile(dir, { now: () => NOW });
 
+/** An export without its keys: demo keys are random per database, everything else is the seed's. */
+const withoutKeys = (text: string) => ({ ...(JSON.parse(text) as Record<string, unknown>), apiKeys: undefined });
+const KEY = /^ldk_[A-Za-z0-9_-]{43}$/;
+
 async function importString(service: Service, text: string) {
   const result = await service.importBundle(Readable.from([Buffer.from(text)]));
   expect(result.problems).toEqual([]);
@@ -117,14 +121,19 @@ describe('export', () => {
     const summaryTwo = two.createDemoData({ reports: 60, seed: 5 });
     other.createDemoData({ reports: 60, seed: 6 });
     small.createDemoData({ reports: 20, seed: 5 });
-    expect(summaryTwo).toEqual(summaryOne);
-    expect(await exported(two)).toBe(await exported(one));
-    expect(await exported(other)).not.toBe(await exported(one));
+    expect({ ...summaryTwo, keys: [] }).toEqual({ ...summaryOne, keys: [] });
+    expect(withoutKeys(await exported(two))).toEqual(withoutKeys(await exported(one)));
+    expect(withoutKeys(await exported(other))).not.toEqual(withoutKeys(await exported(one)));
+    // Keys are never the same twice: each database gets its own.
+    const keysOf = (summary: typeof summaryOne) => summary.keys.map((k) => k.key);
+    expect(keysOf(summaryOne).filter((k) => keysOf(summaryTwo).includes(k))).toEqual([]);
+    expect(summaryOne.keys.every((k) => KEY.test(k.key))).toBe(true);
     const bigIds = new Set((JSON.parse(await exported(one)) as { labelReports: { id: string }[] }).labelReports.map((r) => r.id));
     for (const r of (JSON.parse(await exported(small)) as { labelReports: { id: string }[] }).labelReports) expect(bigIds.has(r.id)).toBe(true);
-    // Running it again changes nothing.
-    one.createDemoData({ reports: 60, seed: 5 });
-    expect(await exported(one)).toBe(await exported(two));
+    // Running it again changes nothing, and makes no new keys.
+    const before = await exported(one);
+    expect(one.createDemoData({ reports: 60, seed: 5 }).keys).toEqual([]);
+    expect(await exported(one)).toBe(before);
   });
 
   it('demo data is realistic: every mode, type, status and alert level, shared reports, custom fields, trims and rules', () => {
@@ -138,7 +147,7 @@ describe('export', () => {
       ['nordic', 'labelReports:read,labelReports:update,apiKeys:manage'],
       ['fresh', 'labelReports:read,labelReports:update,apiKeys:manage'],
     ]);
-    expect(summary.keys.every((k) => /^ldk_demo_[0-9a-f]{40}$/.test(k.key))).toBe(true);
+    expect(summary.keys.every((k) => KEY.test(k.key))).toBe(true);
     const values = (sql: string) => db.prepare(sql).pluck().all();
     expect(new Set(values('SELECT DISTINCT mode FROM label_reports'))).toEqual(new Set(['airFreight', 'roadTransport', 'seaFreight', 'railFreight', 'stationary', 'unknown']));
     expect(new Set(values('SELECT DISTINCT type FROM label_reports'))).toEqual(new Set(['tempSense', 'humiditySense', 'shockSense', 'freezeSense']));
@@ -168,7 +177,7 @@ describe('export', () => {
     expect(Math.max(...intervals)).toBeLessThanOrEqual(900);
   });
 
-  it('labeldesk demo, export and import through the binary: same seed → identical export, and the file imports back', async () => {
+  it('labeldesk demo, export and import through the binary: same seed → the same data with keys of its own, and the file imports back', async () => {
     const [demoA, demoB] = await Promise.all([
       labeldesk(['demo', '--db', join(dir, 'a.db'), '--reports', '40', '--seed', '9']),
       labeldesk(['demo', '--db', join(dir, 'b.db'), '--reports', '40', '--seed', '9']),
@@ -176,9 +185,10 @@ describe('export', () => {
     expect(demoA.code).toBe(0);
     expect(demoA.stdout).toMatch(/created 3 companies, 4 API keys and 40 label reports \(seed 9\)/);
     expect(demoA.stdout).toMatch(/COMPANY\s+PERMISSIONS\s+KEY/);
-    const keyLines = (out: string) => out.split('\n').filter((l) => l.includes('ldk_demo_'));
-    expect(keyLines(demoA.stdout)).toHaveLength(4);
-    expect(keyLines(demoB.stdout)).toEqual(keyLines(demoA.stdout));
+    const keysIn = (out: string): string[] => out.match(/ldk_[A-Za-z0-9_-]{43}/g) ?? [];
+    expect(keysIn(demoA.stdout)).toHaveLength(4);
+    expect(keysIn(demoB.stdout)).toHaveLength(4);
+    expect(keysIn(demoB.stdout).filter((k) => keysIn(demoA.stdout).includes(k))).toEqual([]);
 
     const [exportA, exportB] = await Promise.all([
       labeldesk(['export', '--db', join(dir, 'a.db'), '--out', join(dir, 'a.json')]),
@@ -188,14 +198,14 @@ describe('export', () => {
     expect(exportA.stdout.trim()).toBe(`exported 3 companies, 4 API keys, 40 label reports to ${join(dir, 'a.json')}`);
     expect(exportB.code).toBe(0);
     expect(exportB.stderr.trim()).toBe('exported 3 companies, 4 API keys, 40 label reports');
-    expect(exportB.stdout).toBe(readFileSync(join(dir, 'a.json'), 'utf8'));
+    expect(withoutKeys(exportB.stdout)).toEqual(withoutKeys(readFileSync(join(dir, 'a.json'), 'utf8')));
     expect(readdirSync(dir).filter((f) => f.includes('.partial-'))).toEqual([]);
 
     const back = await labeldesk(['import', '--db', join(dir, 'c.db'), join(dir, 'a.json')]);
     expect(back.stdout.trim()).toBe('imported 3 companies, 4 API keys, 40 label reports');
     const again = await labeldesk(['export', '--db', join(dir, 'c.db'), '--out', join(dir, 'c.json')]);
     expect(again.code).toBe(0);
-    expect(readFileSync(join(dir, 'c.json'), 'utf8')).toBe(exportB.stdout);
+    expect(readFileSync(join(dir, 'c.json'), 'utf8')).toBe(readFileSync(join(dir, 'a.json'), 'utf8'));
 
     const missing = await labeldesk(['export', '--db', join(dir, 'none.db')]);
     expect(missing.code).toBe(1);

@@ -68,7 +68,7 @@ async function get(url: string, key: string): Promise<{ status: number; body: an
 
 function demoKey(stdout: string, company: string): string {
   const line = stdout.split('\n').find((l) => l.startsWith(company + ' ') && l.includes('labelReports:update'));
-  return /ldk_demo_[0-9a-f]+/.exec(line ?? '')![0];
+  return /ldk_[A-Za-z0-9_-]{43}/.exec(line ?? '')![0];
 }
 
 function sleep(ms: number): Promise<void> {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { NO_COMPANY_MESSAGE, startDesktopService } from '../../host/desktop-service';
+import { runningLines } from '../../host/headless';
 import { openService } from '../../service/open-service';
 import { column } from '../support/service-files';
 import { seedDatabase } from './seed';
@@ -108,6 +109,12 @@ describe('startDesktopService', () => {
     const svc = await startDesktopService({ dbFile, port: 0, demoIfEmpty: true });
     try {
       expect(svc.demo).toMatchObject({ reports: 2000 });
+      // Keys of its own, shown once in the lines the headless start prints.
+      expect(svc.demo!.keys).toHaveLength(4);
+      const printed = runningLines(svc, dbFile).join('\n');
+      for (const k of svc.demo!.keys) expect(printed).toContain(k.key);
+      const keyOf = (name: string) => svc.demo!.keys.find((k) => k.name === name)!.key;
+      expect((await get(`${svc.url}/v2/labelReports?pageSize=1`, keyOf('Acme demo (read only)'))).status).toBe(200);
       expect(svc.sessionKey).toMatch(/^ldk_/);
       expect(svc.companyId).toBe(svc.running.service.homeCompany());
       expect(column(dbFile, 'SELECT COUNT(*) FROM label_reports')).toEqual([2000]);
