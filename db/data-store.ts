@@ -10,7 +10,7 @@ import { KeyStore } from './key-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
 
-/** A transaction that stays open across awaits (a streamed import or export). */
+/** A transaction that stays open across awaits (an import's staging, an export). */
 export interface OpenTransaction {
   commit(): void;
   /** Safe to call after a failed commit or twice. */
@@ -58,14 +58,15 @@ export class DataStore {
     return this.db.inTransaction;
   }
 
-  /** A transaction for work that awaits in between; the caller commits or rolls back. */
-  begin(mode: 'read' | 'write'): OpenTransaction {
+  /**
+   * A deferred transaction for work that awaits in between; the caller commits or rolls back.
+   * It takes the database's write lock only if it writes to the database: one that reads, or
+   * writes only this connection's temporary tables, never keeps other writers waiting.
+   */
+  begin(): OpenTransaction {
     const db = this.db;
     if (db.inTransaction) throw new Error('a transaction is already open on this connection');
-    db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
-    // A streamed bundle may list reports before the companies they name: foreign keys are
-    // checked at COMMIT instead of at each row.
-    if (mode === 'write') db.pragma('defer_foreign_keys = ON');
+    db.exec('BEGIN');
     return {
       commit: () => db.exec('COMMIT'),
       rollback: () => {
@@ -74,7 +75,7 @@ export class DataStore {
     };
   }
 
-  /** Scratch tables for one import; create inside its write transaction. */
+  /** Scratch tables for one import, in this connection's temporary database. */
   importStaging(): ImportStaging {
     return new ImportStaging(this.db);
   }

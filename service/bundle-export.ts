@@ -39,7 +39,7 @@ const ID_PAGE = 500;
  * Returns the counts when done.
  */
 export function* bundleChunks(data: DataStore): Generator<string, ExportCounts, undefined> {
-  const transaction = data.inTransaction ? null : data.begin('read');
+  const transaction = data.inTransaction ? null : data.begin();
   try {
     const counts: ExportCounts = { companies: 0, apiKeys: 0, labelReports: 0 };
     yield `{"version":${BUNDLE_VERSION},\n"companies":[`;

@@ -1,12 +1,12 @@
 /**
- * The sink: the last step of an import, the only one with the database. It applies the
- * processor's outcomes inside the open transaction: writes companies and keys, writes each
- * report through the one write path, finds duplicate ids and collects company references. Both
- * need the whole bundle, so they go through the import's staging tables rather than memory;
- * the references are checked at the end, in `finish`, once every company of the bundle is known.
+ * The sink: the last step of an import, the only one with the database. It stages the
+ * processor's outcomes in the import's temporary tables (no lock on the database meanwhile),
+ * finds duplicate ids and collects company references; the references are checked in `finish`,
+ * once every company of the bundle is known. `switchIn` then writes everything staged in one
+ * transaction: companies, keys, and each report through the one write path, which logs it.
  */
 import type { DataStore } from '../../db/data-store';
-import type { ImportStaging } from '../../db/import-staging';
+import type { ImportStaging, StagedApiKey } from '../../db/import-staging';
 import { BUNDLE_VERSION } from '../../schema/bundle';
 import type { Actor } from '../../schema/change-log';
 import type { Company } from '../../schema/report';
@@ -59,7 +59,16 @@ export class ImportSink {
     }
   }
 
-  /** Before COMMIT (a ROLLBACK removes the staging tables by itself). */
+  /** Writes what was staged, in one write transaction: all of it, or (on an error) none of it. */
+  switchIn(): void {
+    this.data.write(() => {
+      // Companies first, so that every key and report finds the company it names.
+      for (const page of this.staging.companies()) for (const company of page) this.data.companies.upsert(company);
+      for (const page of this.staging.apiKeys()) for (const key of page) this.writeKey(key);
+      for (const page of this.staging.reports()) for (const record of page) this.writer.put(record, IMPORT);
+    });
+  }
+
   dropStaging(): void {
     this.staging.drop();
   }
@@ -96,7 +105,7 @@ export class ImportSink {
       return this.problem(`$.companies[${index}].id`, `company '${id}' is listed twice (first at $.companies[${first}])`);
     }
     if (company === null) return;
-    this.data.companies.upsert(company);
+    this.staging.stageCompany(company);
     this.counts.companies++;
   }
 
@@ -105,6 +114,12 @@ export class ImportSink {
     const first = this.staging.keyHashes.earlier(key.keyHash, index);
     if (first !== null) return this.problem(path, `the same API key is listed twice (first at $.apiKeys[${first}])`);
     this.reference(key.companyId, `${path}.companyId`);
+    this.staging.stageApiKey(key);
+    this.counts.apiKeys++;
+  }
+
+  /** At the switch, against the database as it is then. */
+  private writeKey(key: StagedApiKey): void {
     const existing = this.data.keys.findByHash(key.keyHash);
     this.data.keys.upsert({
       id: existing?.id ?? derivedUuid('apiKey', key.keyHash),
@@ -116,7 +131,6 @@ export class ImportSink {
       // A revocation in the database sticks: importing an older bundle never brings a key back.
       revoked: key.revoked ?? existing?.revoked ?? null,
     });
-    this.counts.apiKeys++;
   }
 
   private report(index: number, id: string, companies: ReportCompanies, valid: boolean, record: ReportRecord | null): void {
@@ -128,14 +142,9 @@ export class ImportSink {
     companies.states.forEach((c, i) => this.reference(c, `${path}.companyState[${i}].companyId`));
     if (!valid) return;
     this.counts.labelReports++;
-    // Once the import is bound to fail, writing more would only be rolled back.
+    // Once the import is bound to fail, staging more would only be thrown away.
     if (this.problemCount > 0 || record === null) return;
-    // A row from the worker thread arrives with its datapoints as a plain Uint8Array (structured
-    // clone drops the Buffer class); a ReportRow holds a Buffer.
-    const row = Buffer.isBuffer(record.row.datapoints)
-      ? record.row
-      : { ...record.row, datapoints: Buffer.from(record.row.datapoints as Uint8Array) };
-    this.writer.put({ ...record, row }, IMPORT);
+    this.staging.stageReport(record);
   }
 
   /** Remembers the first path naming `companyId`, for the check in `finish`. */

@@ -83,8 +83,10 @@ export type BundleSource = AsyncIterable<Buffer | Uint8Array | string>;
 /**
  * Reads, validates and imports a bundle. Resolves with the problems when the bundle is invalid
  * (nothing is written then); rejects only when reading or the database fails, after rolling back.
- * The connection must not be used by anyone else until the promise settles: the transaction
- * stays open across reads.
+ * While the bundle streams in, everything is staged in temporary tables, so other writers (a
+ * PATCH to the running service) go on; then it is switched in with one short write transaction.
+ * The connection must not be used by anyone else until the promise settles: the staging
+ * transaction stays open across reads.
  */
 export async function importBundle(
   data: DataStore,
@@ -92,10 +94,11 @@ export async function importBundle(
   source: BundleSource,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const transaction = data.begin('write');
+  const staging = data.begin();
   const pipeline = new Pipeline(options.parallel === true);
+  let sink: ImportSink | undefined;
   try {
-    const sink = new ImportSink(data, writer, {
+    sink = new ImportSink(data, writer, {
       maxProblems: options.maxProblems ?? MAX_PROBLEMS,
       now: (options.now?.() ?? new Date()).toISOString(),
     });
@@ -103,17 +106,18 @@ export async function importBundle(
     sink.finish();
     const ok = sink.problemCount === 0;
     if (ok) {
-      sink.dropStaging();
-      transaction.commit();
+      // Only the temporary tables were written: committing them touches no data.
+      staging.commit();
+      sink.switchIn();
     } else {
-      // Takes the staging tables with it.
-      transaction.rollback();
+      staging.rollback();
     }
     return { ok, counts: sink.counts, problems: sink.problems, problemCount: sink.problemCount, parallel: pipeline.usedWorker };
   } catch (err) {
-    transaction.rollback();
+    staging.rollback();
     throw err;
   } finally {
+    sink?.dropStaging();
     pipeline.close();
   }
 }

@@ -63,15 +63,15 @@ describe('DataStore transactions', () => {
   it('begin holds a transaction across awaits until commit or rollback, and refuses a second one', async () => {
     const data = open();
     const other = DataStore.open(data.file);
-    const tx = data.begin('write');
-    expect(() => data.begin('write')).toThrow(/already open/);
+    const tx = data.begin();
+    expect(() => data.begin()).toThrow(/already open/);
     data.companies.upsert(company('pending'));
     await new Promise((r) => setImmediate(r));
     // Another connection does not see it before the commit.
     expect(other.companies.all()).toEqual([]);
     tx.commit();
     expect(other.companies.all().map((c) => c.id)).toEqual(['pending']);
-    const undone = data.begin('write');
+    const undone = data.begin();
     data.companies.upsert(company('undone'));
     undone.rollback();
     undone.rollback();
