@@ -4,11 +4,19 @@
  */
 import { ChangeLogStore } from './change-log-store';
 import { CompanyStore } from './company-store';
-import { openDatabase, type Db } from './database';
+import { openDatabase, type Db, type OpenOptions } from './database';
 import { ImportStaging } from './import-staging';
 import { KeyStore } from './key-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
+
+/** Another connection holds the write lock (an import switching in, another LabelDesk): nothing was written. */
+export class DatabaseBusyError extends Error {
+  constructor(cause: unknown) {
+    super('the database is busy with another writer', { cause });
+    this.name = 'DatabaseBusyError';
+  }
+}
 
 /** A transaction that stays open across awaits (an import's staging, an export). */
 export interface OpenTransaction {
@@ -36,13 +44,13 @@ export class DataStore {
   }
 
   /** Opens (creating when missing) and migrates the file. */
-  static open(file: string): DataStore {
-    return new DataStore(openDatabase(file), file);
+  static open(file: string, options: Pick<OpenOptions, 'busyTimeoutMs'> = {}): DataStore {
+    return new DataStore(openDatabase(file, options), file);
   }
 
   /** `fn` in one read transaction, so everything it reads describes one moment. Nests. */
   read<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return busyAsError(() => this.db.transaction(fn)());
   }
 
   /**
@@ -51,7 +59,7 @@ export class DataStore {
    * Inside another transaction it becomes a savepoint of that one.
    */
   write<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return busyAsError(() => this.db.transaction(fn).immediate());
   }
 
   get inTransaction(): boolean {
@@ -91,5 +99,15 @@ export class DataStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+}
+
+/** SQLITE_BUSY as a DatabaseBusyError: callers can wait and try again, since nothing was written. */
+function busyAsError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw new DatabaseBusyError(err);
+    throw err;
   }
 }

@@ -12,10 +12,19 @@ export type Db = Database.Database;
 export const MIGRATIONS: readonly string[] = [initial, changeLog];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
+export interface OpenOptions {
+  readonly?: boolean;
+  /**
+   * How long a statement waits for another connection's write lock before SQLITE_BUSY. The wait
+   * blocks the thread: a server keeps it short and waits without blocking instead.
+   */
+  busyTimeoutMs?: number;
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false });
   try {
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     if (!options.readonly) {
       // WAL keeps readers off the writer's back; NORMAL sync in WAL mode survives a killed
       // process (only an OS crash or power loss can lose the last commits).

@@ -26,7 +26,16 @@ export interface StartOptions {
   staticDir?: string;
   version?: string;
   logger?: boolean;
+  /** How long a write waits for a database another process is writing to, before its 503. */
+  busyWaitMs?: number;
+  logError?: (line: string) => void;
 }
+
+/**
+ * SQLite's own wait for a lock blocks the thread, and with it every request: the service waits
+ * that long at most, then waits without blocking (http/busy.ts).
+ */
+const SERVICE_BUSY_TIMEOUT_MS = 20;
 
 export interface RunningService {
   url: string;
@@ -53,7 +62,7 @@ export class DatabaseOpenError extends Error {
 export async function startService(options: StartOptions): Promise<RunningService> {
   let service: Service;
   try {
-    service = openService(options.dbFile);
+    service = openService(options.dbFile, { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS });
   } catch (err) {
     throw new DatabaseOpenError(options.dbFile, err);
   }
@@ -64,6 +73,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       staticDir: options.staticDir ?? DEFAULT_STATIC_DIR,
       version: options.version,
       logger: options.logger,
+      busyWaitMs: options.busyWaitMs,
+      logError: options.logError,
     });
     const host = options.host ?? '127.0.0.1';
     const wanted = options.port ?? 0;

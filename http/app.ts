@@ -2,6 +2,7 @@
  * The HTTP face of the service: /v2 (the label report interface), /local (desktop extras) and
  * the UI's static files, behind the loopback guard and the API key check.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
@@ -10,6 +11,7 @@ import { VERSION } from '../contract/version';
 import { ApiError } from '../schema/api-error';
 import type { Service } from '../service/open-service';
 import { requireApiKey } from './auth';
+import { BUSY_WAIT_MS } from './busy';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
 import { registerOpenApi } from './openapi';
@@ -24,12 +26,18 @@ export interface AppOptions {
   staticDir?: string;
   version?: string;
   logger?: boolean;
+  /** How long a write waits for a database another connection is writing to (default BUSY_WAIT_MS). */
+  busyWaitMs?: number;
+  /** Where an unexpected error is written, with its request id (default: standard error). */
+  logError?: (line: string) => void;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     logger: options.logger ? { level: 'warn' } : false,
+    // Unique across restarts, so the id a 500 names finds its one line in the log.
+    genReqId: () => `req-${randomUUID()}`,
     // A client may send any id text; it is looked up, never parsed.
     routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
@@ -41,7 +49,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
   // Only JSON bodies are accepted; Fastify's text/plain parser would let other types through.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app);
+  registerErrorHandling(app, options.logError ?? ((line) => process.stderr.write(line + '\n')));
   registerLocalGuard(app);
   // Before the routes, so it sees each of them; the document itself needs no key.
   registerOpenApi(app, {
@@ -58,8 +66,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.register(async (api) => {
     requireApiKey(api, options.service.apiKeys);
-    await api.register(labelReportRoutes(options.service));
-    await api.register(localRoutes(options.service, info));
+    const busy = { busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS };
+    await api.register(labelReportRoutes(options.service, busy));
+    await api.register(localRoutes(options.service, info, busy));
   });
 
   if (options.staticDir && existsSync(options.staticDir)) {

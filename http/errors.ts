@@ -3,7 +3,11 @@
  * large, bad JSON, wrong content type) are translated so a client never sees another shape.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DatabaseBusyError } from '../db/data-store';
 import { ApiError } from '../schema/api-error';
+
+/** A client that met a busy database tries again after this long. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
 
 const FASTIFY_ERRORS: Record<string, (err: FastifyError) => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError(413, 'BODY_TOO_LARGE', 'the request body is larger than 1 MiB'),
@@ -16,6 +20,14 @@ const FASTIFY_ERRORS: Record<string, (err: FastifyError) => ApiError> = {
 
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof DatabaseBusyError) {
+    return new ApiError(
+      503,
+      'DATABASE_BUSY',
+      'the database is busy with another writer (an import, or another LabelDesk using the same file); nothing was changed, try again shortly',
+      BUSY_RETRY_AFTER_SECONDS,
+    );
+  }
   const fastifyError = err as FastifyError;
   const translate = fastifyError?.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
   if (translate) return translate(fastifyError);
@@ -25,13 +37,18 @@ export function toApiError(err: unknown): ApiError {
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new ApiError(fastifyError.statusCode, fastifyError.code ?? 'BAD_REQUEST', fastifyError.message);
   }
-  return new ApiError(500, 'INTERNAL_ERROR', 'the service failed to answer; the error is in its log');
+  return new ApiError(500, 'INTERNAL_ERROR', 'the service failed to answer');
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** `log` gets one line per unexpected error, starting with the request id its 500 names. */
+export function registerErrorHandling(app: FastifyInstance, log: (line: string) => void): void {
   app.setErrorHandler((err, request, reply) => {
-    const apiError = toApiError(err);
-    if (apiError.statusCode >= 500) request.log.error({ err }, 'request failed');
+    let apiError = toApiError(err);
+    if (apiError.statusCode === 500) {
+      log(`${request.id} ${request.method} ${request.url.split('?')[0]} failed: ${(err as Error)?.stack ?? String(err)}`);
+      apiError = new ApiError(500, apiError.code, `${apiError.message}; its log names the error under request id ${request.id}`);
+    }
+    if (apiError.retryAfterSeconds !== undefined) reply.header('Retry-After', String(apiError.retryAfterSeconds));
     return reply.code(apiError.statusCode).send(apiError.toBody());
   });
   app.setNotFoundHandler((request, reply) => {

@@ -3,8 +3,8 @@
  * A key is 32 random bytes; SHA-256 is enough to store it because it is not a password.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { CompanyStore } from '../db/company-store';
-import type { ApiKeyRecord, KeyStore } from '../db/key-store';
+import type { DataStore } from '../db/data-store';
+import type { ApiKeyRecord } from '../db/key-store';
 import { ApiError } from '../schema/api-error';
 import type { Permission } from '../schema/report';
 
@@ -36,10 +36,15 @@ export class ApiKeys {
   /** Keys that live only as long as this process: the desktop window's own session. */
   private readonly sessionKeys = new Map<string, Caller>();
 
-  constructor(
-    private readonly keys: KeyStore,
-    private readonly companies: CompanyStore,
-  ) {}
+  constructor(private readonly data: DataStore) {}
+
+  private get keys() {
+    return this.data.keys;
+  }
+
+  private get companies() {
+    return this.data.companies;
+  }
 
   create(companyId: string, permissions: readonly Permission[], name: string | null, key = generateKey()): CreatedApiKey {
     if (!this.companies.find(companyId)) throw new ApiError(400, 'UNKNOWN_COMPANY', `unknown company '${companyId}'`);
@@ -52,7 +57,7 @@ export class ApiKeys {
       created: new Date().toISOString(),
       revoked: null,
     };
-    this.keys.upsert(record);
+    this.data.write(() => this.keys.upsert(record));
     return { id: record.id, key, name, companyId, permissions: record.permissions, created: record.created };
   }
 
@@ -82,7 +87,7 @@ export class ApiKeys {
   revoke(id: string, companyId?: string): boolean {
     const record = this.keys.find(id);
     if (!record || (companyId !== undefined && record.companyId !== companyId)) return false;
-    return this.keys.revoke(id, new Date().toISOString());
+    return this.data.write(() => this.keys.revoke(id, new Date().toISOString()));
   }
 }
 

@@ -40,15 +40,17 @@ export interface Service {
 
 export interface ServiceOptions {
   now?: () => Date;
+  /** See OpenOptions.busyTimeoutMs: a server keeps it short and waits for a busy database itself. */
+  busyTimeoutMs?: number;
 }
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
   const now = options.now ?? (() => new Date());
-  const data = DataStore.open(dbFile);
+  const data = DataStore.open(dbFile, { busyTimeoutMs: options.busyTimeoutMs });
   const writer = new ReportWriter(data, now);
   return {
     reports: new LabelReportService(data, writer, now),
-    apiKeys: new ApiKeys(data.keys, data.companies),
+    apiKeys: new ApiKeys(data),
     companies: {
       find: (id) => data.companies.find(id),
       all: () => data.companies.all(),

@@ -27,6 +27,7 @@ import type { Service } from '../../service/open-service';
 import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseBody } from '../body';
+import { waitForDatabase } from '../busy';
 import { shape, type OperationDoc } from '../openapi';
 
 const REPORT = shape('LabelReport', labelReportSchema);
@@ -85,7 +86,7 @@ const UPDATE_DOC: OperationDoc = {
   refusals: [404],
 };
 
-export function labelReportRoutes(service: Service) {
+export function labelReportRoutes(service: Service, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
@@ -108,7 +109,8 @@ export function labelReportRoutes(service: Service) {
       const body = jsonBody(request);
       refuseQueryParameters(request);
       const patch = parsePatch(body);
-      return sendReport(reply, service.reports.updateDocument(caller, request.params.id, patch));
+      const updated = await waitForDatabase(() => service.reports.updateDocument(caller, request.params.id, patch), options.busyWaitMs);
+      return sendReport(reply, updated);
     });
   };
 }

@@ -18,6 +18,7 @@ import { requirePermission } from '../../service/api-keys';
 import type { Service } from '../../service/open-service';
 import { callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseBody } from '../body';
+import { waitForDatabase } from '../busy';
 import { shape, type OperationDoc } from '../openapi';
 
 const API_KEY_INFO = shape('ApiKeyInfo', apiKeyInfoSchema);
@@ -55,7 +56,7 @@ const REVOKE_KEY_DOC: OperationDoc = {
   refusals: [404],
 };
 
-export function localRoutes(service: Service, info: () => ServiceInfo) {
+export function localRoutes(service: Service, info: () => ServiceInfo, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/info', { config: { openapi: INFO_DOC } }, async () => info());
 
@@ -80,14 +81,15 @@ export function localRoutes(service: Service, info: () => ServiceInfo) {
         const caller = callerOf(request);
         requirePermission(caller, 'apiKeys:manage');
         const body = parseBody(createApiKeyBodySchema, jsonBody(request));
-        return reply.code(201).send(service.apiKeys.create(caller.companyId, body.permissions, body.name));
+        const created = await waitForDatabase(() => service.apiKeys.create(caller.companyId, body.permissions, body.name), options.busyWaitMs);
+        return reply.code(201).send(created);
       });
     });
 
     app.delete<{ Params: { id: string } }>('/local/apiKeys/:id', { config: { openapi: REVOKE_KEY_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       requirePermission(caller, 'apiKeys:manage');
-      if (!service.apiKeys.revoke(request.params.id, caller.companyId)) {
+      if (!(await waitForDatabase(() => service.apiKeys.revoke(request.params.id, caller.companyId), options.busyWaitMs))) {
         throw new ApiError(404, 'KEY_NOT_FOUND', `no active API key '${request.params.id}' of this company`);
       }
       return reply.code(204).send();

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { bundleReportSchema, type BundleReport } from '../../schema/bundle';
 import type { Company, Permission } from '../../schema/report';
 import type { Datapoint } from '../../schema/sense';
-import { startService, type RunningService } from '../../host/start-service';
+import { startService, type RunningService, type StartOptions } from '../../host/start-service';
 import { buildApp } from '../../http/app';
 import { openService, type Service } from '../../service/open-service';
 
@@ -79,10 +79,13 @@ export function makeReport(id: string, overrides: Partial<BundleReport> = {}): B
   return bundleReportSchema.parse(base);
 }
 
-export async function startTestService(reports: BundleReport[]): Promise<TestService> {
+export async function startTestService(
+  reports: BundleReport[],
+  options: Omit<StartOptions, 'dbFile' | 'staticDir'> = {},
+): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-test-'));
   const dbFile = join(dir, 'labeldesk.sqlite');
-  const running = await startService({ dbFile, staticDir: join(dir, 'no-ui') });
+  const running = await startService({ ...options, dbFile, staticDir: join(dir, 'no-ui') });
   const keys = seedTestData(running, reports);
   return {
     ...running,
