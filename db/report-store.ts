@@ -133,16 +133,27 @@ export class ReportStore {
     return (stmt.get(companyId, ...filter.params) as { n: number }).n;
   }
 
-  listMinimal(companyId: string, filter: SqlFilter, limit: number, offset: number): MinimalReportRow[] {
-    const columns = MINIMAL_COLUMNS.map((c) => 'r.' + c).join(', ');
-    return this.page(`SELECT ${columns}, ${CALLER_COLUMNS}`, companyId, filter, limit, offset) as MinimalReportRow[];
+  /**
+   * The ids of one page, in its order. Only ids are sorted and kept, so a page of any size costs
+   * little memory; its reports are then read a chunk at a time with `minimalByIds`/`fullByIds`.
+   */
+  pageIds(companyId: string, filter: SqlFilter, limit: number, offset: number): string[] {
+    const stmt = this.statement(
+      `SELECT r.id ${VISIBLE_FROM} WHERE a.company_id = ? AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`,
+    );
+    return stmt.pluck().all(companyId, ...filter.params, limit, offset) as string[];
   }
 
-  listFull(companyId: string, filter: SqlFilter, limit: number, offset: number): VisibleReportRow[] {
-    const rows = this.page(`SELECT r.*, ${CALLER_COLUMNS}`, companyId, filter, limit, offset) as VisibleReportRow[];
-    const select = this.statement('SELECT datapoints FROM report_datapoints WHERE label_report_id = ?').pluck();
-    for (const row of rows) row.datapoints = select.get(row.id) as Buffer;
-    return rows;
+  /** The reports the company sees among `ids`, as the minimal output needs them, in the order of `ids`. */
+  minimalByIds(companyId: string, ids: readonly string[]): MinimalReportRow[] {
+    const columns = MINIMAL_COLUMNS.map((c) => 'r.' + c).join(', ');
+    return inOrder(ids, this.byIds(`SELECT ${columns}, ${CALLER_COLUMNS} ${VISIBLE_FROM}`, companyId, ids) as MinimalReportRow[]);
+  }
+
+  /** Whole reports with their datapoints, in the order of `ids`. */
+  fullByIds(companyId: string, ids: readonly string[]): VisibleReportRow[] {
+    const sql = `SELECT r.*, d.datapoints, ${CALLER_COLUMNS} ${VISIBLE_FROM} ${WITH_DATAPOINTS}`;
+    return inOrder(ids, this.byIds(sql, companyId, ids) as VisibleReportRow[]);
   }
 
   accessFor(ids: readonly string[]): Map<string, AccessRow[]> {
@@ -215,11 +226,10 @@ export class ReportStore {
     return this.statement('SELECT NOT EXISTS (SELECT 1 FROM label_reports)').pluck().get() === 1;
   }
 
-  private page(select: string, companyId: string, filter: SqlFilter, limit: number, offset: number): unknown[] {
-    const stmt = this.statement(
-      `${select} ${VISIBLE_FROM} WHERE a.company_id = ? AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`,
-    );
-    return stmt.all(companyId, ...filter.params, limit, offset);
+  private byIds(selectFrom: string, companyId: string, ids: readonly string[]): unknown[] {
+    if (ids.length === 0) return [];
+    const stmt = this.statement(`${selectFrom} WHERE a.company_id = ? AND r.id IN (SELECT value FROM json_each(?))`);
+    return stmt.all(companyId, JSON.stringify(ids));
   }
 
   private selectByReportIds(sql: string, ids: readonly string[]): unknown[] {
@@ -248,4 +258,9 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
     else map.set(k, [row]);
   }
   return map;
+}
+
+function inOrder<T extends { id: string }>(ids: readonly string[], rows: T[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

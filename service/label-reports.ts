@@ -23,6 +23,13 @@ import type { ReportEdit, ReportWriter } from './report-writer';
 import { materialize, type ReportDocument } from './report-json';
 import { fullReportDocument, listedReport, minimalReport } from './report-view';
 
+/**
+ * Reports per chunk of a streamed page: minimal ones are small, full ones carry their datapoints
+ * (tens of KiB each). What a slow client holds up is about three chunks: a few hundred KiB.
+ */
+const MINIMAL_CHUNK = 200;
+const FULL_CHUNK = 5;
+
 export class LabelReportService {
   constructor(
     private readonly data: DataStore,
@@ -44,32 +51,61 @@ export class LabelReportService {
     if (id !== undefined && !this.store.isVisible(caller.companyId, id)) throw notFound(id);
   }
 
+  /** One page, as objects: for in-process callers, who ask for pages of a sensible size. */
   list(caller: Caller, q: ListQuery): Page<MinimalLabelReport> | Page<ListedLabelReport> {
+    const { ids, totalDocuments } = this.pageOf(caller, q);
+    const data = this.data.read(() => this.elements(caller, q, ids));
+    return { data, totalDocuments } as Page<MinimalLabelReport> | Page<ListedLabelReport>;
+  }
+
+  /**
+   * One page as the JSON text of `list`, a few reports at a time: the interface sets no maximum
+   * page size, so only the page's ids are held, and each chunk is read when the consumer (the
+   * HTTP answer, at the pace of its client) asks for it. Between chunks other requests are
+   * served. The checks and the count happen before this returns, so a refusal is never a half
+   * sent answer.
+   */
+  listJson(caller: Caller, q: ListQuery): AsyncIterable<Buffer> {
+    const { ids, totalDocuments } = this.pageOf(caller, q);
+    const perChunk = q.output === 'minimal' ? MINIMAL_CHUNK : FULL_CHUNK;
+    const elements = (from: number) => this.data.read(() => this.elements(caller, q, ids.slice(from, from + perChunk)));
+    // As UTF-8 bytes: held in buffers, text with any non-Latin-1 character would take twice the space.
+    return (async function* () {
+      yield Buffer.from('{"data":[');
+      let separator = '';
+      for (let from = 0; from < ids.length; from += perChunk) {
+        const text = elements(from).map((e) => JSON.stringify(e)).join(',');
+        if (text === '') continue;
+        yield Buffer.from(separator + text);
+        separator = ',';
+      }
+      yield Buffer.from(`],"totalDocuments":${totalDocuments}}`);
+    })();
+  }
+
+  /** The page's ids and the count of every match, in one read transaction: the same moment. */
+  private pageOf(caller: Caller, q: ListQuery): { ids: string[]; totalDocuments: number } {
     requirePermission(caller, 'labelReports:read');
     const sql = this.store.compile(q);
     const offset = (q.pageNumber - 1) * q.pageSize;
-    // One read transaction, so the page and its count describe the same moment.
     return this.data.read(() => {
       // Pages have no upper bound, but no page past 2^53 reports can hold any.
-      if (offset > Number.MAX_SAFE_INTEGER) return { data: [], totalDocuments: this.store.count(caller.companyId, sql) };
-      const page =
-        q.output === 'minimal'
-          ? this.store.listMinimal(caller.companyId, sql, q.pageSize, offset)
-          : this.store.listFull(caller.companyId, sql, q.pageSize, offset);
+      if (offset > Number.MAX_SAFE_INTEGER) return { ids: [], totalDocuments: this.store.count(caller.companyId, sql) };
+      const ids = this.store.pageIds(caller.companyId, sql, q.pageSize, offset);
       // A page that is neither full nor past the end already tells the total: a search then
       // scans once instead of twice.
-      const totalDocuments =
-        page.length > 0 && page.length < q.pageSize ? offset + page.length : this.store.count(caller.companyId, sql);
-      if (q.output === 'minimal') return { data: (page as MinimalReportRow[]).map(minimalReport), totalDocuments };
-      const rows = page as VisibleReportRow[];
-      const ids = rows.map((r) => r.id);
-      const access = this.store.accessFor(ids);
-      const fields = this.store.customFieldsFor(ids);
-      return {
-        data: rows.map((row) => listedReport(row, access.get(row.id) ?? [], fields.get(row.id))),
-        totalDocuments,
-      };
+      const totalDocuments = ids.length > 0 && ids.length < q.pageSize ? offset + ids.length : this.store.count(caller.companyId, sql);
+      return { ids, totalDocuments };
     });
+  }
+
+  /** The list elements of these reports, in their order; one removed since is left out. */
+  private elements(caller: Caller, q: ListQuery, ids: readonly string[]): MinimalLabelReport[] | ListedLabelReport[] {
+    if (q.output === 'minimal') return this.store.minimalByIds(caller.companyId, ids).map(minimalReport);
+    const rows = this.store.fullByIds(caller.companyId, ids);
+    const access = this.store.accessFor(ids);
+    const fields = this.store.customFieldsFor(ids);
+    return rows.map((row) => listedReport(row, access.get(row.id) ?? [], fields.get(row.id)));
   }
 
   retrieve(caller: Caller, id: string): LabelReport {

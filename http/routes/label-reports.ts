@@ -4,6 +4,7 @@
  * in the hook) → key permission (403) → report visibility (404) → body type and JSON (415, 400,
  * see body.ts) → query parameters (400) → body fields (400) → role (403, in the service).
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -90,10 +91,12 @@ export function labelReportRoutes(service: Service, options: { busyWaitMs: numbe
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
-    app.get('/v2/labelReports', { config: { openapi: LIST_DOC } }, async (request) => {
+    app.get('/v2/labelReports', { config: { openapi: LIST_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       service.reports.authorize(caller, 'read');
-      return service.reports.list(caller, parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS));
+      const page = service.reports.listJson(caller, parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS));
+      // Streamed with backpressure: a page of any size is written as the client reads it.
+      return reply.type('application/json; charset=utf-8').send(Readable.from(page, { highWaterMark: 1 }));
     });
 
     app.get<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: RETRIEVE_DOC } }, async (request, reply) => {
