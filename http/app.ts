@@ -10,6 +10,7 @@ import { UI_CONTENT_SECURITY_POLICY } from '../contract/content-security-policy'
 import { VERSION } from '../contract/version';
 import { ApiError } from '../schema/api-error';
 import type { Service } from '../service/open-service';
+import { addAnswerHeaders } from './answer-headers';
 import { requireApiKey } from './auth';
 import { BUSY_WAIT_MS } from './busy';
 import { registerErrorHandling } from './errors';
@@ -47,6 +48,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       void (reply as FastifyReply).code(400).send(apiError.toBody());
     },
   });
+  addAnswerHeaders(app.server);
   // Only JSON bodies are accepted; Fastify's text/plain parser would let other types through.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app, options.logError ?? ((line) => process.stderr.write(line + '\n')));
@@ -76,7 +78,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
       root: options.staticDir,
       setHeaders: (reply) => {
         reply.header('Content-Security-Policy', UI_CONTENT_SECURITY_POLICY);
-        reply.header('X-Content-Type-Options', 'nosniff');
       },
     });
   } else {
