@@ -4,10 +4,11 @@
  * Electron utility process, the headless start and tests all use it.
  */
 import { DEFAULT_PORT, startService, type RunningService } from './start-service';
-import type { Permission } from '../schema/report';
+import { PERMISSIONS, type Permission } from '../schema/report';
 import type { DemoSummary } from '../service/demo-seeder';
 
-export const SESSION_PERMISSIONS: readonly Permission[] = ['labelReports:read', 'labelReports:update', 'apiKeys:manage'];
+/** The desk user may do everything the app offers: read, edit, take in labels, webhooks, keys. */
+export const SESSION_PERMISSIONS: readonly Permission[] = PERMISSIONS;
 
 export const NO_COMPANY_MESSAGE =
   'The database has no company yet, so there is no session key. Import label reports with the labeldesk ' +

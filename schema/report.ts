@@ -18,7 +18,13 @@ export const MODES = ['airFreight', 'roadTransport', 'seaFreight', 'railFreight'
 export const REPORT_TYPES = ['tempSense', 'humiditySense', 'shockSense', 'freezeSense'] as const;
 export const STATUSES = ['active', 'completed'] as const;
 export const ROLES = ['owner', 'editor', 'viewer'] as const;
-export const PERMISSIONS = ['labelReports:read', 'labelReports:update', 'apiKeys:manage'] as const;
+export const PERMISSIONS = [
+  'labelReports:read',
+  'labelReports:update',
+  'labelReports:create',
+  'webhooks:manage',
+  'apiKeys:manage',
+] as const;
 
 export const modeSchema = z.enum(MODES);
 export const reportTypeSchema = z.enum(REPORT_TYPES);

@@ -17,6 +17,8 @@ import { ProblemMessage } from './SaveMessage';
 const PERMISSION_TEXT: Record<Permission, string> = {
   'labelReports:read': 'Read reports',
   'labelReports:update': 'Change reports (flag, archive, status, limits…)',
+  'labelReports:create': 'Take in labels (activate, record taps)',
+  'webhooks:manage': 'Manage webhooks',
   'apiKeys:manage': 'Manage API keys',
 };
 

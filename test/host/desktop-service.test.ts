@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { NO_COMPANY_MESSAGE, startDesktopService } from '../../host/desktop-service';
 import { runningLines } from '../../host/headless';
+import { PERMISSIONS } from '../../schema/report';
 import { openService } from '../../service/open-service';
 import { column } from '../support/service-files';
 import { seedDatabase } from './seed';
@@ -56,7 +57,7 @@ describe('startDesktopService', () => {
       const session = await get(`${svc.url}/local/session`, svc.sessionKey);
       expect(session.status).toBe(200);
       expect(session.body).toMatchObject({ companyId: 'acme' });
-      expect(new Set(session.body.permissions)).toEqual(new Set(['labelReports:read', 'labelReports:update', 'apiKeys:manage']));
+      expect(new Set(session.body.permissions)).toEqual(new Set(PERMISSIONS));
       expect((await get(`${svc.url}/v2/labelReports`, svc.sessionKey)).status).toBe(200);
       expect(column(seeded, 'SELECT COUNT(*) FROM api_keys')).toEqual([0]);
     } finally {
