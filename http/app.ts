@@ -15,6 +15,7 @@ import { requireApiKey } from './auth';
 import { BUSY_WAIT_MS } from './busy';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
+import { nodeServerOptions } from './node-server';
 import { registerOpenApi } from './openapi';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
@@ -41,6 +42,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     genReqId: () => `req-${randomUUID()}`,
     // A client may send any id text; it is looked up, never parsed.
     routerOptions: { maxParamLength: 500 },
+    ...nodeServerOptions(),
     forceCloseConnections: 'idle',
     // Errors Fastify meets before routing (a malformed URL) answer the same body as ours.
     frameworkErrors: (err, _request, reply) => {

@@ -1,10 +1,14 @@
 /**
  * Every refusal answers the JSON error body of decisions §3; Fastify's own errors (body too
- * large, bad JSON, wrong content type) are translated so a client never sees another shape.
+ * large, bad JSON, wrong content type) and Node's (malformed requests, headers too large,
+ * timeouts, expectations) are translated so a client never sees another shape.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify';
 import { DatabaseBusyError } from '../db/data-store';
 import { ApiError } from '../schema/api-error';
+import { ANSWER_HEADERS } from './answer-headers';
 
 /** A client that met a busy database tries again after this long. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
@@ -55,4 +59,72 @@ export function registerErrorHandling(app: FastifyInstance, log: (line: string) 
     const apiError = new ApiError(404, 'ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
     return reply.code(404).send(apiError.toBody());
   });
+  // Without a listener Node answers an Expect it cannot meet with an empty 417.
+  app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const answer = closingAnswer(
+      new ApiError(417, 'EXPECTATION_FAILED', `the service cannot meet 'Expect: ${request.headers.expect}'; only 100-continue is understood`),
+    );
+    response.writeHead(answer.statusCode, answer.headers).end(answer.body);
+  });
+  // Without a listener Node drops a CONNECT (a proxy tunnel request) without a word.
+  app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    writeOnSocket(socket, new ApiError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: this is no proxy`));
+    socket.destroy();
+  });
+}
+
+/**
+ * Node's refusals of what never became a request (a malformed request, headers over
+ * `maxHeaderSize`, a request that did not arrive in time) have no reply to send: the answer is
+ * written on the socket itself, and the connection closed, as Node does with its own answer.
+ */
+export function clientErrorHandler(maxHeaderSize: number): (err: ConnectionError, socket: Socket) => void {
+  return (err, socket) => {
+    // A reset connection has nobody left to answer.
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    // As in Node: a second answer would corrupt one already under way on this connection.
+    const underWay = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
+    if (!underWay) writeOnSocket(socket, clientErrorToApiError(err, maxHeaderSize));
+    socket.destroy();
+  };
+}
+
+function writeOnSocket(socket: Socket, apiError: ApiError): void {
+  if (!socket.writable) return;
+  const answer = closingAnswer(apiError);
+  const head = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.write(`HTTP/1.1 ${answer.statusCode} ${answer.reason}\r\n${head.join('')}\r\n${answer.body}`);
+}
+
+function clientErrorToApiError(err: ConnectionError & { reason?: string }, maxHeaderSize: number): ApiError {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError(431, 'HEADERS_TOO_LARGE', `the request line and headers are over ${maxHeaderSize} bytes`);
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError(413, 'BODY_TOO_LARGE', 'the chunk extensions of the body are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError(408, 'REQUEST_TIMEOUT', 'the request did not arrive in time; send its headers and body without pausing');
+    default: {
+      // A space in a URL ends it early, so the parser stumbles on what follows rather than on the space.
+      const inUrl = err.code === 'HPE_INVALID_URL' || err.code === 'HPE_INVALID_CONSTANT';
+      const hint = inUrl ? '; spaces and bytes outside ASCII in a URL must be percent-encoded' : '';
+      return new ApiError(400, 'MALFORMED_REQUEST', `the request is not valid HTTP/1.1 (${err.reason ?? err.message})${hint}`);
+    }
+  }
+}
+
+/** An error answer after which the connection closes: what is left of the request is not read. */
+function closingAnswer(apiError: ApiError) {
+  const body = JSON.stringify(apiError.toBody());
+  return {
+    statusCode: apiError.statusCode,
+    reason: apiError.toBody().error,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      ...ANSWER_HEADERS,
+      Connection: 'close',
+    },
+    body,
+  };
 }

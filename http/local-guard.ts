@@ -14,6 +14,10 @@ export function isLoopback(host: string): boolean {
 
 export function registerLocalGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
+    // Node's own refusal of this (requireHostHeader) is an empty 400; this one has the error body.
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      throw new ApiError(400, 'HOST_MISSING', 'an HTTP/1.1 request must carry a Host header');
+    }
     const address = app.server.address() as AddressInfo | null;
     if (!address || !isLoopback(address.address)) return;
     const port = address.port;
