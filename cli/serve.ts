@@ -5,6 +5,7 @@
  */
 import { SHUTDOWN_GRACE_MS } from '../http/graceful-stop';
 import { DatabaseOpenError, DEFAULT_PORT, startService, type RunningService } from '../host/start-service';
+import { isLoopback } from '../http/local-guard';
 import { demoKeyTable } from './demo';
 import {
   cannotOpen,
@@ -14,13 +15,14 @@ import {
   EXIT_OK,
   integerOption,
   parseCommandArgs,
+  UsageError,
   write,
   type Command,
   type Io,
 } from './args';
 
 export const DEFAULT_HOST = '127.0.0.1';
-const USAGE = 'labeldesk serve [--db FILE] [--host H] [--port N] [--demo]';
+const USAGE = 'labeldesk serve [--db FILE] [--host H] [--port N] [--demo] [--allow-remote]';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -33,11 +35,15 @@ database and exits with 0. Prints one line with the address once it accepts requ
 A database from an older LabelDesk is migrated on start.
 
 options:
-  --db FILE   the database (created when missing; default: the per-user data folder)
-  --host H    the address to bind (default ${DEFAULT_HOST}; only loopback is safe)
-  --port N    the port (default ${DEFAULT_PORT}; 0 takes a free port)
-  --demo      when the database is new (no company, no label report), create demo data
-              first and print its keys
+  --db FILE       the database (created when missing; default: the per-user data folder)
+  --host H        the address to bind (default ${DEFAULT_HOST}): a loopback address (127.x.y.z,
+                  ::1, ::ffff:127.x.y.z) or localhost, unless --allow-remote
+  --port N        the port (default ${DEFAULT_PORT}; 0 takes a free port)
+  --demo          when the database is new (no company, no label report), create demo data
+                  first and print its keys
+  --allow-remote  let --host be an address other machines can reach (0.0.0.0, a network
+                  address): there only the API keys protect the reports, since the check that
+                  keeps web pages out (Host and Origin) works on loopback alone
 
 examples:
   labeldesk serve
@@ -52,6 +58,7 @@ examples:
         host: { type: 'string' },
         port: { type: 'string', short: 'p' },
         demo: { type: 'boolean' },
+        'allow-remote': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       false,
@@ -62,8 +69,19 @@ examples:
     }
     const port = values.port === undefined ? DEFAULT_PORT : integerOption('--port', values.port, 0, 65535);
     const host = values.host ?? DEFAULT_HOST;
+    const remote = !isLoopback(host);
+    if (remote && !values['allow-remote']) {
+      throw new UsageError(
+        `--host ${host} is not a loopback address: other machines could reach the service with only an API key ` +
+          'to stop them, and the check that keeps web pages out (Host and Origin) works on loopback alone. ' +
+          'To serve other machines anyway, add --allow-remote.',
+      );
+    }
     const dbFile = databaseFile(values.db);
     checkDatabaseFile(dbFile, 'create');
+    if (remote) {
+      write(io.err, `warning: serving on ${host}, which other machines can reach: only the API keys protect the reports there`);
+    }
     const running = await listen(dbFile, host, port, values.demo === true);
     if (running.demo) {
       write(io.out, `created demo data: ${running.demo.reports} label reports; demo API keys:`);

@@ -32,6 +32,8 @@ interface Served {
   url: string;
   stdout: () => string;
   stderr: () => string;
+  /** Resolves with standard error once it matches `pattern` (rejects when the process exits first). */
+  stderrMatching: (pattern: RegExp) => Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -48,14 +50,27 @@ function serve(args: string[]): Promise<Served> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
+  const stderrMatching = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(stderr)) return false;
+        child.stderr!.off('data', check);
+        resolve(stderr);
+        return true;
+      };
+      if (check()) return;
+      child.stderr!.on('data', check);
+      void exited.then(() => check() || reject(new Error(`serve exited without printing ${pattern}:\n${stderr}`)));
+    });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       stdout += d;
       const url = /http:\/\/[^\s]+/.exec(stdout)?.[0];
       if (url && stdout.slice(stdout.indexOf(url)).includes('\n')) {
-        resolve({ child, url, stdout: () => stdout, stderr: () => stderr, exited });
+        resolve({ child, url, stdout: () => stdout, stderr: () => stderr, stderrMatching, exited });
       }
     });
+    // Registered before any caller's listener, so `stderr` holds each chunk by the time they look.
     child.stderr!.on('data', (d) => (stderr += d));
     void exited.then(({ code }) => reject(new Error(`serve exited with ${code} before listening:\n${stdout}\n${stderr}`)));
   });
@@ -184,6 +199,28 @@ describe('labeldesk serve', () => {
 
     await expect(serve(['--db', join(dir, 'missing-folder', 'x.db')])).rejects.toThrow(/the folder .* does not exist/);
     await expect(serve(['--db', old, '--port', '70000'])).rejects.toThrow(/exited with 2[\s\S]*--port must be between 0 and 65535/);
+  }, 60_000);
+
+  it('refuses a --host other machines can reach unless --allow-remote is given, and then warns', async () => {
+    const dbFile = join(dir, 'remote.db');
+    await expect(serve(['--db', dbFile, '--host', '0.0.0.0'])).rejects.toThrow(
+      /exited with 2[\s\S]*--host 0\.0\.0\.0 is not a loopback address[\s\S]*add --allow-remote/,
+    );
+    const served = await serve(['--db', dbFile, '--host', '0.0.0.0', '--allow-remote']);
+    expect(served.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+    await served.stderrMatching(/warning: serving on 0\.0\.0\.0, which other machines can reach/);
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  }, 60_000);
+
+  it('keeps the Host guard on an IPv4-mapped loopback address', async () => {
+    const served = await serve(['--db', join(dir, 'mapped.db'), '--host', '::ffff:127.0.0.1']);
+    const port = Number(new URL(served.url).port);
+    const res = await fetch(`http://127.0.0.1:${port}/v2/labelReports`, { headers: { origin: 'http://evil.com' } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'ORIGIN_FORBIDDEN' });
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
   }, 60_000);
 
   it('loses nothing when killed with SIGKILL right after a PATCH answered 200', async () => {

@@ -63,8 +63,8 @@ export function closed(socket: net.Socket): Promise<void> {
 }
 
 /** Sends `request` on a new connection and reads the one response (null when the connection closed without one). */
-export async function exchange(port: number, request: string | Buffer): Promise<RawResponse | null> {
-  const socket = await connect(port);
+export async function exchange(port: number, request: string | Buffer, host = '127.0.0.1'): Promise<RawResponse | null> {
+  const socket = await connect(port, host);
   try {
     const response = readResponse(socket);
     socket.write(request);
