@@ -76,8 +76,11 @@ export const datapointSchema = z.strictObject({
 });
 export type Datapoint = z.infer<typeof datapointSchema>;
 
+/** The most datapoints one report holds, however they came in (a bundle, or taps added up). */
+export const MAX_DATAPOINTS = 1_000_000;
+
 export const reportedSenseDataSchema = z.strictObject({
-  datapoints: z.array(datapointSchema).max(1_000_000, 'a report holds at most 1 000 000 datapoints'),
+  datapoints: z.array(datapointSchema).max(MAX_DATAPOINTS, 'a report holds at most 1 000 000 datapoints'),
   currentTime: epochSeconds.optional(),
   numberOfDatapointsAvailable: z.int().nonnegative().optional(),
   numberOfMeasurementsOccurred: z.int().nonnegative().optional(),
