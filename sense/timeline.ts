@@ -53,6 +53,30 @@ export function datapointsFromColumns(columns: DatapointColumns): Datapoint[] {
 }
 
 /**
+ * `stored` followed by the readings of `incoming` at timestamps not seen before, in the order
+ * they came. A label read again reports its whole memory: what was taken in before keeps its
+ * first reading, as a duplicate timestamp does in a timeline, and is not stored twice.
+ */
+export function appendNewReadings(stored: DatapointColumns, incoming: readonly Datapoint[]): DatapointColumns {
+  const seen = new Set<number>(stored.timestamps);
+  const fresh = incoming.filter((d) => !seen.has(d.timestamp) && seen.add(d.timestamp));
+  if (fresh.length === 0) return stored;
+  const added = columnsFromDatapoints(fresh);
+  const n = stored.timestamps.length;
+  const joined = (a: Float64Array | null, b: Float64Array | null) => {
+    const out = new Float64Array(n + fresh.length).fill(Number.NaN);
+    if (a !== null) out.set(a);
+    if (b !== null) out.set(b, n);
+    return out;
+  };
+  return {
+    timestamps: joined(stored.timestamps, added.timestamps),
+    temperatures: joined(stored.temperatures, added.temperatures),
+    humidities: stored.humidities === null && added.humidities === null ? null : joined(stored.humidities, added.humidities),
+  };
+}
+
+/**
  * Precondition: timestamps are finite (the zod boundary guarantees it). Labels report in order,
  * so the common case is a single O(n) check that hands back the caller's arrays untouched.
  */
