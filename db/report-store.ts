@@ -53,6 +53,7 @@ const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_co
 export class ReportStore {
   private readonly insertReport: Statement;
   private readonly insertDatapoints: Statement;
+  private readonly updateDatapoints: Statement;
   private readonly deleteReport: Statement;
   private readonly insertAccess: Statement;
   private readonly upsertState: Statement;
@@ -67,6 +68,7 @@ export class ReportStore {
       `INSERT INTO label_reports (${REPORT_COLUMNS.join(', ')}) VALUES (${REPORT_COLUMNS.map((c) => '@' + c).join(', ')})`,
     );
     this.insertDatapoints = db.prepare('INSERT INTO report_datapoints (label_report_id, datapoints) VALUES (?, ?)');
+    this.updateDatapoints = db.prepare('UPDATE report_datapoints SET datapoints = ? WHERE label_report_id = ?');
     this.deleteReport = db.prepare('DELETE FROM label_reports WHERE id = ?');
     this.insertAccess = db.prepare(
       'INSERT INTO access (id, label_report_id, company_id, role) VALUES (@id, @label_report_id, @company_id, @role)',
@@ -113,6 +115,11 @@ export class ReportStore {
   /** The report as the caller's company sees it, or undefined when it has no access entry. */
   findVisible(companyId: string, id: string): VisibleReportRow | undefined {
     return this.selectVisible.get(companyId, id) as VisibleReportRow | undefined;
+  }
+
+  /** Whether any company's report has this id, without reading the report. */
+  exists(id: string): boolean {
+    return this.statement('SELECT 1 FROM label_reports WHERE id = ?').get(id) !== undefined;
   }
 
   findRow(id: string): ReportRow | undefined {
@@ -186,6 +193,10 @@ export class ReportStore {
       ...changes,
       id,
     });
+  }
+
+  replaceDatapoints(id: string, datapoints: Buffer): void {
+    this.updateDatapoints.run(datapoints, id);
   }
 
   setCompanyState(state: CompanyStateRow): void {

@@ -18,6 +18,8 @@ export interface ReportEdit {
   state?: { companyId: string; hasFlag: boolean; isArchived: boolean };
   /** In order; a null value clears the field. */
   customFields?: readonly { customFieldId: string; json: string | null }[];
+  /** The raw datapoints, replaced whole (encoded; `columns` then carries the figures computed from them). */
+  datapoints?: Buffer;
 }
 
 export class ReportWriter {
@@ -55,6 +57,7 @@ export class ReportWriter {
       const before = this.snapshot(id);
       if (!before) throw new Error(`no label report '${id}' to edit`);
       if (edit.columns) reports.updateColumns(id, edit.columns);
+      if (edit.datapoints) reports.replaceDatapoints(id, edit.datapoints);
       if (edit.state) {
         reports.setCompanyState({
           company_id: edit.state.companyId,
