@@ -52,6 +52,15 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
   return parsed.data;
 }
 
+/** `parseBody` for a body that must be a JSON object, said plainly when it is not one. */
+export function parseObjectBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  // zod would describe a non-object body as a type mismatch at '$'.
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError(400, 'INVALID_BODY', 'the body must be a JSON object');
+  }
+  return parseBody(schema, body);
+}
+
 type CallbackParser = (request: FastifyRequest, text: string, done: (error: Error | null, value?: unknown) => void) => void;
 
 function runParser(parser: FastifyBodyParser<string>, request: FastifyRequest, text: string): unknown {

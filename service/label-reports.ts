@@ -15,6 +15,7 @@ import {
   type ListedLabelReport,
   type MinimalLabelReport,
   type Page,
+  type Permission,
 } from '../schema/report';
 import type { Limits, Trim } from '../schema/sense';
 import { requirePermission, type Caller } from './api-keys';
@@ -47,8 +48,7 @@ export class LabelReportService {
    * the operations below make the same checks themselves.
    */
   authorize(caller: Caller, action: 'read' | 'update', id?: string): void {
-    requirePermission(caller, action === 'read' ? 'labelReports:read' : 'labelReports:update');
-    if (id !== undefined && !this.store.isVisible(caller.companyId, id)) throw notFound(id);
+    authorizeFor(this.data, caller, action === 'read' ? 'labelReports:read' : 'labelReports:update', id);
   }
 
   /** One page, as objects: for in-process callers, who ask for pages of a sensible size. */
@@ -138,12 +138,23 @@ export class LabelReportService {
   }
 
   private view(caller: Caller, id: string): ReportDocument {
-    const row = this.store.findVisible(caller.companyId, id);
-    if (!row) throw notFound(id);
-    const access = this.store.accessFor([id]).get(id) ?? [];
-    const fields = this.store.customFieldsFor([id]).get(id);
-    return fullReportDocument(row, access, fields, Math.floor(this.now().getTime() / 1000));
+    return visibleReport(this.data, caller, id, this.now);
   }
+}
+
+/** A route's checks before it reads the request: the key's permission (403), then the report's visibility (404). */
+export function authorizeFor(data: DataStore, caller: Caller, permission: Permission, id?: string): void {
+  requirePermission(caller, permission);
+  if (id !== undefined && !data.reports.isVisible(caller.companyId, id)) throw notFound(id);
+}
+
+/** The full report as the caller's company sees it: retrieve's answer, and that of every write. */
+export function visibleReport(data: DataStore, caller: Caller, id: string, now: () => Date): ReportDocument {
+  const row = data.reports.findVisible(caller.companyId, id);
+  if (!row) throw notFound(id);
+  const access = data.reports.accessFor([id]).get(id) ?? [];
+  const fields = data.reports.customFieldsFor([id]).get(id);
+  return fullReportDocument(row, access, fields, Math.floor(now().getTime() / 1000));
 }
 
 /**
@@ -180,7 +191,7 @@ function editFor(caller: Caller, row: VisibleReportRow, patch: LabelReportPatch,
   return edit;
 }
 
-function notFound(id: string): ApiError {
+export function notFound(id: string): ApiError {
   return new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' is visible to this API key`);
 }
 

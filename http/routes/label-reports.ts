@@ -15,19 +15,17 @@ import {
   type ListParameter,
   type RawQuery,
 } from '../../query/list-query';
-import { ApiError } from '../../schema/api-error';
 import {
   labelReportPatchSchema,
   labelReportSchema,
   listedLabelReportSchema,
   minimalLabelReportSchema,
   pageSchema,
-  type LabelReportPatch,
 } from '../../schema/report';
 import type { Service } from '../../service/open-service';
 import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
-import { jsonBody, judgeBodiesLate, parseBody } from '../body';
+import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../busy';
 import { shape, type OperationDoc } from '../openapi';
 
@@ -111,7 +109,7 @@ export function labelReportRoutes(service: Service, options: { busyWaitMs: numbe
       service.reports.authorize(caller, 'update', request.params.id);
       const body = jsonBody(request);
       refuseQueryParameters(request);
-      const patch = parsePatch(body);
+      const patch = parseObjectBody(labelReportPatchSchema, body);
       const updated = await waitForDatabase(() => service.reports.updateDocument(caller, request.params.id, patch), options.busyWaitMs);
       return sendReport(reply, updated);
     });
@@ -120,20 +118,12 @@ export function labelReportRoutes(service: Service, options: { busyWaitMs: numbe
 
 const AUTH_ONLY: ReadonlySet<string> = new Set(AUTH_QUERY_PARAMETERS);
 
-/** Retrieve and PATCH take no query parameters but the API key's. */
-function refuseQueryParameters(request: FastifyRequest): void {
+/** Retrieve, PATCH and taking in labels take no query parameters but the API key's. */
+export function refuseQueryParameters(request: FastifyRequest): void {
   readQueryParameters(request.query as RawQuery, AUTH_ONLY);
 }
 
-function parsePatch(body: unknown): LabelReportPatch {
-  // Said plainly: zod would describe a non-object body as a type mismatch at '$'.
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError(400, 'INVALID_BODY', 'the body must be a JSON object');
-  }
-  return parseBody(labelReportPatchSchema, body);
-}
-
 /** The report's JSON is written straight from the stored columns, not through JSON.stringify. */
-function sendReport(reply: FastifyReply, document: ReportDocument): FastifyReply {
+export function sendReport(reply: FastifyReply, document: ReportDocument): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(reportJson(document));
 }
