@@ -9,11 +9,31 @@ import type { DemoSummary } from '../service/demo-seeder';
 import { openService, type Service } from '../service/open-service';
 import { buildApp } from '../http/app';
 import { GracefulStop } from '../http/graceful-stop';
+import type { ServerLimits } from '../http/node-server';
+import { MAX_CONDITIONS_LENGTH } from '../query/list-query';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
 /** The port the desktop and `serve` take when it is free, so bookmarks and local tools keep working. */
 export const DEFAULT_PORT = 4317;
+
+/**
+ * The largest valid request must fit in the request line and headers. `filter` and
+ * `customFields` each take up to MAX_CONDITIONS_LENGTH (4 096) characters, and a character of 4
+ * UTF-8 bytes is 12 URL characters percent-encoded (🧊 is %F0%9F%A7%8A): 2 × 4 096 × 12 = 98 304
+ * bytes. 8 KiB more covers the rest: the path, the parameter names, order, the page parameters, a
+ * key, and the usual headers. 106 496 bytes in all (Node's default of 16 KiB refused a filter of
+ * 3 000 × ä); anything larger is a 431.
+ */
+export const MAX_HEADER_SIZE = 2 * MAX_CONDITIONS_LENGTH * 12 + 8 * 1024;
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  // Well under the usual limit of 1 024 file descriptors, which the database files and Node share.
+  maxConnections: 256,
+  maxHeaderSize: MAX_HEADER_SIZE,
+};
 
 export interface StartOptions {
   dbFile: string;
@@ -29,6 +49,8 @@ export interface StartOptions {
   /** How long a write waits for a database another process is writing to, before its 503. */
   busyWaitMs?: number;
   logError?: (line: string) => void;
+  /** Overrides of DEFAULT_LIMITS, as a test needs short timeouts or a small cap. */
+  limits?: Partial<ServerLimits>;
 }
 
 /**
@@ -75,6 +97,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       logger: options.logger,
       busyWaitMs: options.busyWaitMs,
       logError: options.logError,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
     });
     const host = options.host ?? '127.0.0.1';
     const wanted = options.port ?? 0;

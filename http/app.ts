@@ -15,8 +15,9 @@ import { requireApiKey } from './auth';
 import { BUSY_WAIT_MS } from './busy';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
-import { nodeServerOptions } from './node-server';
+import { nodeServerOptions, type ServerLimits } from './node-server';
 import { registerOpenApi } from './openapi';
+import { labelIntakeRoutes } from './routes/label-intake';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
 
@@ -32,6 +33,8 @@ export interface AppOptions {
   busyWaitMs?: number;
   /** Where an unexpected error is written, with its request id (default: standard error). */
   logError?: (line: string) => void;
+  /** Timeouts, connection cap and header size; without them (inject only), Node's own. */
+  limits?: ServerLimits;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -42,7 +45,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     genReqId: () => `req-${randomUUID()}`,
     // A client may send any id text; it is looked up, never parsed.
     routerOptions: { maxParamLength: 500 },
-    ...nodeServerOptions(),
+    ...nodeServerOptions(options.limits),
     forceCloseConnections: 'idle',
     // Errors Fastify meets before routing (a malformed URL) answer the same body as ours.
     frameworkErrors: (err, _request, reply) => {
@@ -51,6 +54,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
   addAnswerHeaders(app.server);
+  // Beyond the cap Node closes a new connection at once, so the file descriptors never run out.
+  if (options.limits) app.server.maxConnections = options.limits.maxConnections;
   // Only JSON bodies are accepted; Fastify's text/plain parser would let other types through.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app, options.logError ?? ((line) => process.stderr.write(line + '\n')));
@@ -72,6 +77,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     requireApiKey(api, options.service.apiKeys);
     const busy = { busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS };
     await api.register(labelReportRoutes(options.service, busy));
+    await api.register(labelIntakeRoutes(options.service, busy));
     await api.register(localRoutes(options.service, info, busy));
   });
 

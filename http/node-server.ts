@@ -1,16 +1,39 @@
 /**
- * The Node server Fastify creates: what Node would refuse on its own with an empty answer or
- * Fastify's bare one is handed to http/errors.ts, so it gets the error body with a code.
+ * The Node server Fastify creates: limits that keep slow or numerous clients from starving the
+ * rest, and Node's own refusals handed to http/errors.ts so that they get the error body.
  */
 import { maxHeaderSize as NODE_MAX_HEADER_SIZE } from 'node:http';
 import { clientErrorHandler } from './errors';
 
-export function nodeServerOptions() {
+export interface ServerLimits {
+  /** The whole request, headers and body, must arrive within this; else a 408 and the connection closes. */
+  requestTimeoutMs: number;
+  /** The request line and headers must arrive within this (at most requestTimeoutMs); else a 408. */
+  headersTimeoutMs: number;
+  /** Connections beyond this many are closed as they arrive, before they take the last file descriptors. */
+  maxConnections: number;
+  /** Bytes of request line and headers; beyond this, a 431. */
+  maxHeaderSize: number;
+}
+
+/** Without `limits` (an app that only answers inject), Node's own limits stay. */
+export function nodeServerOptions(limits?: ServerLimits) {
   return {
     http: {
       // The local guard refuses an HTTP/1.1 request without Host instead, with the error body.
       requireHostHeader: false,
+      ...(limits && {
+        maxHeaderSize: limits.maxHeaderSize,
+        requestTimeout: limits.requestTimeoutMs,
+        // Node refuses a headers timeout longer than the request timeout.
+        headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+        // Node looks for stalled requests only this often (every 30 s by default), which would
+        // let one hold its connection for up to twice its timeout.
+        connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+      }),
     },
-    clientErrorHandler: clientErrorHandler(NODE_MAX_HEADER_SIZE),
+    // Fastify copies its own option onto the Node server, and that is 0 (never) unless given.
+    requestTimeout: limits?.requestTimeoutMs,
+    clientErrorHandler: clientErrorHandler(limits?.maxHeaderSize ?? NODE_MAX_HEADER_SIZE),
   };
 }
