@@ -9,6 +9,7 @@ import { ImportStaging } from './import-staging';
 import { KeyStore } from './key-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
+import { WebhookStore } from './webhook-store';
 
 /** Another connection holds the write lock (an import switching in, another LabelDesk): nothing was written. */
 export class DatabaseBusyError extends Error {
@@ -30,6 +31,7 @@ export class DataStore {
   readonly keys: KeyStore;
   readonly reports: ReportStore;
   readonly changes: ChangeLogStore;
+  readonly webhooks: WebhookStore;
 
   private constructor(
     private readonly db: Db,
@@ -41,6 +43,7 @@ export class DataStore {
     this.keys = new KeyStore(db);
     this.reports = new ReportStore(db);
     this.changes = new ChangeLogStore(db);
+    this.webhooks = new WebhookStore(db);
   }
 
   /** Opens (creating when missing) and migrates the file. */

@@ -46,6 +46,8 @@ export const webhookSchema = z.object({
   description: z.string(),
   enabled: z.boolean(),
   created: z.string(),
+  /** Why delivery disabled the webhook (a 410, days of failures); null when enabled or disabled by hand. */
+  disabledReason: z.string().nullable(),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
@@ -54,6 +56,9 @@ export const createdWebhookSchema = webhookSchema.extend({ secret: z.string() })
 export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
 
 export const rotatedSecretSchema = z.object({ secret: z.string() });
+
+/** The answer of a test or a redelivery: the message that is on its way (its webhook-id). */
+export const acceptedMessageSchema = z.object({ messageId: z.string() });
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const deliverySchema = z.object({

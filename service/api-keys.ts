@@ -91,7 +91,7 @@ export class ApiKeys {
   }
 }
 
-export function requirePermission(caller: Caller, permission: Permission): void {
+export function requirePermission(caller: Pick<Caller, 'permissions'>, permission: Permission): void {
   if (!caller.permissions.has(permission)) {
     throw new ApiError(403, 'PERMISSION_DENIED', `the API key lacks the ${permission} permission`);
   }

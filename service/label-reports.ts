@@ -137,6 +137,11 @@ export class LabelReportService {
     });
   }
 
+  /** The report as a company sees it through retrieve, whoever asks: what its webhooks are sent. */
+  companyDocument(companyId: string, id: string): ReportDocument {
+    return visibleReport(this.data, { companyId }, id, this.now);
+  }
+
   private view(caller: Caller, id: string): ReportDocument {
     return visibleReport(this.data, caller, id, this.now);
   }
@@ -149,7 +154,7 @@ export function authorizeFor(data: DataStore, caller: Caller, permission: Permis
 }
 
 /** The full report as the caller's company sees it: retrieve's answer, and that of every write. */
-export function visibleReport(data: DataStore, caller: Caller, id: string, now: () => Date): ReportDocument {
+export function visibleReport(data: DataStore, caller: Pick<Caller, 'companyId'>, id: string, now: () => Date): ReportDocument {
   const row = data.reports.findVisible(caller.companyId, id);
   if (!row) throw notFound(id);
   const access = data.reports.accessFor([id]).get(id) ?? [];

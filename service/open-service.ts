@@ -15,10 +15,16 @@ import { seedDemo, type DemoSummary } from './demo-seeder';
 import { LabelReportService } from './label-reports';
 import { recordFromBundle } from './report-record';
 import { ReportWriter } from './report-writer';
+import { WebhookOutbox } from './webhook-outbox';
+import { Webhooks } from './webhooks';
+import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worker';
 
 export interface Service {
   reports: LabelReportService;
   apiKeys: ApiKeys;
+  webhooks: Webhooks;
+  /** Starts delivering the webhook outbox of this database (the running service does; commands do not). */
+  deliverWebhooks(options?: DeliveryOptions): DeliveryWorker;
   companies: {
     find(id: string): Company | undefined;
     all(): Company[];
@@ -48,9 +54,18 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   const now = options.now ?? (() => new Date());
   const data = DataStore.open(dbFile, { busyTimeoutMs: options.busyTimeoutMs });
   const writer = new ReportWriter(data, now);
+  const reports = new LabelReportService(data, writer, now);
+  // What taking in labels announces (ReportEvents) lands here, in the transaction of its change.
+  const outbox = new WebhookOutbox(data, reports, now);
   return {
-    reports: new LabelReportService(data, writer, now),
+    reports,
     apiKeys: new ApiKeys(data),
+    webhooks: new Webhooks(data, outbox, now),
+    deliverWebhooks: (delivery) => {
+      const worker = new DeliveryWorker(data, { now, ...delivery });
+      outbox.onDue(() => worker.wake());
+      return worker.start();
+    },
     companies: {
       find: (id) => data.companies.find(id),
       all: () => data.companies.all(),

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStore } from '../../db/data-store';
 import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION, type Db } from '../../db/database';
+import { ChangeLogStore } from '../../db/change-log-store';
 import { ReportStore } from '../../db/report-store';
 import { openService } from '../../service/open-service';
 import { recordFromBundle } from '../../service/report-record';
@@ -84,6 +85,46 @@ describe('migrations', () => {
     expect(upgraded.history('m1')).toMatchObject([{ kind: 'update', changes: [{ field: 'labelReference', old: 'REF-m1', new: 'PO-after-upgrade' }] }]);
     raw.close();
     upgraded.close();
+    reference.close();
+  });
+
+  it('003 adds webhooks to a database with reports and a change log, keeping both as they were', () => {
+    const { file, db } = fileAt(2);
+    const insertCompany = db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)');
+    for (const c of COMPANIES) insertCompany.run(c.id, c.name, c.shortCode);
+    const bundled = makeReport('w1', { access: [{ companyId: 'nordic', role: 'editor' }] });
+    const r = recordFromBundle(bundled);
+    new ReportStore(db).replace(r.row, r.access, r.states, r.customFields);
+    new ChangeLogStore(db).append({ reportId: 'w1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
+    db.close();
+
+    const reference = openService(join(dir, `reference-${++n}.sqlite`), { now: () => new Date('2026-11-20T10:00:00.000Z') });
+    for (const c of COMPANIES) reference.companies.upsert(c);
+    reference.putReport(bundled, { kind: 'import' });
+
+    const upgraded = openService(file, { now: () => new Date('2026-11-20T10:00:00.000Z') });
+    const raw = new Database(file, { readonly: true });
+    expect(schemaVersion(raw)).toBe(SCHEMA_VERSION);
+    expect(tables(raw)).toEqual(expect.arrayContaining(['webhooks', 'webhook_messages', 'webhook_attempts', 'change_log']));
+    expect(upgraded.reports.retrieve(caller, 'w1')).toEqual(reference.reports.retrieve(caller, 'w1'));
+    expect(upgraded.history('w1')).toEqual([
+      { seq: 1, labelReportId: 'w1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' },
+    ]);
+
+    // The upgraded file keeps webhooks, and a message owed to one outlives its connection.
+    const manager = { companyId: 'nordic', permissions: new Set(['webhooks:manage'] as const) };
+    const created = upgraded.webhooks.create(manager, { url: 'http://127.0.0.1:9/hook', events: ['labelReport.tapped'] });
+    const { messageId } = upgraded.webhooks.test(manager, created.id);
+    upgraded.close();
+    const reopened = openService(file);
+    const { secret: _secret, ...shown } = created;
+    expect(reopened.webhooks.list(manager)).toEqual([shown]);
+    expect(reopened.webhooks.deliveries(manager, created.id, { pageNumber: 1, pageSize: 10 })).toMatchObject({
+      data: [{ messageId, type: 'webhook.test', attempt: 1, status: 'pending' }],
+      totalDocuments: 1,
+    });
+    raw.close();
+    reopened.close();
     reference.close();
   });
 
