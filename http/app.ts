@@ -17,6 +17,7 @@ import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
 import { nodeServerOptions, type ServerLimits } from './node-server';
 import { registerOpenApi } from './openapi';
+import { labelIntakeRoutes } from './routes/label-intake';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
 
@@ -76,6 +77,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     requireApiKey(api, options.service.apiKeys);
     const busy = { busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS };
     await api.register(labelReportRoutes(options.service, busy));
+    await api.register(labelIntakeRoutes(options.service, busy));
     await api.register(localRoutes(options.service, info, busy));
   });
 

@@ -12,6 +12,7 @@ import { ApiKeys } from './api-keys';
 import { exportBundle, type ExportCounts } from './bundle-export';
 import { importBundle, type BundleSource, type ImportOptions, type ImportResult } from './bundle-import';
 import { seedDemo, type DemoSummary } from './demo-seeder';
+import { LabelIntake } from './label-intake';
 import { LabelReportService } from './label-reports';
 import { recordFromBundle } from './report-record';
 import { ReportWriter } from './report-writer';
@@ -21,6 +22,8 @@ import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worke
 
 export interface Service {
   reports: LabelReportService;
+  /** Activation and taps (decisions §6), announced to the webhook outbox. */
+  intake: LabelIntake;
   apiKeys: ApiKeys;
   webhooks: Webhooks;
   /** Starts delivering the webhook outbox of this database (the running service does; commands do not). */
@@ -59,6 +62,7 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   const outbox = new WebhookOutbox(data, reports, now);
   return {
     reports,
+    intake: new LabelIntake(data, writer, outbox, now),
     apiKeys: new ApiKeys(data),
     webhooks: new Webhooks(data, outbox, now),
     deliverWebhooks: (delivery) => {

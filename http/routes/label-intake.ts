@@ -1,0 +1,68 @@
+/**
+ * POST /v2/labelReports (activation) and POST /v2/labelReports/:id/taps (decisions §6). As for
+ * the other report routes, the service authorizes before the body is read, so the order of
+ * decisions §3 holds: key (401) → key permission (403) → report visibility (404, taps) → body
+ * type and JSON (415, 400) → query parameters and body fields (400) → an existing id (409) or
+ * the role (403, in the service).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { activationBodySchema, tapBodySchema } from '../../schema/intake';
+import { labelReportSchema } from '../../schema/report';
+import type { Service } from '../../service/open-service';
+import { callerOf } from '../auth';
+import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { waitForDatabase } from '../busy';
+import { shape, type OperationDoc } from '../openapi';
+import { refuseQueryParameters, sendReport } from './label-reports';
+
+const REPORT = shape('LabelReport', labelReportSchema);
+
+const ACTIVATE_DOC: OperationDoc = {
+  operationId: 'activateLabel',
+  summary: 'Activate a label: a new label report of the key’s company (needs labelReports:create)',
+  description:
+    'A bundle report without the fields activation sets: the report starts active, untapped, without datapoints, ' +
+    'owned by the key’s company. An id is made when none is given; an id already taken answers 409.',
+  body: shape('ActivationBody', activationBodySchema),
+  responses: { 201: { description: 'The new report', shape: REPORT } },
+  refusals: [409],
+};
+
+const TAP_DOC: OperationDoc = {
+  operationId: 'tapLabel',
+  summary: 'Take in a tap’s reading of a label (needs labelReports:create; owner only)',
+  description:
+    'The datapoints join the stored ones (a timestamp already stored keeps its first reading), the tap is counted ' +
+    'and every figure and the alert are calculated again. Only the owning company may tap (403).',
+  params: { id: z.string().describe('The report id') },
+  body: shape('TapReading', tapBodySchema),
+  responses: { 200: { description: 'The report after the tap', shape: REPORT } },
+  refusals: [404],
+};
+
+export function labelIntakeRoutes(service: Service, options: { busyWaitMs: number }) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    judgeBodiesLate(app);
+
+    app.post('/v2/labelReports', { config: { openapi: ACTIVATE_DOC } }, async (request, reply) => {
+      const caller = callerOf(request);
+      service.intake.authorize(caller);
+      const body = jsonBody(request);
+      refuseQueryParameters(request);
+      const activation = parseObjectBody(activationBodySchema, body);
+      const created = await waitForDatabase(() => service.intake.activate(caller, activation), options.busyWaitMs);
+      return sendReport(reply.code(201), created);
+    });
+
+    app.post<{ Params: { id: string } }>('/v2/labelReports/:id/taps', { config: { openapi: TAP_DOC } }, async (request, reply) => {
+      const caller = callerOf(request);
+      service.intake.authorize(caller, request.params.id);
+      const body = jsonBody(request);
+      refuseQueryParameters(request);
+      const reading = parseObjectBody(tapBodySchema, body);
+      const tapped = await waitForDatabase(() => service.intake.tap(caller, request.params.id, reading), options.busyWaitMs);
+      return sendReport(reply, tapped);
+    });
+  };
+}
