@@ -9,7 +9,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../http/app';
 import { LIST_PARAMETERS } from '../../query/list-query';
-import { api, makeReport, startTestService, type KeyName, type TestService } from '../support/service-fixture';
+import { api, makeActivation, makeReport, startTestService, type KeyName, type TestService } from '../support/service-fixture';
 
 let svc: TestService;
 // A JSON document, walked by path.
@@ -69,8 +69,9 @@ describe('the document', () => {
     const operations = Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [path, Object.keys(item as object).sort()]));
     expect(operations).toEqual({
       '/openapi.json': ['get'],
-      '/v2/labelReports': ['get'],
+      '/v2/labelReports': ['get', 'post'],
       '/v2/labelReports/{id}': ['get', 'patch'],
+      '/v2/labelReports/{id}/taps': ['post'],
       '/local/info': ['get'],
       '/local/session': ['get'],
       '/local/apiKeys': ['get', 'post'],
@@ -91,6 +92,8 @@ describe('the document', () => {
     expect(statuses('/v2/labelReports', 'get')).toEqual([400, 401, 403, 500]);
     expect(statuses('/v2/labelReports/{id}', 'get')).toEqual([400, 401, 403, 404, 500]);
     expect(statuses('/v2/labelReports/{id}', 'patch')).toEqual([400, 401, 403, 404, 413, 415, 500]);
+    expect(statuses('/v2/labelReports', 'post')).toEqual([400, 401, 403, 409, 413, 415, 500]);
+    expect(statuses('/v2/labelReports/{id}/taps', 'post')).toEqual([400, 401, 403, 404, 413, 415, 500]);
     expect(statuses('/local/apiKeys', 'post')).toEqual([400, 401, 403, 413, 415, 500]);
     expect(statuses('/local/apiKeys/{id}', 'delete')).toEqual([400, 401, 403, 404, 413, 415, 500]);
     expect(statuses('/openapi.json', 'get')).toEqual([403, 500]);
@@ -158,6 +161,21 @@ describe('real answers fit the declared schemas', () => {
     });
     expect(patched.status).toBe(200);
     expectFits('PATCH', '/v2/labelReports/{id}', patched);
+  });
+
+  test('activation and a tap', async () => {
+    const key = svc.service.apiKeys.create('acme', ['labelReports:create'], 'intake').key;
+    const post = (path: string, body: unknown) => api(svc, path, { method: 'POST', body, key: null, headers: { 'x-api-key': key } });
+    const label = makeActivation();
+    const activated = await post('/v2/labelReports', label);
+    expect(activated.status).toBe(201);
+    expectFits('POST', '/v2/labelReports', activated);
+    const tapped = await post(`/v2/labelReports/${activated.body.id}/taps`, { datapoints: [{ timestamp: 1_780_000_000, temperature: 4, humidity: 50 }] });
+    expect(tapped.status).toBe(200);
+    expectFits('POST', '/v2/labelReports/{id}/taps', tapped);
+    const taken = await post('/v2/labelReports', { ...label, id: activated.body.id });
+    expect(taken.status).toBe(409);
+    expectFits('POST', '/v2/labelReports', taken);
   });
 
   test('/local and the document itself', async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { bundleReportSchema, type BundleReport } from '../../schema/bundle';
+import type { ActivationBody } from '../../schema/intake';
 import type { Company, Permission } from '../../schema/report';
 import type { Datapoint } from '../../schema/sense';
 import { startService, type RunningService, type StartOptions } from '../../host/start-service';
@@ -77,6 +78,12 @@ export function makeReport(id: string, overrides: Partial<BundleReport> = {}): B
     ...overrides,
   };
   return bundleReportSchema.parse(base);
+}
+
+/** makeReport's label as an activation body: without the fields activation sets. */
+export function makeActivation(id?: string): ActivationBody {
+  const { id: _id, created: _c, updated: _u, companyId: _o, status: _s, numberOfTaps: _n, reportedSenseData: _r, ...label } = makeReport('template');
+  return id === undefined ? label : { ...label, id };
 }
 
 export async function startTestService(
