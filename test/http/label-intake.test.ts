@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SET_ON_ACTIVATION } from '../../schema/intake';
 import type { Permission } from '../../schema/report';
-import { api, makeReport, series, startTestService, T0, type TestService } from '../support/service-fixture';
+import { api, makeActivation, makeReport, series, startTestService, T0, type TestService } from '../support/service-fixture';
 
 let svc: TestService;
 /** Keys with the create permission, by company; `acme` of the fixture lacks it. */
@@ -29,26 +29,7 @@ beforeAll(async () => {
 afterAll(() => svc.stop());
 
 /** A label as it is activated: limits 2..8 °C, a reading every 600 s from T0. */
-const LABEL = {
-  label: {
-    uid: 'uid-new',
-    sequenceCode: 'SEQ-new',
-    type: 'TempSense T1',
-    name: 'New label',
-    firmwareVersionInfo: { firmwareVersion: '2.4.1', firmwareApiVersion: '3' },
-  },
-  mode: 'roadTransport',
-  type: 'tempSense',
-  labelReference: 'SHP-NEW',
-  senseConfig: {
-    limits: { minTemperature: 2, maxTemperature: 8 },
-    interval: 600,
-    configTime: T0 - 600,
-    startDelay: 600,
-    runningTime: 86_400,
-  },
-  customFields: [{ customFieldId: 'po', value: 'PO-7' }],
-};
+const LABEL = { ...makeActivation(), labelReference: 'SHP-NEW', customFields: [{ customFieldId: 'po', value: 'PO-7' }] };
 
 type As = 'acme' | 'nordic' | 'fresh' | 'acmeWithoutCreate';
 const headers = (as: As) => ({ 'x-api-key': as === 'acmeWithoutCreate' ? svc.keys.acme : intake[as] });
@@ -72,7 +53,7 @@ describe('POST /v2/labelReports', () => {
     expect(report.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(report).toMatchObject({
       company: { id: 'acme', name: 'Acme Cold Chain' },
-      label: { uid: 'uid-new', sequenceCode: 'SEQ-new' },
+      label: { uid: 'uid-template', sequenceCode: 'SEQ-template' },
       status: 'active',
       labelReference: 'SHP-NEW',
       numberOfTaps: 0,
