@@ -1,6 +1,6 @@
 /**
- * The one write path for label reports. Every change (PATCH, import, demo, and what comes:
- * activation, taps, sync pulls) goes through here, and here only is the change log appended,
+ * The one write path for label reports. Every change (PATCH, import, demo, activation, taps,
+ * and sync pulls as they come) goes through here, and here only is the change log appended,
  * in the same transaction as the change: a change that rolls back leaves no entry, and every
  * committed change has exactly one. Sync and webhook delivery read that log.
  */
