@@ -34,6 +34,16 @@ import type {
   Page,
   Permission,
 } from '../../schema/report';
+import {
+  acceptedMessageSchema,
+  createdWebhookSchema,
+  createWebhookBodySchema,
+  deliverySchema,
+  rotatedSecretSchema,
+  updateWebhookBodySchema,
+  webhookSchema,
+} from '../../schema/webhooks';
+import type { CreatedWebhook, CreateWebhookBody, Delivery, UpdateWebhookBody, Webhook } from '../../schema/webhooks';
 
 /** status 0 means no HTTP answer at all (service down, or the request was refused by the network). */
 export class ApiClientError extends Error {
@@ -56,6 +66,7 @@ export function isAbortError(err: unknown): boolean {
 }
 
 export type { ApiKeyInfo, CreatedApiKey, ServiceInfo, Session } from '../../schema/local';
+export type { CreatedWebhook, CreateWebhookBody, Delivery, UpdateWebhookBody, Webhook } from '../../schema/webhooks';
 
 export type Output = 'minimal' | 'normal';
 
@@ -78,6 +89,16 @@ export interface ApiClient {
   listKeys(signal?: AbortSignal): Promise<ApiKeyInfo[]>;
   createKey(body: { name: string; permissions: Permission[] }): Promise<CreatedApiKey>;
   revokeKey(id: string): Promise<void>;
+  listWebhooks(signal?: AbortSignal): Promise<Webhook[]>;
+  createWebhook(body: CreateWebhookBody): Promise<CreatedWebhook>;
+  updateWebhook(id: string, body: UpdateWebhookBody): Promise<Webhook>;
+  deleteWebhook(id: string): Promise<void>;
+  rotateWebhookSecret(id: string): Promise<{ secret: string }>;
+  /** Queues a webhook.test message; resolves with its webhook-id. */
+  testWebhook(id: string): Promise<{ messageId: string }>;
+  /** Newest first; pageNumber counts from 1. */
+  listDeliveries(id: string, page: { pageNumber: number; pageSize: number }, signal?: AbortSignal): Promise<Page<Delivery>>;
+  redeliver(id: string, messageId: string): Promise<{ messageId: string }>;
 }
 
 export interface ClientOptions {
@@ -89,12 +110,21 @@ export interface ClientOptions {
 const minimalPage = pageSchema(minimalLabelReportSchema);
 const normalPage = pageSchema(listedLabelReportSchema);
 const keyList = z.array(apiKeyInfoSchema);
+const webhookList = z.array(webhookSchema);
+const deliveryPage = pageSchema(deliverySchema);
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new ApiClientError(200, BAD_RESPONSE, `The service sent ${what} this version of LabelDesk cannot read (${describeZodError(result.error)}).`);
   }
+  return result.data;
+}
+
+/** Checked here as well as in the forms: nothing malformed ever leaves the renderer. */
+function checked<T>(schema: z.ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ApiClientError(0, INVALID_INPUT, describeZodError(result.error));
   return result.data;
 }
 
@@ -160,10 +190,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
       return parse(labelReportSchema, await request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, { signal }), 'a report');
     },
     async patchReport(id: string, patch: LabelReportPatch) {
-      // Checked here as well as in the forms: nothing malformed ever leaves the renderer.
-      const checked = labelReportPatchSchema.safeParse(patch);
-      if (!checked.success) throw new ApiClientError(0, INVALID_INPUT, describeZodError(checked.error));
-      const body = await request('PATCH', `/v2/labelReports/${encodeURIComponent(id)}`, { body: checked.data });
+      const body = await request('PATCH', `/v2/labelReports/${encodeURIComponent(id)}`, { body: checked(labelReportPatchSchema, patch) });
       return parse(labelReportSchema, body, 'a report');
     },
     async session(signal?: AbortSignal) {
@@ -176,15 +203,44 @@ export function createApiClient(options: ClientOptions): ApiClient {
       return parse(keyList, await request('GET', '/local/apiKeys', { signal }), 'a key list');
     },
     async createKey(input: { name: string; permissions: Permission[] }) {
-      const checked = createApiKeyBodySchema.safeParse(input);
-      if (!checked.success) throw new ApiClientError(0, INVALID_INPUT, describeZodError(checked.error));
-      return parse(createdApiKeySchema, await request('POST', '/local/apiKeys', { body: checked.data }), 'a new key');
+      return parse(createdApiKeySchema, await request('POST', '/local/apiKeys', { body: checked(createApiKeyBodySchema, input) }), 'a new key');
     },
     async revokeKey(id: string) {
       await request('DELETE', `/local/apiKeys/${encodeURIComponent(id)}`);
     },
+    async listWebhooks(signal?: AbortSignal) {
+      return parse(webhookList, await request('GET', '/v2/webhooks', { signal }), 'a webhook list');
+    },
+    async createWebhook(input: CreateWebhookBody) {
+      return parse(createdWebhookSchema, await request('POST', '/v2/webhooks', { body: checked(createWebhookBodySchema, input) }), 'a new webhook');
+    },
+    async updateWebhook(id: string, input: UpdateWebhookBody) {
+      const body = await request('PATCH', webhookPath(id), { body: checked(updateWebhookBodySchema, input) });
+      return parse(webhookSchema, body, 'a webhook');
+    },
+    async deleteWebhook(id: string) {
+      await request('DELETE', webhookPath(id));
+    },
+    async rotateWebhookSecret(id: string) {
+      return parse(rotatedSecretSchema, await request('POST', `${webhookPath(id)}/rotate-secret`), 'a new secret');
+    },
+    async testWebhook(id: string) {
+      return parse(acceptedMessageSchema, await request('POST', `${webhookPath(id)}/test`), 'a test message');
+    },
+    async listDeliveries(id: string, page: { pageNumber: number; pageSize: number }, signal?: AbortSignal) {
+      const query = { pageNumber: String(page.pageNumber), pageSize: String(page.pageSize) };
+      return parse(deliveryPage, await request('GET', `${webhookPath(id)}/deliveries`, { query, signal }), 'a deliveries log');
+    },
+    async redeliver(id: string, messageId: string) {
+      const body = await request('POST', `${webhookPath(id)}/deliveries/${encodeURIComponent(messageId)}/redeliver`);
+      return parse(acceptedMessageSchema, body, 'a redelivery');
+    },
   };
   return client as ApiClient;
+}
+
+function webhookPath(id: string): string {
+  return `/v2/webhooks/${encodeURIComponent(id)}`;
 }
 
 /** Message for any thrown value, for error banners. */
