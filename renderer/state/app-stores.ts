@@ -9,6 +9,7 @@ import { createKeysStore } from './keys';
 import { createListStore } from './list';
 import type { ListStoreOptions } from './list';
 import { createUiStore } from './ui';
+import { createWebhooksStore } from './webhooks';
 
 export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'> = {}) {
   const connection = createConnectionStore();
@@ -16,6 +17,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   const list = createListStore({ ...listOptions, getClient });
   const detail = createDetailStore({ getClient, onReportChanged: (report) => list.getState().applyReport(report) });
   const keys = createKeysStore({ getClient });
+  const webhooks = createWebhooksStore({ getClient });
   const ui = createUiStore();
   /** A report named in the URL at start-up, opened once a key is connected. */
   let pendingOpen: string | null = null;
@@ -25,6 +27,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     const openId = detail.getState().id ?? pendingOpen;
     detail.getState().close();
     keys.getState().reset();
+    webhooks.getState().reset();
     list.getState().reset();
     if (state.client) {
       // Same filters, new company: ask again with the new key.
@@ -45,7 +48,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   /** The report the URL names: the open one, or the one waiting for a connection. */
   const wantedReportId = () => detail.getState().id ?? pendingOpen;
 
-  return { connection, list, detail, keys, ui, openReport, wantedReportId };
+  return { connection, list, detail, keys, webhooks, ui, openReport, wantedReportId };
 }
 
 export type AppStores = ReturnType<typeof createAppStores>;

@@ -9,6 +9,7 @@ import type { DetailState } from './detail';
 import type { KeysState } from './keys';
 import type { ListState } from './list';
 import type { UiState } from './ui';
+import type { WebhooksState } from './webhooks';
 
 export const stores = createAppStores();
 
@@ -16,4 +17,5 @@ export const useConnection = <T>(selector: (s: ConnectionState) => T): T => useS
 export const useList = <T>(selector: (s: ListState) => T): T => useStore(stores.list, selector);
 export const useDetail = <T>(selector: (s: DetailState) => T): T => useStore(stores.detail, selector);
 export const useKeys = <T>(selector: (s: KeysState) => T): T => useStore(stores.keys, selector);
+export const useWebhooks = <T>(selector: (s: WebhooksState) => T): T => useStore(stores.webhooks, selector);
 export const useUi = <T>(selector: (s: UiState) => T): T => useStore(stores.ui, selector);
