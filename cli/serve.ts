@@ -104,6 +104,8 @@ examples:
     process.once('SIGINT', force);
     try {
       await running.close({
+        onDraining: (inFlight) =>
+          write(io.err, `no longer accepting connections; ${inFlight} ${inFlight === 1 ? 'request' : 'requests'} in flight`),
         onTimeout: () => write(io.err, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`),
       });
     } finally {

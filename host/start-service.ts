@@ -8,7 +8,7 @@ import { DEFAULT_DEMO } from '../demo';
 import type { DemoSummary } from '../service/demo-seeder';
 import { openService, type Service } from '../service/open-service';
 import { buildApp } from '../http/app';
-import { GracefulStop } from '../http/graceful-stop';
+import { GracefulStop, type StopOptions } from '../http/graceful-stop';
 import type { ServerLimits } from '../http/node-server';
 import { MAX_CONDITIONS_LENGTH } from '../query/list-query';
 
@@ -70,7 +70,7 @@ export interface RunningService {
    * Stops accepting, lets in-flight requests finish (cutting them after the grace period),
    * then closes the database.
    */
-  close(options?: { graceMs?: number; onTimeout?: () => void }): Promise<void>;
+  close(options?: StopOptions): Promise<void>;
 }
 
 /** The database could not be opened or migrated; nothing listens. */
@@ -99,6 +99,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       logError: options.logError,
       limits: { ...DEFAULT_LIMITS, ...options.limits },
     });
+    const graceful = new GracefulStop(app.server);
     const host = options.host ?? '127.0.0.1';
     const wanted = options.port ?? 0;
     try {
@@ -107,7 +108,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
       if (!options.anyPortIfTaken || wanted === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
       await app.listen({ host, port: 0 });
     }
-    const graceful = new GracefulStop(app.server);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const urlHost = host.includes(':') ? `[${host}]` : host;

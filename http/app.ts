@@ -46,7 +46,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // A client may send any id text; it is looked up, never parsed.
     routerOptions: { maxParamLength: 500 },
     ...nodeServerOptions(options.limits),
-    forceCloseConnections: 'idle',
     // Errors Fastify meets before routing (a malformed URL) answer the same body as ours.
     frameworkErrors: (err, _request, reply) => {
       const apiError = new ApiError(400, 'INVALID_URL', err.message);

@@ -35,5 +35,9 @@ export function nodeServerOptions(limits?: ServerLimits) {
     // Fastify copies its own option onto the Node server, and that is 0 (never) unless given.
     requestTimeout: limits?.requestTimeoutMs,
     clientErrorHandler: clientErrorHandler(limits?.maxHeaderSize ?? NODE_MAX_HEADER_SIZE),
+    // What a stop closes, and when, is http/graceful-stop.ts's to decide: Fastify neither closes
+    // connections itself nor refuses with a 503 the requests still read while stopping.
+    forceCloseConnections: false,
+    return503OnClosing: false,
   };
 }

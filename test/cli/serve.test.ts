@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openService } from '../../service/open-service';
+import { closed, connect, readResponse } from '../support/raw-http';
 import { inspect } from '../support/service-files';
 import { SCHEMA_VERSION } from '../../db/database';
 
@@ -86,8 +87,12 @@ function demoKey(stdout: string, company: string): string {
   return /ldk_[A-Za-z0-9_-]{43}/.exec(line ?? '')![0];
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+/** A database of 40 demo reports, and an acme key that may update them. */
+function demoDatabase(dbFile: string): string {
+  const demo = openService(dbFile);
+  const summary = demo.createDemoData({ reports: 40, seed: 4 });
+  demo.close();
+  return summary.keys.find((k) => k.companyId === 'acme' && k.permissions.includes('labelReports:update'))!.key;
 }
 
 describe('labeldesk serve', () => {
@@ -122,37 +127,43 @@ describe('labeldesk serve', () => {
     });
     const bigResponse = await new Promise<http.IncomingMessage>((r) => (bigStarted = r));
 
-    // In flight #2: a PATCH whose body is only half sent when the signal arrives.
+    // In flight #2: a PATCH whose body is only half sent when the signal arrives. With `Expect:
+    // 100-continue` the server says when it has read the headers; from then on it is in flight.
     const body = JSON.stringify({ labelReference: 'SHP-2026-SIGTERM', hasFlag: true });
-    const patchResult = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(
+    const patchResult = new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
+      patchRequest = http.request(
         `${served.url}/v2/labelReports/${target}`,
-        { method: 'PATCH', headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          method: 'PATCH',
+          headers: {
+            'x-api-key': key,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            expect: '100-continue',
+          },
+        },
         (res) => {
           let text = '';
           res.on('data', (c) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
         },
       );
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      patchRequest = req;
+      patchRequest.on('error', reject);
+      patchRequest.flushHeaders();
     });
-    await sleep(300);
+    await new Promise((r) => patchRequest.once('continue', r));
+    patchRequest.write(body.slice(0, 10));
 
     served.child.kill('SIGTERM');
-    await sleep(400);
-    expect(served.child.exitCode).toBeNull(); // still finishing
-    // No new requests once stopping: the port is closed (or, on a reused connection, 503).
-    const late = await fetch(`${served.url}/v2/labelReports`, { headers: { 'x-api-key': key } }).then(
-      (r) => r.status,
-      () => 'refused',
-    );
-    expect(['refused', 503]).toContain(late);
+    await served.stderrMatching(/no longer accepting connections/);
+    expect(served.child.exitCode).toBeNull(); // the PATCH holds the stop until the rest of its body comes
+    // No new connections once stopping.
+    await expect(connect(Number(new URL(served.url).port))).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 
     patchRequest.end(body.slice(10));
     const patched = await patchResult;
     expect(patched.status).toBe(200);
+    expect(patched.connection).toBe('close');
     expect(JSON.parse(patched.body)).toMatchObject({ id: target, labelReference: 'SHP-2026-SIGTERM', hasFlag: true });
 
     bigResponse.resume();
@@ -170,6 +181,52 @@ describe('labeldesk serve', () => {
     const db = inspect(dbFile);
     expect(db.prepare('SELECT label_reference FROM label_reports WHERE id = ?').pluck().get(target)).toBe('SHP-2026-SIGTERM');
     db.close();
+  }, 60_000);
+
+  it('on SIGTERM under load answers every request already sent on its keep-alive connections', async () => {
+    const dbFile = join(dir, 'load.db');
+    const key = demoDatabase(dbFile);
+    const served = await serve(['--db', dbFile]);
+    const port = Number(new URL(served.url).port);
+    const request = `GET /v2/labelReports?pageSize=40&output=minimal HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-api-key: ${key}\r\n\r\n`;
+    // 22 open keep-alive connections, each with an exchange behind it (one still in the
+    // listener's backlog would be a new connection, which a stop refuses).
+    const sockets = await Promise.all(
+      Array.from({ length: 22 }, async () => {
+        const socket = await connect(port);
+        const first = readResponse(socket);
+        socket.write(request);
+        expect((await first)?.status).toBe(200);
+        return socket;
+      }),
+    );
+    let signalled = false;
+    let sentBefore = 0;
+    let answeredBefore = 0;
+    let answered = 0;
+    let loadOn!: () => void;
+    const underLoad = new Promise<void>((resolve) => (loadOn = resolve));
+    // Each sends its next request as soon as the last one is answered.
+    const connections = sockets.map(async (socket) => {
+      for (;;) {
+        const answer = readResponse(socket);
+        const before = !signalled;
+        socket.write(request);
+        if (before) sentBefore++;
+        const response = await answer;
+        if (response === null) return socket.destroy();
+        expect(response.status).toBe(200);
+        if (before) answeredBefore++;
+        if (++answered === 66) loadOn();
+        if (response.headers.connection === 'close') return closed(socket);
+      }
+    });
+    await underLoad;
+    signalled = true;
+    served.child.kill('SIGTERM');
+    await Promise.all(connections);
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+    expect(answeredBefore).toBe(sentBefore);
   }, 60_000);
 
   it('migrates a database from an older schema version on start, and refuses one from a newer version', async () => {
@@ -225,13 +282,10 @@ describe('labeldesk serve', () => {
 
   it('loses nothing when killed with SIGKILL right after a PATCH answered 200', async () => {
     const dbFile = join(dir, 'kill.db');
-    const demo = openService(dbFile);
-    const summary = demo.createDemoData({ reports: 40, seed: 4 });
-    demo.close();
+    const key = demoDatabase(dbFile);
     const db = inspect(dbFile);
     const id = db.prepare("SELECT label_report_id FROM access WHERE company_id = 'acme' AND role = 'owner' LIMIT 1").pluck().get() as string;
     db.close();
-    const key = summary.keys.find((k) => k.companyId === 'acme' && k.permissions.includes('labelReports:update'))!.key;
 
     const served = await serve(['--db', dbFile]);
     const res = await fetch(`${served.url}/v2/labelReports/${id}`, {
