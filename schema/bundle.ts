@@ -39,11 +39,17 @@ export type BundleApiKey = z.infer<typeof bundleApiKeySchema>;
 const jsonObject = z.record(z.string(), z.unknown());
 
 /**
+ * A report id goes into URLs (`/v2/labelReports/:id`): it is kept short enough for every route
+ * to take it, even percent-encoded.
+ */
+export const MAX_REPORT_ID_LENGTH = 200;
+
+/**
  * A bundle report's fields without the checks across them (zod cannot omit fields from a
  * refined object): the activation body is derived from these.
  */
 export const bundleReportFieldsSchema = z.strictObject({
-  id: z.string().min(1),
+  id: z.string().min(1).max(MAX_REPORT_ID_LENGTH, `a report id has at most ${MAX_REPORT_ID_LENGTH} characters`),
   created: isoInstantSchema,
   updated: isoInstantSchema.optional(),
   companyId: z.string().min(1),
