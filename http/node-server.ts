@@ -2,7 +2,7 @@
  * The Node server Fastify creates: limits that keep slow or numerous clients from starving the
  * rest, and Node's own refusals handed to http/errors.ts so that they get the error body.
  */
-import { maxHeaderSize as NODE_MAX_HEADER_SIZE } from 'node:http';
+import { maxHeaderSize as NODE_MAX_HEADER_SIZE, type ServerOptions } from 'node:http';
 import { clientErrorHandler } from './errors';
 
 export interface ServerLimits {
@@ -22,15 +22,7 @@ export function nodeServerOptions(limits?: ServerLimits) {
     http: {
       // The local guard refuses an HTTP/1.1 request without Host instead, with the error body.
       requireHostHeader: false,
-      ...(limits && {
-        maxHeaderSize: limits.maxHeaderSize,
-        requestTimeout: limits.requestTimeoutMs,
-        // Node refuses a headers timeout longer than the request timeout.
-        headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
-        // Node looks for stalled requests only this often (every 30 s by default), which would
-        // let one hold its connection for up to twice its timeout.
-        connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
-      }),
+      ...(limits && nodeLimits(limits)),
     },
     // Fastify copies its own option onto the Node server, and that is 0 (never) unless given.
     requestTimeout: limits?.requestTimeoutMs,
@@ -39,5 +31,18 @@ export function nodeServerOptions(limits?: ServerLimits) {
     // connections itself nor refuses with a 503 the requests still read while stopping.
     forceCloseConnections: false,
     return503OnClosing: false,
+  };
+}
+
+function nodeLimits(limits: ServerLimits): ServerOptions {
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return {
+    maxHeaderSize: limits.maxHeaderSize,
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout,
+    // Node looks for stalled requests only this often (every 30 s by default), which would let
+    // one hold its connection for up to twice its timeout.
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
   };
 }
