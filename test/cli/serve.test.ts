@@ -1,7 +1,9 @@
 /**
  * `labeldesk serve` as a real child process: the address line, requests with a demo key,
- * SIGTERM while requests are in flight (they complete, the exit code is 0), migrations on
- * start, a newer schema refused, and durability of an answered PATCH across SIGKILL.
+ * SIGTERM while requests are in flight and under load on keep-alive connections (every request
+ * sent before it is answered, the exit code is 0), migrations on start, a newer schema refused,
+ * --host beyond loopback only with --allow-remote, and durability of an answered PATCH across
+ * SIGKILL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
