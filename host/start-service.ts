@@ -11,6 +11,7 @@ import { buildApp } from '../http/app';
 import { GracefulStop, type StopOptions } from '../http/graceful-stop';
 import type { ServerLimits } from '../http/node-server';
 import { MAX_CONDITIONS_LENGTH } from '../query/list-query';
+import type { DeliveryOptions, DeliveryWorker } from '../webhooks/delivery-worker';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
@@ -51,6 +52,8 @@ export interface StartOptions {
   logError?: (line: string) => void;
   /** Overrides of DEFAULT_LIMITS, as a test needs short timeouts or a small cap. */
   limits?: Partial<ServerLimits>;
+  /** Overrides of the webhook delivery worker's settings (a test's short timeout, a stubbed DNS). */
+  webhookDelivery?: DeliveryOptions;
 }
 
 /**
@@ -88,8 +91,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
   } catch (err) {
     throw new DatabaseOpenError(options.dbFile, err);
   }
+  let delivery: DeliveryWorker | undefined;
   try {
     const demo = options.demoIfEmpty && service.isEmpty() ? service.createDemoData(DEFAULT_DEMO) : null;
+    // Before listening, so that delivery settings that do not parse stop the start.
+    const worker = (delivery = service.deliverWebhooks({ logError: options.logError, ...options.webhookDelivery }));
     const app = buildApp({
       service,
       staticDir: options.staticDir ?? DEFAULT_STATIC_DIR,
@@ -119,9 +125,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
       service,
       demo,
       close: (closeOptions) =>
-        (closing ??= graceful.stop(() => app.close().then(() => service.close()), closeOptions)),
+        (closing ??= graceful.stop(() => app.close().then(() => worker.stop()).then(() => service.close()), closeOptions)),
     };
   } catch (err) {
+    await delivery?.stop(0);
     service.close();
     throw err;
   }

@@ -128,7 +128,7 @@ export function parseListQuery(query: RawQuery, alsoKnown: readonly string[] = [
   return { filter, customFields, order, pageNumber, pageSize, output };
 }
 
-function parsePage(name: 'pageNumber' | 'pageSize', value: string | undefined, fallback: number): number {
+export function parsePage(name: 'pageNumber' | 'pageSize', value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = PAGE_VALUE.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n)) {

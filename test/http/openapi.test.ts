@@ -76,6 +76,12 @@ describe('the document', () => {
       '/local/session': ['get'],
       '/local/apiKeys': ['get', 'post'],
       '/local/apiKeys/{id}': ['delete'],
+      '/v2/webhooks': ['get', 'post'],
+      '/v2/webhooks/{id}': ['delete', 'get', 'patch'],
+      '/v2/webhooks/{id}/rotate-secret': ['post'],
+      '/v2/webhooks/{id}/test': ['post'],
+      '/v2/webhooks/{id}/deliveries': ['get'],
+      '/v2/webhooks/{id}/deliveries/{messageId}/redeliver': ['post'],
     });
   });
 
@@ -97,6 +103,9 @@ describe('the document', () => {
     expect(statuses('/local/apiKeys', 'post')).toEqual([400, 401, 403, 413, 415, 500]);
     expect(statuses('/local/apiKeys/{id}', 'delete')).toEqual([400, 401, 403, 404, 413, 415, 500]);
     expect(statuses('/openapi.json', 'get')).toEqual([403, 500]);
+    expect(statuses('/v2/webhooks', 'get')).toEqual([400, 401, 403, 500]);
+    expect(statuses('/v2/webhooks/{id}/test', 'post')).toEqual([400, 401, 403, 404, 409, 413, 415, 500]);
+    expect(statuses('/v2/webhooks/{id}/deliveries', 'get')).toEqual([400, 401, 403, 404, 500]);
   });
 
   test('lists the list parameters with their rules', () => {
@@ -176,6 +185,37 @@ describe('real answers fit the declared schemas', () => {
     const taken = await post('/v2/labelReports', { ...label, id: activated.body.id });
     expect(taken.status).toBe(409);
     expectFits('POST', '/v2/labelReports', taken);
+  });
+
+  test('webhooks: registration, a test event, the deliveries log, and their refusals', async () => {
+    const key = svc.service.apiKeys.create('acme', ['webhooks:manage'], 'hooks').key;
+    const call = (method: string, path: string, body?: unknown) => api(svc, path, { method, body, key: null, headers: { 'x-api-key': key } });
+    const created = await call('POST', '/v2/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['labelReport.tapped'], description: 'doc' });
+    expect(created.status).toBe(201);
+    expectFits('POST', '/v2/webhooks', created);
+    const id = created.body.id as string;
+    expectFits('GET', '/v2/webhooks', await call('GET', '/v2/webhooks'));
+    expectFits('GET', '/v2/webhooks/{id}', await call('GET', `/v2/webhooks/${id}`));
+    expectFits('PATCH', '/v2/webhooks/{id}', await call('PATCH', `/v2/webhooks/${id}`, { description: 'changed' }));
+    expectFits('POST', '/v2/webhooks/{id}/rotate-secret', await call('POST', `/v2/webhooks/${id}/rotate-secret`));
+    const accepted = await call('POST', `/v2/webhooks/${id}/test`);
+    expect(accepted.status).toBe(202);
+    expectFits('POST', '/v2/webhooks/{id}/test', accepted);
+    const log = await call('GET', `/v2/webhooks/${id}/deliveries`);
+    expect(log.body.totalDocuments).toBeGreaterThan(0);
+    expectFits('GET', '/v2/webhooks/{id}/deliveries', log);
+    const redeliver = '/v2/webhooks/{id}/deliveries/{messageId}/redeliver';
+    expectFits('POST', redeliver, await call('POST', `/v2/webhooks/${id}/deliveries/${accepted.body.messageId}/redeliver`));
+    expectFits('POST', redeliver, await call('POST', `/v2/webhooks/${id}/deliveries/msg_none/redeliver`));
+    expectFits('GET', '/v2/webhooks', await api(svc, '/v2/webhooks'));
+    expectFits('PATCH', '/v2/webhooks/{id}', await call('PATCH', `/v2/webhooks/${id}`, { enabled: false }));
+    const disabled = await call('POST', `/v2/webhooks/${id}/test`);
+    expect(disabled.status).toBe(409);
+    expectFits('POST', '/v2/webhooks/{id}/test', disabled);
+    const removed = await call('DELETE', `/v2/webhooks/${id}`);
+    expect(removed.status).toBe(204);
+    expectFits('DELETE', '/v2/webhooks/{id}', removed);
+    expectFits('GET', '/v2/webhooks/{id}', await call('GET', `/v2/webhooks/${id}`));
   });
 
   test('/local and the document itself', async () => {
