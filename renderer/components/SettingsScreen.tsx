@@ -11,8 +11,11 @@ import type { ApiKeyInfo } from '../api/client';
 import { formatIso } from '../lib/format';
 import { browserEnv } from '../state/connection';
 import { stores, useConnection, useKeys } from '../state/stores';
+import { CheckboxGroup } from './CheckboxGroup';
+import { ConfirmAction } from './ConfirmAction';
 import { ErrorBanner } from './ErrorBanner';
 import { ProblemMessage } from './SaveMessage';
+import { CopyButton, ShownOnce } from './ShownOnce';
 
 const PERMISSION_TEXT: Record<Permission, string> = {
   'labelReports:read': 'Read reports',
@@ -24,24 +27,6 @@ const PERMISSION_TEXT: Record<Permission, string> = {
 
 function when(value: string | number): string {
   return typeof value === 'number' ? new Date(value * 1000).toLocaleString() : formatIso(value);
-}
-
-function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState<'idle' | 'done' | 'failed'>('idle');
-  return (
-    <button
-      type="button"
-      className="button button--small"
-      onClick={() => {
-        navigator.clipboard
-          .writeText(text)
-          .then(() => setCopied('done'))
-          .catch(() => setCopied('failed'));
-      }}
-    >
-      {copied === 'done' ? 'Copied' : copied === 'failed' ? 'Copy failed: select and copy by hand' : label}
-    </button>
-  );
 }
 
 function SessionPanel() {
@@ -115,18 +100,9 @@ function CreateKeyForm() {
 
   if (created) {
     return (
-      <div className="new-key" role="status" data-testid="new-key">
-        <p>
-          <strong>Key “{created.name ?? 'unnamed'}” created.</strong> Copy it now: it is shown only once and cannot be seen again.
-        </p>
-        <div className="new-key__value">
-          <code data-testid="new-key-value">{created.key}</code>
-          <CopyButton text={created.key} />
-        </div>
-        <button type="button" className="button" onClick={() => stores.keys.getState().dismissCreated()}>
-          I have copied it
-        </button>
-      </div>
+      <ShownOnce testId="new-key" value={created.key} valueLabel="New API key" onDismiss={() => stores.keys.getState().dismissCreated()}>
+        <strong>Key “{created.name ?? 'unnamed'}” created.</strong>
+      </ShownOnce>
     );
   }
 
@@ -136,25 +112,7 @@ function CreateKeyForm() {
         <span className="field__label">Name</span>
         <input name="keyName" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. ERP export script" maxLength={200} />
       </label>
-      <fieldset className="checkboxes">
-        <legend className="field__label">Permissions</legend>
-        {PERMISSIONS.map((p) => (
-          <label key={p} className="checkbox">
-            <input
-              type="checkbox"
-              name={p}
-              checked={perms.has(p)}
-              onChange={(e) => {
-                const next = new Set(perms);
-                if (e.target.checked) next.add(p);
-                else next.delete(p);
-                setPerms(next);
-              }}
-            />
-            {PERMISSION_TEXT[p]}
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxGroup legend="Permissions" options={PERMISSIONS} labels={PERMISSION_TEXT} checked={perms} onChange={setPerms} />
       <button type="submit" className="button button--primary" disabled={creating}>
         {creating ? 'Creating…' : 'Create key'}
       </button>
@@ -164,7 +122,6 @@ function CreateKeyForm() {
 }
 
 function KeyRow({ k }: { k: ApiKeyInfo }) {
-  const [confirming, setConfirming] = useState(false);
   const revoking = useKeys((s) => s.revoking === k.id);
   return (
     <tr data-testid={`key-${k.id}`} className={k.revoked !== null ? 'is-revoked' : ''}>
@@ -173,27 +130,15 @@ function KeyRow({ k }: { k: ApiKeyInfo }) {
       <td>{when(k.created)}</td>
       <td>{k.revoked !== null ? `Revoked ${when(k.revoked)}` : 'Active'}</td>
       <td className="actions">
-        {k.revoked === null &&
-          (confirming ? (
-            <span className="confirm">
-              Revoke “{k.name ?? 'unnamed'}”? Tools using it stop working.{' '}
-              <button
-                type="button"
-                className="button button--small button--danger"
-                disabled={revoking}
-                onClick={() => void stores.keys.getState().revoke(k.id).then(() => setConfirming(false))}
-              >
-                Yes, revoke
-              </button>
-              <button type="button" className="button button--small" onClick={() => setConfirming(false)}>
-                Cancel
-              </button>
-            </span>
-          ) : (
-            <button type="button" className="button button--small" onClick={() => setConfirming(true)}>
-              Revoke…
-            </button>
-          ))}
+        {k.revoked === null && (
+          <ConfirmAction
+            label="Revoke…"
+            question={`Revoke “${k.name ?? 'unnamed'}”? Tools using it stop working.`}
+            confirmLabel="Yes, revoke"
+            busy={revoking}
+            onConfirm={() => stores.keys.getState().revoke(k.id)}
+          />
+        )}
       </td>
     </tr>
   );
