@@ -1,7 +1,7 @@
 /**
  * Settings: which company this desk is signed in as (and switching to another key), where
- * local tools reach the service, and the company's local API keys. A new key is shown once:
- * the service keeps only its hash.
+ * local tools reach the service, the company's local API keys and its webhooks. A new key is
+ * shown once: the service keeps only its hash.
  */
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -16,6 +16,7 @@ import { ConfirmAction } from './ConfirmAction';
 import { ErrorBanner } from './ErrorBanner';
 import { ProblemMessage } from './SaveMessage';
 import { CopyButton, ShownOnce } from './ShownOnce';
+import { WebhooksSettings } from './WebhooksSettings';
 
 const PERMISSION_TEXT: Record<Permission, string> = {
   'labelReports:read': 'Read reports',
@@ -198,6 +199,7 @@ export function SettingsScreen() {
       <SessionPanel />
       <ServiceInfoPanel />
       <KeysPanel canManage={canManage} />
+      <WebhooksSettings />
     </div>
   );
 }

@@ -18,7 +18,7 @@ export function messageTypeText(type: string): string {
 }
 
 export const DELIVERY_STATUS_TEXT: Record<Delivery['status'], string> = {
-  pending: 'Waiting to be sent',
+  pending: 'Scheduled',
   succeeded: 'Delivered',
   failed: 'Failed',
 };
