@@ -1,25 +1,16 @@
 /**
  * End to end: the built renderer in real Chromium against the real service over a temp SQLite
- * file holding demo data (three companies, a few thousand reports). The renderer is built into a
- * temp folder first, so the test never serves a stale dist/ and never races other builds.
- *
- * Screenshots of the main screens go to test-artifacts/screenshots/ (gitignored).
+ * file holding demo data (three companies, a few thousand reports), with screenshots of the main
+ * screens.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { build } from 'vite';
+import { rmSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSummary } from '../../service/demo-seeder';
-import { openService } from '../../service/open-service';
 import { startService } from '../../host/start-service';
 import type { LabelReport, ListedLabelReport, MinimalLabelReport, Page as ApiPage } from '../../schema/report';
+import { launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const SHOTS = join(REPO, 'test-artifacts', 'screenshots');
 const REPORTS = 3000;
 
 let dir: string;
@@ -37,28 +28,11 @@ function pickKey(summary: DemoSummary, companyId: string): string {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'labeldesk-e2e-'));
-  const uiDir = join(dir, 'ui');
-  await build({
-    configFile: join(REPO, 'renderer/vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir: uiDir, emptyOutDir: true },
-  });
-  const dbFile = join(dir, 'demo.sqlite');
-  const demo = openService(dbFile);
-  let summary: DemoSummary;
-  try {
-    summary = demo.createDemoData({ reports: REPORTS, seed: 7 });
-  } finally {
-    demo.close();
-  }
+  const { uiDir, dbFile, summary, ...prepared } = await prepare('e2e', { reports: REPORTS, seed: 7 });
+  dir = prepared.dir;
   keys = { acme: pickKey(summary, 'acme'), nordic: pickKey(summary, 'nordic'), fresh: pickKey(summary, 'fresh') };
   service = await startService({ dbFile, port: 0, staticDir: uiDir });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -99,11 +73,8 @@ async function patch(key: string, id: string, body: unknown) {
 async function openApp(key: string, search = '', ready = 'report-count'): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const page = await context.newPage();
-  page.on('console', (m) => {
-    // The wrong key typed on purpose in the settings test answers 401; Chromium logs that.
-    if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // The wrong key typed on purpose in the settings test answers 401; Chromium logs that.
+  watchProblems(page, problems, /status of 401/);
   await page.goto(`${service.url}/${search}#key=${encodeURIComponent(key)}`);
   await page.getByTestId(ready).waitFor();
   return { context, page };
@@ -130,21 +101,6 @@ async function visibleIds(page: Page, n: number): Promise<string[]> {
         .map((r) => r.id),
     n,
   );
-}
-
-/** Playwright's web-first assertions are not vitest's; these poll the same way. */
-async function waitText(locator: Locator, expected: string) {
-  await expect.poll(async () => (await locator.count()) > 0 ? locator.first().textContent() : '', { timeout: 10_000 }).toContain(expected);
-}
-async function waitAttr(locator: Locator, name: string, expected: string) {
-  await expect.poll(() => locator.getAttribute(name), { timeout: 10_000 }).toBe(expected);
-}
-async function waitGone(locator: Locator) {
-  await expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(0);
-}
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
 // ---------------------------------------------------------------------------------------------

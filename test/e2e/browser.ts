@@ -1,0 +1,82 @@
+/**
+ * What the end-to-end tests share: the renderer built into a temp folder (so a test never
+ * serves a stale dist/ and never races other builds) beside a database of demo data, Chromium,
+ * a watch on the page for console errors and CSP violations, and waiting for what the page shows.
+ *
+ * Screenshots go to test-artifacts/screenshots/ (gitignored).
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { build } from 'vite';
+import { expect } from 'vitest';
+import type { DemoOptions } from '../../demo';
+import type { DemoSummary } from '../../service/demo-seeder';
+import { openService } from '../../service/open-service';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const SHOTS = join(REPO, 'test-artifacts', 'screenshots');
+
+export interface Prepared {
+  /** The temp folder holding everything below; the test removes it. */
+  dir: string;
+  uiDir: string;
+  dbFile: string;
+  /** The demo data written, with its keys. */
+  summary: DemoSummary;
+}
+
+/** A temp folder with the renderer built into it and a database of demo data, for a service to open. */
+export async function prepare(name: string, demo: DemoOptions): Promise<Prepared> {
+  const dir = mkdtempSync(join(tmpdir(), `labeldesk-${name}-`));
+  const uiDir = join(dir, 'ui');
+  await build({
+    configFile: join(REPO, 'renderer/vite.config.ts'),
+    logLevel: 'error',
+    build: { outDir: uiDir, emptyOutDir: true },
+  });
+  const dbFile = join(dir, 'demo.sqlite');
+  const service = openService(dbFile);
+  try {
+    return { dir, uiDir, dbFile, summary: service.createDemoData(demo) };
+  } finally {
+    service.close();
+  }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/**
+ * Collects the page's console errors and uncaught errors into `problems`; the app must produce
+ * none. `expected` names console errors a test causes on purpose (Chromium logs refused requests).
+ */
+export function watchProblems(page: Page, problems: string[], expected?: RegExp): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !expected?.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+}
+
+/** Playwright's web-first assertions are not vitest's; these poll the same way. */
+export async function waitText(locator: Locator, expected: string) {
+  await expect.poll(async () => ((await locator.count()) > 0 ? locator.first().textContent() : ''), { timeout: 10_000 }).toContain(expected);
+}
+export async function waitAttr(locator: Locator, name: string, expected: string) {
+  await expect.poll(() => locator.getAttribute(name), { timeout: 10_000 }).toBe(expected);
+}
+export async function waitGone(locator: Locator) {
+  await expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(0);
+}
+
+export async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
