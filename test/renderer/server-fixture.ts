@@ -102,7 +102,7 @@ export async function startFixtureServer(count = 250): Promise<FixtureServer> {
         { id: 'fresh', name: 'Fresh Foods', shortCode: 'FRF' },
       ],
       apiKeys: [
-        { key: KEYS.acme, companyId: 'acme', permissions: [...all, 'apiKeys:manage'], name: 'acme desk' },
+        { key: KEYS.acme, companyId: 'acme', permissions: [...all, 'apiKeys:manage', 'webhooks:manage'], name: 'acme desk' },
         { key: KEYS.acmeReadOnly, companyId: 'acme', permissions: ['labelReports:read'], name: 'acme read' },
         { key: KEYS.nordic, companyId: 'nordic', permissions: all, name: 'nordic' },
         { key: KEYS.fresh, companyId: 'fresh', permissions: all, name: 'fresh' },

@@ -358,15 +358,18 @@ describe('connection store', () => {
     expect(env.storage.map.get(STORAGE_KEY)).toBe(KEYS.acme);
   });
 
-  it('starts over when the company changes: new rows, detail closed', async () => {
+  it('starts over when the company changes: new rows, detail closed, webhooks forgotten', async () => {
     const stores = createAppStores({ pageSize: PAGE, debounceMs: 0 });
     const env = nodeEnv();
     await stores.connection.getState().connectWithKey(KEYS.acme, env);
     await stores.list.getState().ensureRange(0, 0);
     expect(stores.list.getState().total).toBe(COUNT);
     await stores.detail.getState().open(server.facts[1].id);
+    await stores.webhooks.getState().load(true);
+    expect(stores.webhooks.getState().webhooks).toEqual([]);
     stores.connection.getState().useAnotherKey(env);
     expect(stores.detail.getState().id).toBeNull();
+    expect(stores.webhooks.getState().webhooks).toBeNull();
     await stores.connection.getState().connectWithKey(KEYS.nordic, env);
     await stores.list.getState().ensureRange(0, 0);
     expect(stores.list.getState().total).toBe(server.facts.filter((f) => f.sharedWithNordic).length);
