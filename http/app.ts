@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { UI_CONTENT_SECURITY_POLICY } from '../contract/content-security-policy';
 import { VERSION } from '../contract/version';
 import { ApiError } from '../schema/api-error';
+import { MAX_REPORT_ID_LENGTH } from '../schema/bundle';
 import type { Service } from '../service/open-service';
 import { addAnswerHeaders } from './answer-headers';
 import { requireApiKey } from './auth';
@@ -45,7 +46,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Unique across restarts, so the id a 500 names finds its one line in the log.
     genReqId: () => `req-${randomUUID()}`,
     // A client may send any id text; it is looked up, never parsed.
-    routerOptions: { maxParamLength: 500 },
+    // The longest report id, each character percent-encoded as up to four UTF-8 bytes (%XX each).
+    routerOptions: { maxParamLength: MAX_REPORT_ID_LENGTH * 12 },
     ...nodeServerOptions(options.limits),
     // Errors Fastify meets before routing (a malformed URL) answer the same body as ours.
     frameworkErrors: (err, _request, reply) => {
