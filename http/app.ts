@@ -46,8 +46,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Unique across restarts, so the id a 500 names finds its one line in the log.
     genReqId: () => `req-${randomUUID()}`,
     // A client may send any id text; it is looked up, never parsed.
-    // The longest report id, each character percent-encoded as up to four UTF-8 bytes (%XX each).
-    routerOptions: { maxParamLength: MAX_REPORT_ID_LENGTH * 12 },
+    // Above the longest report id (Fastify measures the decoded parameter).
+    routerOptions: { maxParamLength: MAX_REPORT_ID_LENGTH * 2.5 },
     ...nodeServerOptions(options.limits),
     // Errors Fastify meets before routing (a malformed URL) answer the same body as ours.
     frameworkErrors: (err, _request, reply) => {
