@@ -189,7 +189,7 @@ function parsePermissions(text: string): Permission[] {
   return [...new Set(names)] as Permission[];
 }
 
-function unknownCompany(id: string, companies: Service['companies']): string {
+export function unknownCompany(id: string, companies: Service['companies']): string {
   const known = companies.all().map((c) => c.id);
   return `unknown company '${id}'${known.length ? ` (companies: ${known.join(', ')})` : ' (the database has no companies yet)'}`;
 }

@@ -10,8 +10,9 @@ import { exportCommand } from './export';
 import { importCommand } from './import';
 import { keysCommand } from './keys';
 import { serveCommand } from './serve';
+import { webhooksCommand } from './webhooks';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, webhooksCommand];
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -82,6 +83,7 @@ examples:
   labeldesk keys create --db labeldesk.db --company acme --permissions labelReports:read,labelReports:update
   labeldesk keys list --db labeldesk.db
   labeldesk keys revoke --db labeldesk.db KEY_ID
+  labeldesk webhooks create --db labeldesk.db --company acme --url http://127.0.0.1:9000/hook
 `;
 }
 

@@ -36,10 +36,10 @@ describe('labeldesk main', () => {
       const { code, out } = await run(...args);
       expect(code).toBe(0);
       expect(out).toMatch(/usage: labeldesk <command> \[options\]/);
-      for (const command of ['serve', 'import', 'export', 'demo', 'keys']) expect(out).toMatch(new RegExp(`^  ${command} `, 'm'));
+      for (const command of ['serve', 'import', 'export', 'demo', 'keys', 'webhooks']) expect(out).toMatch(new RegExp(`^  ${command} `, 'm'));
       expect(out).toMatch(/examples:/);
     }
-    for (const command of ['serve', 'import', 'export', 'demo', 'keys']) {
+    for (const command of ['serve', 'import', 'export', 'demo', 'keys', 'webhooks']) {
       const viaHelp = await run('help', command);
       const viaFlag = await run(command, '--help');
       expect(viaHelp.code).toBe(0);
