@@ -10,6 +10,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   import: () => import('./import'),
   service: () => import('./service'),
   chart: () => import('./chart'),
+  webhooks: () => import('./webhooks'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
