@@ -161,7 +161,8 @@ export class WebhookStore {
       .prepare(
         `SELECT MIN(CASE WHEN m.lease_until > m.next_attempt_at THEN m.lease_until ELSE m.next_attempt_at END)
            FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
-          WHERE m.status = 'pending' AND w.enabled = 1 AND NOT (m.lease_pid IS ? AND m.lease_until > ?)`,
+          WHERE m.status = 'pending' AND w.enabled = 1 AND NOT (m.lease_pid IS @pid AND m.lease_until > @now)
+            AND m.webhook_id NOT IN (SELECT value FROM json_each(@busy))`,
       )
       .pluck();
     this.clearFailing = db.prepare('UPDATE webhooks SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL');
@@ -260,11 +261,12 @@ export class WebhookStore {
   }
 
   /**
-   * When the next message becomes due or its lease runs out, leaving out those `pid` holds
-   * (their delivery ends in that process); undefined when no message waits.
+   * When the next message becomes due or its lease runs out, leaving out those `pid` holds and
+   * those of the webhooks in `busy` (the end of a delivery in that process says when to look
+   * again); undefined when no message waits.
    */
-  nextDueAt(pid: number, now: string): string | undefined {
-    return (this.selectNextDue.get(pid, now) as string | null) ?? undefined;
+  nextDueAt(pid: number, now: string, busy: readonly string[]): string | undefined {
+    return (this.selectNextDue.get({ pid, now, busy: JSON.stringify(busy) }) as string | null) ?? undefined;
   }
 
   /** The processes holding leases. */

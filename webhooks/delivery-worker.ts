@@ -136,7 +136,7 @@ export class DeliveryWorker {
       const free = this.concurrency - this.inFlight.size;
       // Full, or some due message waits for its webhook's turn: a finishing attempt wakes us.
       if (free === 0 || this.claim(now, free)) return this.later(null);
-      const next = this.data.webhooks.nextDueAt(this.pid, now.toISOString());
+      const next = this.data.webhooks.nextDueAt(this.pid, now.toISOString(), this.busyWebhooks());
       this.later(next === undefined ? IDLE_CHECK_MS : Math.min(IDLE_CHECK_MS, Date.parse(next) - now.getTime()));
     } catch (err) {
       if (!(err instanceof DatabaseBusyError)) this.logError(`webhook delivery: ${(err as Error).stack ?? String(err)}`);
@@ -147,9 +147,8 @@ export class DeliveryWorker {
   /** Leases and starts what is due; returns whether more is due than was taken. */
   private claim(now: Date, free: number): boolean {
     const { webhooks } = this.data;
-    const running = new Map<string, number>();
-    for (const { webhookId } of this.inFlight.values()) running.set(webhookId, (running.get(webhookId) ?? 0) + 1);
-    const busy = [...running].filter(([, n]) => n >= this.perWebhook).map(([id]) => id);
+    const running = this.runningPerWebhook();
+    const busy = this.busyWebhooks();
     const leaseUntil = new Date(now.getTime() + this.leaseMs).toISOString();
     const { taken, more } = this.data.write(() => {
       const due = webhooks.due(now.toISOString(), free, busy);
@@ -165,6 +164,17 @@ export class DeliveryWorker {
     });
     for (const message of taken) this.deliver(message);
     return more;
+  }
+
+  private runningPerWebhook(): Map<string, number> {
+    const running = new Map<string, number>();
+    for (const { webhookId } of this.inFlight.values()) running.set(webhookId, (running.get(webhookId) ?? 0) + 1);
+    return running;
+  }
+
+  /** Webhooks with as many attempts in flight as they may have. */
+  private busyWebhooks(): string[] {
+    return [...this.runningPerWebhook()].filter(([, n]) => n >= this.perWebhook).map(([id]) => id);
   }
 
   private deliver(message: ClaimedMessage): void {

@@ -288,6 +288,28 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('the worker between events', () => {
+  it('a webhook with its attempts in flight holds back its own messages without spinning, and not the others', async () => {
+    const h = open();
+    const slow = await receiver(() => 'hang');
+    const quick = await receiver();
+    const held = h.webhooks.create(ACME, { url: slow.url(), events: ['labelReport.tapped'] });
+    const other = h.webhooks.create(ACME, { url: quick.url(), events: ['labelReport.tapped'] });
+    h.deliver({ ...QUICK, timeoutMs: 60_000, perWebhook: 1 });
+    for (let i = 0; i < 3; i++) h.webhooks.test(ACME, held.id);
+    await slow.waitFor(1);
+    h.webhooks.test(ACME, other.id);
+    await quick.waitFor(1);
+    await logUntil(h, other.id, settled);
+    expect(slow.received).toHaveLength(1);
+    // A while of nothing to do: the two messages behind the one in flight are due, but only
+    // the end of that attempt can let them go.
+    const looks = vi.spyOn(h.data.webhooks, 'due');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(looks.mock.calls.length).toBeLessThan(5);
+  });
+});
+
 describe('leases, stops, long failures and pruning', () => {
   it('a lease held by a process that no longer runs is given back at start', async () => {
     const h = open();
