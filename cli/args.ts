@@ -41,6 +41,28 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/**
+ * A command made of subcommands (`labeldesk keys create …`): runs the one `argv` names, prints
+ * the command's help for help, and refuses a missing or unknown one alike for every command.
+ */
+export function runSubcommand(
+  command: Command,
+  subcommands: Record<string, (argv: string[], io: Io) => Promise<number>>,
+  argv: string[],
+  io: Io,
+): Promise<number> {
+  const [sub, ...rest] = argv;
+  const names = Object.keys(subcommands);
+  const choices = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
+    write(io.out, command.help);
+    return Promise.resolve(EXIT_OK);
+  }
+  if (sub === undefined) throw new UsageError(`which ${command.name} command? ${choices}`);
+  if (!Object.hasOwn(subcommands, sub)) throw new UsageError(`unknown ${command.name} command '${sub}': use ${choices}`);
+  return subcommands[sub](rest, io);
+}
+
 /** node:util parseArgs in strict mode, its errors turned into usage errors a person can act on. */
 export function parseCommandArgs<T extends Options>(argv: string[], options: T, allowPositionals: boolean) {
   try {

@@ -8,6 +8,7 @@ import {
   EXIT_OK,
   openCliService,
   parseCommandArgs,
+  runSubcommand,
   table,
   UsageError,
   write,
@@ -45,25 +46,8 @@ examples:
   labeldesk keys list --db labeldesk.db
   labeldesk keys revoke --db labeldesk.db 0b6c1f0e-8a5e-4f8e-9f43-2f1f7c3f9a10
 `,
-  async run(argv: string[], io: Io): Promise<number> {
-    const [sub, ...rest] = argv;
-    switch (sub) {
-      case 'create':
-        return create(rest, io);
-      case 'list':
-        return list(rest, io);
-      case 'revoke':
-        return revoke(rest, io);
-      case '--help':
-      case '-h':
-      case 'help':
-        write(io.out, this.help);
-        return EXIT_OK;
-      case undefined:
-        throw new UsageError('which keys command? create, list or revoke');
-      default:
-        throw new UsageError(`unknown keys command '${sub}': use create, list or revoke`);
-    }
+  run(argv: string[], io: Io): Promise<number> {
+    return runSubcommand(this, { create, list, revoke }, argv, io);
   },
 };
 

@@ -13,6 +13,7 @@ import {
   EXIT_OK,
   openCliService,
   parseCommandArgs,
+  runSubcommand,
   table,
   UsageError,
   write,
@@ -51,25 +52,8 @@ examples:
   labeldesk webhooks list --db labeldesk.db --company acme
   labeldesk webhooks delete --db labeldesk.db 0b6c1f0e-8a5e-4f8e-9f43-2f1f7c3f9a10
 `,
-  async run(argv: string[], io: Io): Promise<number> {
-    const [sub, ...rest] = argv;
-    switch (sub) {
-      case 'create':
-        return create(rest, io);
-      case 'list':
-        return list(rest, io);
-      case 'delete':
-        return remove(rest, io);
-      case '--help':
-      case '-h':
-      case 'help':
-        write(io.out, this.help);
-        return EXIT_OK;
-      case undefined:
-        throw new UsageError('which webhooks command? create, list or delete');
-      default:
-        throw new UsageError(`unknown webhooks command '${sub}': use create, list or delete`);
-    }
+  run(argv: string[], io: Io): Promise<number> {
+    return runSubcommand(this, { create, list, delete: remove }, argv, io);
   },
 };
 
