@@ -35,6 +35,17 @@ function open(...args: Parameters<typeof openWebhookHarness>): WebhookHarness {
   return harness;
 }
 
+/** A harness whose clock the test moves: `skew.ms` ahead of the real one. */
+function openSkewed(): { h: WebhookHarness; skew: { ms: number } } {
+  const skew = { ms: 0 };
+  return { h: open([], { now: () => new Date(Date.now() + skew.ms) }), skew };
+}
+
+/** acme's webhook for taps, sent to `rx`. */
+function hookTo(h: WebhookHarness, rx: Receiver) {
+  return h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+}
+
 function deliveries(h: WebhookHarness, webhookId: string, who = ACME): Delivery[] {
   return h.webhooks.deliveries(who, webhookId, { pageNumber: 1, pageSize: 100 }).data;
 }
@@ -108,7 +119,7 @@ describe('webhook delivery', () => {
   it('a change that rolls back sends nothing; announcing outside a transaction is a programming error', async () => {
     const h = open([makeReport('r1')]);
     const rx = await receiver();
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     h.deliver();
     expect(() =>
       h.data.write(() => {
@@ -149,7 +160,7 @@ describe('webhook delivery', () => {
   it('a receiver slower than the timeout fails that attempt; the retry carries the same webhook-id', async () => {
     const h = open();
     const rx = await receiver((_request, index) => (index === 0 ? 'hang' : { status: 200 }));
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     h.deliver({ ...QUICK, timeoutMs: 300 });
     h.webhooks.test(ACME, hook.id);
     const [first, second] = await rx.waitFor(2);
@@ -167,7 +178,7 @@ describe('webhook delivery', () => {
   it('500, 500, then 200: two failed attempts with their next attempt, then a success', async () => {
     const h = open();
     const rx = await receiver((_request, index) => ({ status: index < 2 ? 500 : 200 }));
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     h.deliver();
     const { messageId } = h.webhooks.test(ACME, hook.id);
     const log = await logUntil(h, hook.id, settled);
@@ -184,7 +195,7 @@ describe('webhook delivery', () => {
   it('a message fails for good after the last retry of the schedule', async () => {
     const h = open();
     const rx = await receiver(() => ({ status: 502 }));
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     h.deliver({ ...QUICK, schedule: new RetrySchedule([0.01], () => 0.5) });
     h.webhooks.test(ACME, hook.id);
     const log = await logUntil(h, hook.id, settled);
@@ -198,7 +209,7 @@ describe('webhook delivery', () => {
   it('410 disables the webhook, says why, and stops its messages', async () => {
     const h = open([makeReport('r1')]);
     const rx = await receiver(() => ({ status: 410 }));
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     h.deliver();
     h.webhooks.test(ACME, hook.id);
     const log = await logUntil(h, hook.id, settled);
@@ -215,7 +226,7 @@ describe('webhook delivery', () => {
   it('429 with Retry-After waits at least that long before the next attempt', async () => {
     const h = open();
     const rx = await receiver((_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 204 }));
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     h.deliver();
     h.webhooks.test(ACME, hook.id);
     const log = await logUntil(h, hook.id, settled);
@@ -244,10 +255,9 @@ describe('webhook delivery', () => {
   });
 
   it('during a rotation both secrets sign, each verifying on its own; the old one stops after 24 hours', async () => {
-    let skew = 0;
-    const h = open([], { now: () => new Date(Date.now() + skew) });
+    const { h, skew } = openSkewed();
     const rx = await receiver();
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     const { secret } = h.webhooks.rotateSecret(ACME, hook.id);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(secret).not.toBe(hook.secret);
@@ -261,7 +271,7 @@ describe('webhook delivery', () => {
 
     // A day later by the service's clock; its webhook-timestamp is a day ahead, so the
     // signatures are checked against what the reference implementation signs for it.
-    skew = DAY_MS + 1000;
+    skew.ms = DAY_MS + 1000;
     h.webhooks.test(ACME, hook.id);
     const [, after] = await rx.waitFor(2);
     const signed = (key: string) =>
@@ -273,7 +283,7 @@ describe('webhook delivery', () => {
   it('redelivers a delivered message under the same webhook-id', async () => {
     const h = open();
     const rx = await receiver();
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     h.deliver();
     const { messageId } = h.webhooks.test(ACME, hook.id);
     await logUntil(h, hook.id, settled);
@@ -314,7 +324,7 @@ describe('leases, stops, long failures and pruning', () => {
   it('a lease held by a process that no longer runs is given back at start', async () => {
     const h = open();
     const rx = await receiver();
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     const dead = h.webhooks.test(ACME, hook.id).messageId;
     const own = h.webhooks.test(ACME, hook.id).messageId;
     const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
@@ -329,16 +339,15 @@ describe('leases, stops, long failures and pruning', () => {
   });
 
   it('a lease held by a running process is respected until it runs out', async () => {
-    let skew = 0;
-    const h = open([], { now: () => new Date(Date.now() + skew) });
+    const { h, skew } = openSkewed();
     const rx = await receiver();
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     const { messageId } = h.webhooks.test(ACME, hook.id);
     h.data.write(() => h.data.webhooks.lease(messageId, new Date(Date.now() + 60_000).toISOString(), 424_242));
     const worker = h.deliver({ ...QUICK, isRunning: () => true });
     // Claiming is synchronous: had the worker taken it, the lease would be this process's now.
     expect(h.data.webhooks.leaseHolders()).toEqual([424_242]);
-    skew = 61_000;
+    skew.ms = 61_000;
     worker.wake();
     const [request] = await rx.waitFor(1);
     expect(request.headers['webhook-id']).toBe(messageId);
@@ -347,7 +356,7 @@ describe('leases, stops, long failures and pruning', () => {
   it('a stop cuts an attempt in flight short and gives its lease back; the next start sends it again', async () => {
     const h = open();
     const rx = await receiver((_request, index) => (index === 0 ? 'hang' : { status: 200 }));
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     const worker = h.deliver({ ...QUICK, timeoutMs: 60_000 });
     const { messageId } = h.webhooks.test(ACME, hook.id);
     await rx.waitFor(1);
@@ -363,32 +372,30 @@ describe('leases, stops, long failures and pruning', () => {
   });
 
   it('a webhook whose every attempt failed for 5 days is disabled', async () => {
-    let skew = 0;
-    const h = open([], { now: () => new Date(Date.now() + skew) });
+    const { h, skew } = openSkewed();
     const rx = await receiver(() => ({ status: 500 }));
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     // The retry an hour later comes only when the clock jumps.
     const worker = h.deliver({ ...QUICK, schedule: new RetrySchedule([3600, 3600], () => 0.5) });
     h.webhooks.test(ACME, hook.id);
     await logUntil(h, hook.id, (log) => log.some((d) => d.status === 'failed'));
     expect(h.webhooks.get(ACME, hook.id).enabled).toBe(true);
-    skew = 5 * DAY_MS;
+    skew.ms = 5 * DAY_MS;
     worker.wake();
     await vi.waitFor(() => expect(h.webhooks.get(ACME, hook.id).enabled).toBe(false), { timeout: 10_000, interval: 20 });
     expect(h.webhooks.get(ACME, hook.id).disabledReason).toMatch(/^every delivery failed from /);
   });
 
   it('attempts older than 30 days are pruned, with the finished messages they leave behind', async () => {
-    let skew = 0;
-    const h = open([], { now: () => new Date(Date.now() + skew) });
+    const { h, skew } = openSkewed();
     const rx = await receiver();
-    const hook = h.webhooks.create(ACME, { url: rx.url(), events: ['labelReport.tapped'] });
+    const hook = hookTo(h, rx);
     const worker = h.deliver();
     h.webhooks.test(ACME, hook.id);
     await logUntil(h, hook.id, settled);
     await worker.stop();
 
-    skew = 31 * DAY_MS;
+    skew.ms = 31 * DAY_MS;
     const { messageId } = h.webhooks.test(ACME, hook.id);
     h.deliver();
     const log = await logUntil(h, hook.id, settled);
