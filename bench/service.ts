@@ -19,7 +19,7 @@ import { median, percentile, timeMany } from './stats';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
 const BIG_REPORT_POINTS = 10_000;
-const DB_FILE = join(tmpdir(), `labeldesk-bench-${REPORTS}-v2.sqlite`);
+const DB_FILE = join(tmpdir(), `labeldesk-bench-${REPORTS}-v3.sqlite`);
 const KEY = 'ldk_bench_key_for_the_benchmark_only_0000';
 
 function mulberry32(seed: number): () => number {

@@ -86,6 +86,11 @@ export class DataStore {
     };
   }
 
+  /** After a large write (an import): refresh the statistics the query planner reads. */
+  optimize(): void {
+    this.db.pragma('optimize');
+  }
+
   /** Scratch tables for one import, in this connection's temporary database. */
   importStaging(): ImportStaging {
     return new ImportStaging(this.db);

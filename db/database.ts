@@ -33,6 +33,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       migrate(db);
+      // Query plans follow the statistics; a database filled by an import has none until
+      // analysed. A bounded sample keeps this quick at any size.
+      db.pragma('analysis_limit = 1000');
+      db.pragma('optimize = 0x10002');
     }
     return db;
   } catch (err) {

@@ -109,6 +109,7 @@ export async function importBundle(
       // Only the temporary tables were written: committing them touches no data.
       staging.commit();
       sink.switchIn();
+      data.optimize();
     } else {
       staging.rollback();
     }
