@@ -31,6 +31,8 @@ export class DataStore {
   readonly keys: KeyStore;
   readonly reports: ReportStore;
   readonly changes: ChangeLogStore;
+  /** Write transactions open on this connection (nested ones count too). */
+  private writing = 0;
   readonly webhooks: WebhookStore;
 
   private constructor(
@@ -41,7 +43,7 @@ export class DataStore {
     registerSqlFunctions(db);
     this.companies = new CompanyStore(db);
     this.keys = new KeyStore(db);
-    this.reports = new ReportStore(db);
+    this.reports = new ReportStore(db, () => this.writing === 0);
     this.changes = new ChangeLogStore(db);
     this.webhooks = new WebhookStore(db);
   }
@@ -62,7 +64,12 @@ export class DataStore {
    * Inside another transaction it becomes a savepoint of that one.
    */
   write<T>(fn: () => T): T {
-    return busyAsError(() => this.db.transaction(fn).immediate());
+    this.writing++;
+    try {
+      return busyAsError(() => this.db.transaction(fn).immediate());
+    } finally {
+      this.writing--;
+    }
   }
 
   get inTransaction(): boolean {

@@ -50,6 +50,9 @@ const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
 const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_code, a.role AS caller_role,
   COALESCE(s.has_flag, 0) AS has_flag, COALESCE(s.is_archived, 0) AS is_archived`;
 
+/** Distinct queries whose counts are kept; the oldest goes first. */
+const COUNT_CACHE_SIZE = 256;
+
 export class ReportStore {
   private readonly insertReport: Statement;
   private readonly insertDatapoints: Statement;
@@ -62,8 +65,16 @@ export class ReportStore {
   private readonly selectVisible: Statement;
   private readonly selectRow: Statement;
   private readonly listCache = new Map<string, Statement>();
+  private readonly counts = new Map<string, { version: string; n: number }>();
 
-  constructor(private readonly db: Db) {
+  /**
+   * `mayReuseCounts` is false while a write transaction is open: a count taken there may see
+   * changes that roll back, and a rollback leaves the data version as it was.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly mayReuseCounts: () => boolean = () => !db.inTransaction,
+  ) {
     this.insertReport = db.prepare(
       `INSERT INTO label_reports (${REPORT_COLUMNS.join(', ')}) VALUES (${REPORT_COLUMNS.map((c) => '@' + c).join(', ')})`,
     );
@@ -126,7 +137,30 @@ export class ReportStore {
     return this.selectRow.get(id) as ReportRow | undefined;
   }
 
+  /**
+   * How many reports match. Paging through one query asks the same count again and again, and
+   * counting is the costly part of a page: it is computed once per version of the data (this
+   * connection's changes and other connections' commits) and reused until the data changes.
+   */
   count(companyId: string, filter: SqlFilter): number {
+    if (!this.mayReuseCounts()) return this.countNow(companyId, filter);
+    const key = `${companyId}\0${filter.where}\0${JSON.stringify(filter.params)}`;
+    const version = this.dataVersion();
+    const cached = this.counts.get(key);
+    if (cached && cached.version === version) return cached.n;
+    const n = this.countNow(companyId, filter);
+    if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value!);
+    this.counts.delete(key);
+    this.counts.set(key, { version, n });
+    return n;
+  }
+
+  /** Changes by this connection, and commits by any other one: equal versions, equal data. */
+  private dataVersion(): string {
+    return `${this.statement('PRAGMA data_version').pluck().get()}:${this.statement('SELECT total_changes()').pluck().get()}`;
+  }
+
+  private countNow(companyId: string, filter: SqlFilter): number {
     // Counting joins only the tables the filter reads: an access entry always has its report
     // and the report its owner, so the unfiltered count is a scan of one small index.
     const joins = [
