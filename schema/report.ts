@@ -24,6 +24,7 @@ export const PERMISSIONS = [
   'labelReports:create',
   'webhooks:manage',
   'apiKeys:manage',
+  'sync:manage',
 ] as const;
 
 export const modeSchema = z.enum(MODES);

@@ -24,6 +24,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   'labelReports:create': 'Take in labels (activate, record taps)',
   'webhooks:manage': 'Manage webhooks',
   'apiKeys:manage': 'Manage API keys',
+  'sync:manage': 'Manage sync with a remote (settings, conflicts, refused edits)',
 };
 
 function when(value: string | number): string {

@@ -99,7 +99,7 @@ describe('labeldesk keys', () => {
     expect(company).toMatchObject({ code: 1, stdout: '' });
     expect(company.stderr.trim()).toBe("labeldesk keys: unknown company 'ghost' (companies: acme, fresh, nordic)");
     expect(permission.code).toBe(2);
-    expect(permission.stderr).toMatch(/unknown permission 'labelReports:delete': choose from labelReports:read, labelReports:update, labelReports:create, webhooks:manage, apiKeys:manage/);
+    expect(permission.stderr).toMatch(/unknown permission 'labelReports:delete': choose from labelReports:read, labelReports:update, labelReports:create, webhooks:manage, apiKeys:manage, sync:manage/);
     expect(unknownKey.code).toBe(1);
     expect(unknownKey.stderr).toMatch(/there is no API key with id 'no-such-id'/);
     expect(noCompany.code).toBe(2);

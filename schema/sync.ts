@@ -1,0 +1,132 @@
+/**
+ * Shapes of sync with a remote instance (decisions §5 "State, over HTTP and in the UI"): the
+ * status, conflicts, dead letters and pending edits the /local/sync endpoints answer, and the
+ * bodies they take. The service, the command line and the renderer share them.
+ */
+import { z } from 'zod';
+
+export const SYNC_STATES = ['off', 'idle', 'pushing', 'pulling', 'reconciling', 'offline', 'paused'] as const;
+export const syncStateSchema = z.enum(SYNC_STATES);
+export type SyncState = z.infer<typeof syncStateSchema>;
+
+export const CONFLICT_POLICIES = ['remote', 'local'] as const;
+export const conflictPolicySchema = z.enum(CONFLICT_POLICIES);
+export type ConflictPolicy = z.infer<typeof conflictPolicySchema>;
+
+/** `GET /local/sync`. */
+export const syncStatusSchema = z.object({
+  configured: z.boolean(),
+  remoteUrl: z.string().nullable(),
+  companyId: z.string().nullable(),
+  state: syncStateSchema,
+  /** ISO 8601: the end of the last cycle that completed. */
+  lastSuccessAt: z.string().nullable(),
+  lastError: z.object({ at: z.string(), message: z.string() }).nullable(),
+  /** Reports with local edits not yet sent. */
+  pending: z.int().nonnegative(),
+  conflicts: z.int().nonnegative(),
+  deadLetters: z.int().nonnegative(),
+  /** During a pull: reports handled of `totalDocuments`. */
+  progress: z.object({ done: z.int().nonnegative(), total: z.int().nonnegative() }).nullable(),
+  /** When the next attempt after a failure (or the next cycle) is due, ISO 8601. */
+  nextAttemptAt: z.string().nullable(),
+});
+export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+export const CONFLICT_KINDS = ['field', 'gone'] as const;
+
+/**
+ * A field's value as a PATCH sends it: a string, number or boolean, a custom field's value, or
+ * null (a custom field that is not set, or no value at all for a report that is gone).
+ */
+export const syncValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()])), z.null()]);
+export type SyncValue = z.infer<typeof syncValueSchema>;
+
+/** `GET /local/sync/conflicts` element. */
+export const syncConflictSchema = z.object({
+  id: z.string(),
+  labelReportId: z.string(),
+  /** `labelReference`, `status`, `hasFlag`, `isArchived`, `limits.<key>` or `customFields.<id>`. */
+  field: z.string(),
+  kind: z.enum(CONFLICT_KINDS),
+  base: syncValueSchema,
+  local: syncValueSchema,
+  /** null for `gone`: the remote no longer shows the report. */
+  remote: syncValueSchema,
+  at: z.string(),
+});
+export type SyncConflict = z.infer<typeof syncConflictSchema>;
+
+export const resolveConflictBodySchema = z.strictObject({ keep: z.enum(['local', 'remote']) });
+export type ResolveConflictBody = z.infer<typeof resolveConflictBodySchema>;
+
+/** `GET /local/sync/dead-letters` element: an edit the remote refused, with its answer. */
+export const deadLetterSchema = z.object({
+  id: z.string(),
+  labelReportId: z.string(),
+  fields: z.array(z.string()),
+  status: z.int(),
+  message: z.string(),
+  at: z.string(),
+});
+export type DeadLetter = z.infer<typeof deadLetterSchema>;
+
+export const deadLetterActionBodySchema = z.strictObject({ action: z.enum(['retry', 'discard']) });
+export type DeadLetterActionBody = z.infer<typeof deadLetterActionBodySchema>;
+
+/** `GET /local/sync/outbox` element: a report edited locally whose edit is not yet sent. */
+export const outboxEntrySchema = z.object({
+  labelReportId: z.string(),
+  fields: z.array(z.string()),
+  /** ISO 8601: the first edit of the entry. */
+  since: z.string(),
+});
+export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
+
+const remoteUrlSchema = z
+  .string()
+  .max(2000)
+  .refine((text) => {
+    try {
+      const parsed = new URL(text);
+      return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http or https URL, such as https://labels.example.com');
+
+/** `GET /local/sync/settings`: the key itself is never shown. */
+export const syncSettingsSchema = z.object({
+  remoteUrl: z.string().nullable(),
+  companyId: z.string().nullable(),
+  hasKey: z.boolean(),
+});
+export type SyncSettings = z.infer<typeof syncSettingsSchema>;
+
+/**
+ * `PUT /local/sync/settings`: `remoteUrl: null` turns sync off. Without `remoteKey` the key held
+ * in memory stays. The key is kept in memory only, never in the database.
+ */
+export const syncSettingsBodySchema = z.strictObject({
+  remoteUrl: remoteUrlSchema.nullable(),
+  companyId: z.string().min(1).max(200).optional(),
+  remoteKey: z.string().min(1).max(1000).optional(),
+});
+export type SyncSettingsBody = z.infer<typeof syncSettingsBodySchema>;
+
+/** `POST /local/sync/test`: tries a remote without saving anything. */
+export const syncTestBodySchema = z.strictObject({
+  remoteUrl: remoteUrlSchema,
+  remoteKey: z.string().min(1).max(1000).optional(),
+  companyId: z.string().min(1).max(200).optional(),
+});
+export type SyncTestBody = z.infer<typeof syncTestBodySchema>;
+
+export const syncTestResultSchema = z.object({
+  ok: z.boolean(),
+  companyId: z.string().nullable(),
+  companyName: z.string().nullable(),
+  /** What worked or what went wrong, in words. */
+  message: z.string(),
+});
+export type SyncTestResult = z.infer<typeof syncTestResultSchema>;

@@ -1,0 +1,62 @@
+/**
+ * Sync with a remote instance of the /v2 interface (decisions §5): the local database mirrors
+ * the reports one remote API key sees, and local edits of them go back, through list,
+ * retrieve and PATCH only. One file per idea in this folder:
+ * - remote-client.ts: the three /v2 operations and /local/session over HTTP, refusals classified
+ * - pull.ts: the cursor on `updated`, paging by moving the bound, a page and its cursor in one transaction
+ * - reconcile.ts: the full minimal list compared with the mirror
+ * - push.ts: the outbox sent as absolute-value PATCHes
+ * - merge.ts: the per-field three-way merge (pure)
+ * - backoff.ts: retry delays with jitter and Retry-After (pure)
+ * - worker.ts: cycles, timers, state
+ */
+
+import type { ConflictPolicy, SyncStatus } from '../schema/sync';
+
+export type { SyncStatus } from '../schema/sync';
+
+export interface SyncOptions {
+  /** Base URL of the remote, e.g. http://127.0.0.1:1234 */
+  remoteUrl: string;
+  remoteKey: string;
+  /** Else asked from the remote's GET /local/session. */
+  companyId?: string;
+  /** Default 100. */
+  pageSize?: number;
+  /** Default 300. */
+  overlapSeconds?: number;
+  /** Default 3600 (and at every start). */
+  reconcileEverySeconds?: number;
+  /** Default 30. */
+  intervalSeconds?: number;
+  /** Default 'remote'. */
+  conflicts?: ConflictPolicy;
+  /** Default 30 000. */
+  requestTimeoutMs?: number;
+}
+
+export const SYNC_DEFAULTS = {
+  pageSize: 100,
+  overlapSeconds: 300,
+  reconcileEverySeconds: 3600,
+  intervalSeconds: 30,
+  conflicts: 'remote',
+  requestTimeoutMs: 30_000,
+} as const satisfies Required<Omit<SyncOptions, 'remoteUrl' | 'remoteKey' | 'companyId'>>;
+
+export type CycleOutcome = { ok: true } | { ok: false; reason: 'offline' | 'paused' | 'error'; message: string };
+
+export interface SyncWorker {
+  /** One cycle: pull, reconcile when due, push; resolves when done. */
+  runCycle(): Promise<CycleOutcome>;
+  /** Continuous: cycles every interval, pushes ~1 s after a local edit, retries on its backoff timer. */
+  start(): void;
+  /** Start a cycle now (POST /local/sync). */
+  trigger(): void;
+  /** Finishes the step in flight, clears every timer. */
+  stop(): Promise<void>;
+  /** The GET /local/sync body. */
+  status(): SyncStatus;
+}
+
+export { createSyncWorker } from './worker';
