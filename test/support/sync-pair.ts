@@ -1,0 +1,334 @@
+/**
+ * Two real LabelDesk instances on loopback for sync tests, nothing mocked on either side:
+ * - the remote: a service over HTTP on its own SQLite file (startTestService), seeded like any
+ *   test service, edited through its /v2 API as another desk would;
+ * - a fault proxy in front of the remote (fault-proxy.ts): every request the local side makes
+ *   goes through it;
+ * - the local: a second service over HTTP on its own SQLite file, whose sync worker (created in
+ *   this process with createSyncWorker) mirrors what the remote shows to the remote key. It can
+ *   also run as a child process (`labeldesk sync`, `labeldesk serve --remote`) to be killed.
+ *
+ * `expectMirrored()` compares both sides fully: every report the remote shows to the company's
+ * key, retrieved and listed on each side, field by field.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { startService, type RunningService } from '../../host/start-service';
+import type { BundleReport } from '../../schema/bundle';
+import type { ChangeEntry } from '../../schema/change-log';
+import type { Permission } from '../../schema/report';
+import { createSyncWorker, type CycleOutcome, type SyncOptions, type SyncWorker } from '../../sync';
+import { REPO } from '../cli/run-labeldesk';
+import { FaultProxy } from './fault-proxy';
+import { COMPANIES, startTestService, type KeyName, type TestService } from './service-fixture';
+
+export const COMPANY = 'acme';
+
+/** What a local key of the pair may do. */
+export const LOCAL_KEYS = {
+  manager: ['labelReports:read', 'labelReports:update', 'sync:manage'],
+  editor: ['labelReports:read', 'labelReports:update'],
+  reader: ['labelReports:read'],
+} as const satisfies Record<string, readonly Permission[]>;
+export type LocalKeyName = keyof typeof LOCAL_KEYS;
+
+export interface PairOptions {
+  /** Reports on the remote before anything starts. */
+  reports?: BundleReport[];
+  /** The worker's options beyond the remote's address and key. */
+  worker?: Partial<SyncOptions>;
+  /** The remote key the local side uses (a key of startTestService's set; default `acme`). */
+  remoteKey?: KeyName;
+}
+
+export interface Answer {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface RequestInit {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface SpawnedLocal {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when standard output or error matches `pattern`; rejects when the process ends first. */
+  outputMatching(pattern: RegExp): Promise<string>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export class SyncPair {
+  /** The worker of this process, after `startWorker()`. */
+  worker: SyncWorker | undefined;
+  private readonly children: ChildProcess[] = [];
+  private readonly keys = new Map<LocalKeyName, string>();
+
+  private constructor(
+    readonly remote: TestService,
+    readonly proxy: FaultProxy,
+    public local: RunningService,
+    readonly dir: string,
+    readonly localDbFile: string,
+    readonly remoteKey: string,
+    private readonly workerDefaults: Partial<SyncOptions>,
+  ) {}
+
+  static async start(options: PairOptions = {}): Promise<SyncPair> {
+    const remote = await startTestService(options.reports ?? []);
+    const proxy = await FaultProxy.start(remote.url);
+    const dir = mkdtempSync(join(tmpdir(), 'labeldesk-sync-'));
+    const localDbFile = join(dir, 'local.sqlite');
+    const local = await startService({ dbFile: localDbFile, staticDir: join(dir, 'no-ui') });
+    return new SyncPair(remote, proxy, local, dir, localDbFile, remote.keys[options.remoteKey ?? 'acme'], options.worker ?? {});
+  }
+
+  /** The worker options this pair's local side runs with. */
+  options(overrides: Partial<SyncOptions> = {}): SyncOptions {
+    return { remoteUrl: this.proxy.url, remoteKey: this.remoteKey, companyId: COMPANY, ...this.workerDefaults, ...overrides };
+  }
+
+  /** A worker for the local service, in this process (the previous one stopped first). */
+  async startWorker(overrides: Partial<SyncOptions> = {}): Promise<SyncWorker> {
+    await this.worker?.stop();
+    this.worker = createSyncWorker(this.local.service, this.options(overrides));
+    return this.worker;
+  }
+
+  /** One cycle of the worker (started with the defaults when there is none yet). */
+  async cycle(): Promise<CycleOutcome> {
+    const worker = this.worker ?? (await this.startWorker());
+    return worker.runCycle();
+  }
+
+  /** One cycle that must complete. */
+  async cycleOk(): Promise<void> {
+    expect(await this.cycle()).toEqual({ ok: true });
+  }
+
+  /** Cycles until one completes with nothing left to push, at most `max` of them. */
+  async settle(max = 20): Promise<number> {
+    for (let i = 1; i <= max; i++) {
+      const outcome = await this.cycle();
+      if (outcome.ok && this.worker!.status().pending === 0) return i;
+    }
+    throw new Error(`no quiet cycle after ${max}: ${JSON.stringify(this.worker!.status())}`);
+  }
+
+  /**
+   * A local API key of the company. The company itself comes to the local database with the
+   * first report pulled; before that the key cannot be made.
+   */
+  localKey(name: LocalKeyName = 'manager'): string {
+    let key = this.keys.get(name);
+    if (!key) {
+      key = this.local.service.apiKeys.create(COMPANY, LOCAL_KEYS[name], `sync-test-${name}`).key;
+      this.keys.set(name, key);
+    }
+    return key;
+  }
+
+  /** The company in the local database, made as an administrator would before the first sync. */
+  createLocalCompany(): void {
+    this.local.service.companies.upsert(COMPANIES.find((c) => c.id === COMPANY)!);
+  }
+
+  /** A request to the remote itself (not through the proxy), with a key of its set. */
+  remoteApi(path: string, init: RequestInit & { key?: KeyName } = {}): Promise<Answer> {
+    return request(this.remote.url, path, this.remote.keys[init.key ?? 'acme'], init);
+  }
+
+  /** A request to the local service, with a local key (`manager` unless told). */
+  localApi(path: string, init: RequestInit & { key?: LocalKeyName | string } = {}): Promise<Answer> {
+    const key = init.key === undefined ? this.localKey() : init.key in LOCAL_KEYS ? this.localKey(init.key as LocalKeyName) : init.key;
+    return request(this.local.url, path, key, init);
+  }
+
+  /** A PATCH on the remote that must succeed; the report as the remote answers it. */
+  async remoteEdit(id: string, patch: object, key: KeyName = 'acme'): Promise<any> {
+    const answer = await this.remoteApi(`/v2/labelReports/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch, key });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  }
+
+  /** A PATCH on the local service that must succeed; the report as it answers it. */
+  async localEdit(id: string, patch: object): Promise<any> {
+    const answer = await this.localApi(`/v2/labelReports/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  }
+
+  async remoteReport(id: string): Promise<any> {
+    const answer = await this.remoteApi(`/v2/labelReports/${encodeURIComponent(id)}`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  }
+
+  /** The report as the local service shows it, or undefined when it does not (404). */
+  async localReport(id: string): Promise<any> {
+    const answer = await this.localApi(`/v2/labelReports/${encodeURIComponent(id)}`, { key: 'reader' });
+    if (answer.status === 404) return undefined;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  }
+
+  /** The ids a side lists to the company's key, in id order. */
+  async remoteIds(): Promise<string[]> {
+    return ids(await this.remoteApi('/v2/labelReports?output=minimal&order=id[asc]&pageSize=1000000'));
+  }
+
+  async localIds(): Promise<string[]> {
+    return ids(await this.localApi('/v2/labelReports?output=minimal&order=id[asc]&pageSize=1000000', { key: 'reader' }));
+  }
+
+  /** The local change log of a report, oldest first. */
+  localHistory(id: string): ChangeEntry[] {
+    return this.local.service.history(id);
+  }
+
+  /**
+   * Both sides show the company's key the same reports, each the same in every field, through
+   * retrieve and through a list page of `output=normal`. `localOnly`: reports that exist only
+   * locally (never mirrored), left out of the comparison.
+   */
+  async expectMirrored(localOnly: readonly string[] = []): Promise<void> {
+    const remoteIds = await this.remoteIds();
+    const localIds = (await this.localIds()).filter((id) => !localOnly.includes(id));
+    expect(localIds, 'the reports the local side shows').toEqual(remoteIds);
+    for (const id of remoteIds) {
+      const [remote, local] = await Promise.all([this.remoteReport(id), this.localReport(id)]);
+      expect(withoutClockFields(local), `report ${id} retrieved on both sides`).toEqual(withoutClockFields(remote));
+      const days = [local?.label?.estimatedBatteryDaysLeft, remote.label.estimatedBatteryDaysLeft];
+      expect(Math.abs(days[0] - days[1]), `battery days of ${id}: local ${days[0]}, remote ${days[1]}`).toBeLessThanOrEqual(1);
+    }
+    const list = '/v2/labelReports?output=normal&order=id[asc]&pageSize=1000000';
+    const [remoteList, localList] = await Promise.all([this.remoteApi(list), this.localApi(list, { key: 'reader' })]);
+    const localElements = localList.body.data.filter((r: { id: string }) => !localOnly.includes(r.id));
+    expect(localElements, 'the list pages of both sides').toEqual(remoteList.body.data);
+  }
+
+  /** Stops the in-process worker and the local service; `reopenLocal` starts them again on the same file. */
+  async closeLocal(): Promise<void> {
+    await this.worker?.stop();
+    this.worker = undefined;
+    await this.local.close();
+  }
+
+  /** The local service again on its file, as after a restart (keys made before stay valid). */
+  async reopenLocal(): Promise<void> {
+    this.local = await startService({ dbFile: this.localDbFile, staticDir: join(this.dir, 'no-ui') });
+  }
+
+  /** Arguments naming this pair's local database, remote (through the proxy) and company. */
+  commandArgs(command: 'sync' | 'serve', extra: string[] = []): string[] {
+    const args = [command, '--db', this.localDbFile, '--remote', this.proxy.url, '--company', COMPANY];
+    if (command === 'serve') args.push('--port', '0');
+    return [...args, ...extra];
+  }
+
+  /** `labeldesk …` as a child process, the remote key in its environment. */
+  spawnLocal(args: string[], env: Record<string, string> = {}): SpawnedLocal {
+    const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), ...args], {
+      cwd: this.dir,
+      env: { ...process.env, LABELDESK_DATA_DIR: join(this.dir, 'data'), LABELDESK_REMOTE_KEY: this.remoteKey, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    const outputMatching = (pattern: RegExp) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          const text = stdout + stderr;
+          if (!pattern.test(text)) return;
+          child.stdout!.off('data', check);
+          child.stderr!.off('data', check);
+          resolve(text);
+        };
+        child.stdout!.on('data', check);
+        child.stderr!.on('data', check);
+        void exited.then((end) => reject(new Error(`labeldesk ${args[0]} ended (${JSON.stringify(end)}) before printing ${pattern}:\n${stdout}${stderr}`)));
+        check();
+      });
+    return { child, stdout: () => stdout, stderr: () => stderr, outputMatching, exited };
+  }
+
+  /** `labeldesk sync --once` on the local database; resolves when it exits. */
+  async syncOnce(extra: string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const run = this.spawnLocal(this.commandArgs('sync', ['--once', ...extra]), env);
+    const { code } = await run.exited;
+    return { code, stdout: run.stdout(), stderr: run.stderr() };
+  }
+
+  async close(): Promise<void> {
+    for (const child of this.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(this.children.map((child) => (child.exitCode === null && child.signalCode === null ? onceExited(child) : undefined)));
+    await this.worker?.stop();
+    await this.local.close();
+    await this.proxy.close();
+    await this.remote.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `check` until it passes, a few milliseconds apart, for at most `timeoutMs`. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+async function request(base: string, path: string, key: string, init: RequestInit): Promise<Answer> {
+  const headers: Record<string, string> = { 'x-api-key': key, ...init.headers };
+  let body: string | undefined;
+  if (init.body !== undefined) {
+    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method: init.method ?? 'GET', headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+function ids(answer: Answer): string[] {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.data.map((r: { id: string }) => r.id);
+}
+
+/**
+ * The battery estimate (whole days) counts down with the clock of the moment each side answers:
+ * two answers that straddle the turn of a day differ by one, so it is compared apart, to within one.
+ */
+function withoutClockFields(report: any): any {
+  if (report?.label?.estimatedBatteryDaysLeft === undefined) return report;
+  const { estimatedBatteryDaysLeft: _days, ...label } = report.label;
+  return { ...report, label };
+}
+
+function onceExited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
