@@ -1,6 +1,6 @@
 /**
- * Who may ask the main process for the connection (base URL and session key): only the
- * service's own page, in the window's top frame. The check follows VS Code's IPC sender
+ * Who may use the main process's IPC (the connection with its session key, the remote sync
+ * key): only the service's own page, in the window's top frame. The check follows VS Code's IPC sender
  * validation: judge the sender frame's URL, never anything the message itself claims.
  */
 import { GET_CONNECTION_CHANNEL, type Connection } from '../contract/ipc';
@@ -19,6 +19,13 @@ export function isTrustedSender(frame: SenderFrameLike | null | undefined, servi
   return isServiceUrl(frame.url, serviceOrigin);
 }
 
+/** Throws, naming the channel and the sender, unless the sender is the service's page. */
+export function requireTrustedSender(frame: SenderFrameLike | null | undefined, serviceOrigin: string, channel: string): void {
+  if (!isTrustedSender(frame, serviceOrigin)) {
+    throw new Error(`${channel} refused: the sender ${frame ? `'${frame.url}'` : '(gone)'} is not the LabelDesk page`);
+  }
+}
+
 export interface ConnectionState {
   baseUrl: string;
   /** The session key, or null when the service started without a company. */
@@ -29,9 +36,7 @@ export interface ConnectionState {
 
 /** The answer to GET_CONNECTION_CHANNEL, or an error for an untrusted sender or a missing key. */
 export function connectionFor(frame: SenderFrameLike | null | undefined, state: ConnectionState): Connection {
-  if (!isTrustedSender(frame, state.baseUrl)) {
-    throw new Error(`${GET_CONNECTION_CHANNEL} refused: the sender ${frame ? `'${frame.url}'` : '(gone)'} is not the LabelDesk page`);
-  }
+  requireTrustedSender(frame, state.baseUrl, GET_CONNECTION_CHANNEL);
   if (state.sessionKey === null) {
     throw new Error(state.message ?? 'the local service has no company, so there is no session key');
   }

@@ -4,7 +4,9 @@
  *
  * Start: single-instance lock → fork the service (utility process, SQLite off the UI thread) →
  * wait for its URL and session key → a sandboxed window on the service's own origin. The
- * renderer asks for its connection over one IPC channel that answers only the service's page.
+ * renderer asks for its connection over one IPC channel that answers only the service's page;
+ * the remote sync key travels from the page to the service the same guarded way and is kept
+ * between starts by remote-key-vault.ts (safeStorage, never plain text).
  * Quit: the service is told to shut down and given up to 5 s to finish requests and close the
  * database.
  */
@@ -16,17 +18,21 @@ import {
   dialog,
   ipcMain,
   Menu,
+  safeStorage,
   session,
   shell,
   utilityProcess,
   type UtilityProcess,
   type WebContents,
 } from 'electron';
-import { GET_CONNECTION_CHANNEL } from '../contract/ipc';
+import { GET_CONNECTION_CHANNEL, HAS_REMOTE_KEY_CHANNEL, SAVE_REMOTE_KEY_CHANNEL } from '../contract/ipc';
 import { VERSION } from '../contract/version';
-import { connectionFor, type ConnectionState } from './ipc-guard';
+import { connectionFor, requireTrustedSender, type ConnectionState } from './ipc-guard';
+import { RemoteKeyHandoff } from './remote-key-handoff';
+import { KEY_FILE_NAME, RemoteKeyVault } from './remote-key-vault';
 import { APP_NAME, menuTemplate } from './menu';
 import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage } from '../host/service-protocol';
+type SyncKeyMessage = { type: 'sync-key'; remoteKey: string | null };
 import { defaultDatabaseFile } from '../host/data-folder';
 import {
   decideWindowOpen,
@@ -205,7 +211,25 @@ async function onReady(): Promise<void> {
     if (!connection) throw new Error('the local service is not running');
     return connectionFor(event.senderFrame, connection);
   });
+  const remoteKey = new RemoteKeyHandoff({
+    vault: new RemoteKeyVault(path.join(app.getPath('userData'), KEY_FILE_NAME), safeStorage),
+    sendToService: (key) => {
+      const message: SyncKeyMessage = { type: 'sync-key', remoteKey: key };
+      serviceProcess?.postMessage(message);
+    },
+    warn: (message) => console.warn(message),
+  });
+  ipcMain.handle(SAVE_REMOTE_KEY_CHANNEL, (event, key: unknown) => {
+    requireTrustedSender(event.senderFrame, serviceOrigin, SAVE_REMOTE_KEY_CHANNEL);
+    return remoteKey.save(key);
+  });
+  ipcMain.handle(HAS_REMOTE_KEY_CHANNEL, (event) => {
+    requireTrustedSender(event.senderFrame, serviceOrigin, HAS_REMOTE_KEY_CHANNEL);
+    return remoteKey.has();
+  });
   createWindow(serviceOrigin);
+  // Reading the key store may wait on the OS (a Keychain prompt): the window does not.
+  void remoteKey.start();
 }
 
 // Before the lock: the lock lives in the userData folder.

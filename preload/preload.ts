@@ -1,11 +1,21 @@
 /**
- * The preload script of the sandboxed window: exposes exactly one function, getConnection,
- * as window.labeldesk. No ipcRenderer, no generic invoke: the page can ask for its connection
- * and nothing else. Bundled into one CommonJS file (sandboxed preloads cannot load modules).
+ * The preload script of the sandboxed window: exposes exactly the bridge of contract/ipc.ts as
+ * window.labeldesk. No ipcRenderer, no generic invoke: the page can ask for its connection and
+ * hand over the remote sync key, and nothing else. Bundled into one CommonJS file (sandboxed
+ * preloads cannot load modules).
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import { GET_CONNECTION_CHANNEL, type Connection, type LabelDeskBridge } from '../contract/ipc';
+import {
+  GET_CONNECTION_CHANNEL,
+  HAS_REMOTE_KEY_CHANNEL,
+  SAVE_REMOTE_KEY_CHANNEL,
+  type Connection,
+  type LabelDeskBridge,
+  type RemoteKeySaved,
+} from '../contract/ipc';
 
 contextBridge.exposeInMainWorld('labeldesk', {
   getConnection: (): Promise<Connection> => ipcRenderer.invoke(GET_CONNECTION_CHANNEL),
+  saveRemoteKey: (key: string | null): Promise<RemoteKeySaved> => ipcRenderer.invoke(SAVE_REMOTE_KEY_CHANNEL, key),
+  hasRemoteKey: (): Promise<boolean> => ipcRenderer.invoke(HAS_REMOTE_KEY_CHANNEL),
 } satisfies LabelDeskBridge);

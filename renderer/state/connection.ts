@@ -13,7 +13,7 @@ export const STORAGE_KEY = 'labeldesk.apiKey';
 
 /** The browser facilities connection resolution needs; injected so tests run in Node. */
 export interface ConnectionEnv {
-  bridge?: LabelDeskBridge;
+  bridge?: Pick<LabelDeskBridge, 'getConnection'>;
   /** location.href */
   href: string;
   /** location.origin */
