@@ -9,6 +9,7 @@ import { ImportStaging } from './import-staging';
 import { KeyStore } from './key-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
+import { ReviewStore } from './review-store';
 import { WebhookStore } from './webhook-store';
 
 /** Another connection holds the write lock (an import switching in, another LabelDesk): nothing was written. */
@@ -34,6 +35,7 @@ export class DataStore {
   /** Write transactions open on this connection (nested ones count too). */
   private writing = 0;
   readonly webhooks: WebhookStore;
+  readonly reviews: ReviewStore;
 
   private constructor(
     private readonly db: Db,
@@ -46,6 +48,7 @@ export class DataStore {
     this.reports = new ReportStore(db, () => this.writing === 0);
     this.changes = new ChangeLogStore(db);
     this.webhooks = new WebhookStore(db);
+    this.reviews = new ReviewStore(db);
   }
 
   /** Opens (creating when missing) and migrates the file. */

@@ -6,11 +6,12 @@ import Database from 'better-sqlite3';
 import initial from './migrations/001-initial';
 import changeLog from './migrations/002-change-log';
 import webhooks from './migrations/003-webhooks';
+import review from './migrations/004-review';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

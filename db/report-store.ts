@@ -32,6 +32,21 @@ export interface CustomFieldRow {
   value: string;
 }
 
+/** A report as the list's table shows it. */
+export interface ReportTableRow {
+  id: string;
+  label_reference: string;
+  label_uid: string;
+  label_name: string;
+  status: string;
+  alert_level: number;
+  created: string;
+  updated: string;
+  company_name: string;
+  has_flag: number;
+  is_archived: number;
+}
+
 /** A compiled filter: a SQL condition over the aliases r, c, s with positional parameters. */
 export interface SqlFilter {
   where: string;
@@ -195,6 +210,12 @@ export class ReportStore {
   fullByIds(companyId: string, ids: readonly string[]): VisibleReportRow[] {
     const sql = `SELECT r.*, d.datapoints, ${CALLER_COLUMNS} ${VISIBLE_FROM} ${WITH_DATAPOINTS}`;
     return inOrder(ids, this.byIds(sql, companyId, ids) as VisibleReportRow[]);
+  }
+
+  /** The columns of the list's table (and its CSV) for these reports, in the order of `ids`. */
+  tableRowsByIds(companyId: string, ids: readonly string[]): ReportTableRow[] {
+    const columns = 'r.id, r.label_reference, r.label_uid, r.label_name, r.status, r.alert_level, r.created, r.updated';
+    return inOrder(ids, this.byIds(`SELECT ${columns}, ${CALLER_COLUMNS} ${VISIBLE_FROM}`, companyId, ids) as ReportTableRow[]);
   }
 
   accessFor(ids: readonly string[]): Map<string, AccessRow[]> {

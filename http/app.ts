@@ -21,6 +21,7 @@ import { registerOpenApi } from './openapi';
 import { labelIntakeRoutes } from './routes/label-intake';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
+import { reviewRoutes } from './routes/review';
 import { webhookRoutes } from './routes/webhooks';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -82,6 +83,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(labelIntakeRoutes(options.service, busy));
     await api.register(localRoutes(options.service, info, busy));
     await api.register(webhookRoutes(options.service, busy));
+    await api.register(reviewRoutes(options.service, busy));
   });
 
   if (options.staticDir && existsSync(options.staticDir)) {

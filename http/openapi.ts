@@ -30,7 +30,7 @@ export interface OperationDoc {
   query?: Record<string, z.ZodType>;
   body?: Shape;
   /** Success answers by status: one shape, any of several, or none for an empty answer. */
-  responses: Record<number, { description: string; shape?: Shape | Shape[] }>;
+  responses: Record<number, { description: string; shape?: Shape | Shape[]; /** Default application/json. */ mediaType?: string }>;
   /** Refusals of this route beyond those every route can answer (`refusalsOf`). */
   refusals?: number[];
   /** Answers without an API key. */
@@ -123,10 +123,11 @@ function operationObject(method: string, url: string, doc: OperationDoc, compone
     ...Object.entries(doc.query ?? {}).map(([name, schema]) => parameter(name, 'query', schema)),
   ];
   const responses: Record<string, unknown> = {};
-  for (const [status, { description, shape: answer }] of Object.entries(doc.responses)) {
+  for (const [status, { description, shape: answer, mediaType }] of Object.entries(doc.responses)) {
+    const content = (schema: unknown) => (mediaType === undefined ? json(schema) : { [mediaType]: { schema } });
     if (!answer) responses[status] = { description };
-    else if (Array.isArray(answer)) responses[status] = { description, content: json({ anyOf: answer.map((a) => components.ref(a, 'output')) }) };
-    else responses[status] = { description, content: json(components.ref(answer, 'output')) };
+    else if (Array.isArray(answer)) responses[status] = { description, content: content({ anyOf: answer.map((a) => components.ref(a, 'output')) }) };
+    else responses[status] = { description, content: content(components.ref(answer, 'output')) };
   }
   for (const status of refusalsOf(method, doc)) {
     responses[status] = { description: REASON_PHRASES[status], content: json(components.ref(errorShape(status), 'output')) };

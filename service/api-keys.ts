@@ -24,6 +24,9 @@ export interface CreatedApiKey {
   created: string;
 }
 
+/** The key id of the desktop window's session key, which has no record in the database. */
+export const SESSION_KEY_ID = 'session';
+
 export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
@@ -65,7 +68,7 @@ export class ApiKeys {
   createSessionKey(companyId: string, permissions: readonly Permission[]): string {
     if (!this.companies.find(companyId)) throw new ApiError(400, 'UNKNOWN_COMPANY', `unknown company '${companyId}'`);
     const key = generateKey();
-    this.sessionKeys.set(hashKey(key), { keyId: 'session', companyId, permissions: new Set(permissions) });
+    this.sessionKeys.set(hashKey(key), { keyId: SESSION_KEY_ID, companyId, permissions: new Set(permissions) });
     return key;
   }
 

@@ -15,6 +15,9 @@ import { seedDemo, type DemoSummary } from './demo-seeder';
 import { LabelIntake } from './label-intake';
 import { LabelReportService } from './label-reports';
 import { recordFromBundle } from './report-record';
+import { ReportCsvExport } from './report-csv-export';
+import { ReportHistoryService } from './report-history';
+import { ReportReviews } from './report-review';
 import { ReportWriter } from './report-writer';
 import { WebhookOutbox } from './webhook-outbox';
 import { Webhooks } from './webhooks';
@@ -37,6 +40,12 @@ export interface Service {
   putReport(report: BundleReport, actor: Actor): void;
   /** A report's change log, oldest first: its audit trail. */
   history(reportId: string): ChangeEntry[];
+  /** The review workflow: alerts explained, comments, acknowledgement, decision; custom fields and companies in plain words. */
+  reviews: ReportReviews;
+  /** A report's history as a company sees it: changes and review entries, newest first. */
+  reportHistory: ReportHistoryService;
+  /** CSV of a report's readings and of a list query's every match. */
+  csv: ReportCsvExport;
   importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
   exportBundle(out: Writable): Promise<ExportCounts>;
   createDemoData(options: DemoOptions): DemoSummary;
@@ -77,6 +86,9 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
     },
     putReport: (report, actor) => void writer.put(recordFromBundle(report), actor),
     history: (reportId) => data.changes.forReport(reportId),
+    reviews: new ReportReviews(data, now),
+    reportHistory: new ReportHistoryService(data),
+    csv: new ReportCsvExport(data),
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),
     createDemoData: (demo) => seedDemo(data, writer, demo, now),

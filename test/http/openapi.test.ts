@@ -82,6 +82,16 @@ describe('the document', () => {
       '/v2/webhooks/{id}/test': ['post'],
       '/v2/webhooks/{id}/deliveries': ['get'],
       '/v2/webhooks/{id}/deliveries/{messageId}/redeliver': ['post'],
+      '/local/labelReports/{id}/alerts': ['get'],
+      '/local/labelReports/{id}/review': ['get'],
+      '/local/labelReports/{id}/comments': ['post'],
+      '/local/labelReports/{id}/acknowledgement': ['put'],
+      '/local/labelReports/{id}/decision': ['put'],
+      '/local/labelReports/{id}/history': ['get'],
+      '/local/labelReports/{id}/readings.csv': ['get'],
+      '/local/labelReports.csv': ['get'],
+      '/local/customFields': ['get'],
+      '/local/companies': ['get'],
     });
   });
 

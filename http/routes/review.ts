@@ -1,0 +1,232 @@
+/**
+ * The review workflow under /local: a report's alert explained, its review (comments,
+ * acknowledgement, decision), its history, CSV of its readings and of the list, and the plain
+ * words beside the list (custom fields in use, companies by name). The order of decisions §3
+ * holds: key (401, in the hook) → key permission (403) → report visibility (404) → body type and
+ * JSON (415, 400) → query parameters (400) → body fields (400) → role (403, in the service).
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseListQuery, readQueryParameters, type RawQuery } from '../../query/list-query';
+import { badRequest } from '../../schema/api-error';
+import {
+  acknowledgementBodySchema,
+  acknowledgementSchema,
+  alertExplanationSchema,
+  commentBodySchema,
+  commentSchema,
+  companyNameListSchema,
+  CSV_RANGES,
+  customFieldUsageListSchema,
+  decisionBodySchema,
+  decisionSchema,
+  reportHistorySchema,
+  reviewSchema,
+  type CsvRange,
+} from '../../schema/review';
+import type { Service } from '../../service/open-service';
+import { CSV_CONTENT_TYPE } from '../../service/report-csv';
+import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
+import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { waitForDatabase } from '../busy';
+import { shape, type OperationDoc } from '../openapi';
+import { refuseQueryParameters } from './label-reports';
+
+const reportId = z.string().describe('The report id (a UUID in practice); any text is looked up as given.');
+const params = { id: reportId };
+const csvText = shape('CsvText', z.string().describe('RFC 4180 CSV, UTF-8 with a byte order mark, CRLF line ends, a header row'));
+
+const ALERTS_DOC: OperationDoc = {
+  operationId: 'getLabelReportAlerts',
+  summary: 'Why the report’s alert is what it is: excursions, time beyond each limit, the alert rules in words and which fired',
+  params,
+  responses: { 200: { description: 'On the trimmed range when a trim is set, like the alert', shape: shape('AlertExplanation', alertExplanationSchema) } },
+  refusals: [400, 404],
+};
+const REVIEW_DOC: OperationDoc = {
+  operationId: 'getLabelReportReview',
+  summary: 'The caller company’s review of the report: the newest acknowledgement and decision, every comment',
+  params,
+  responses: { 200: { description: 'The review', shape: shape('Review', reviewSchema) } },
+  refusals: [400, 404],
+};
+const COMMENT_DOC: OperationDoc = {
+  operationId: 'addLabelReportComment',
+  summary: 'Comment on the report (labelReports:update; any role, viewers included)',
+  params,
+  body: shape('CommentBody', commentBodySchema),
+  responses: { 201: { description: 'The comment', shape: shape('Comment', commentSchema) } },
+  refusals: [404],
+};
+const ACKNOWLEDGE_DOC: OperationDoc = {
+  operationId: 'acknowledgeLabelReportAlert',
+  summary: 'Acknowledge the report’s alert (labelReports:update; owner or editor)',
+  description: 'A report without an alert (level 0, or no taps) answers 409. The newest acknowledgement counts; earlier ones stay in the history.',
+  params,
+  body: shape('AcknowledgementBody', acknowledgementBodySchema),
+  responses: { 200: { description: 'The acknowledgement', shape: shape('Acknowledgement', acknowledgementSchema) } },
+  refusals: [404, 409],
+};
+const DECIDE_DOC: OperationDoc = {
+  operationId: 'decideLabelReport',
+  summary: 'Release, reject or hold the shipment, with a reason (labelReports:update; owner or editor)',
+  description: 'The newest decision counts; earlier ones stay in the history.',
+  params,
+  body: shape('DecisionBody', decisionBodySchema),
+  responses: { 200: { description: 'The decision', shape: shape('Decision', decisionSchema) } },
+  refusals: [404],
+};
+const HISTORY_DOC: OperationDoc = {
+  operationId: 'getLabelReportHistory',
+  summary: 'Every change to the report (old → new, who, when) and the company’s review entries, newest first',
+  params,
+  responses: { 200: { description: 'The history', shape: shape('ReportHistory', reportHistorySchema) } },
+  refusals: [400, 404],
+};
+const READINGS_CSV_DOC: OperationDoc = {
+  operationId: 'getLabelReportReadingsCsv',
+  summary: 'The report’s readings as CSV: timestamp (ISO 8601 UTC), temperature, humidity, inTrimmedRange',
+  params,
+  query: {
+    range: z.enum(CSV_RANGES).describe('full (default): every reading; trimmed: the trim’s readings only (400 without a trim)'),
+  },
+  responses: { 200: { description: 'The readings, oldest first', shape: csvText, mediaType: 'text/csv' } },
+  refusals: [400, 404],
+};
+const LIST_CSV_DOC: OperationDoc = {
+  operationId: 'listLabelReportsCsv',
+  summary: 'Every report the list query matches, as CSV with the table’s columns (not one page)',
+  description: 'Takes the query of GET /v2/labelReports; pageNumber, pageSize and output do not apply.',
+  query: {
+    filter: z.string().describe('As GET /v2/labelReports'),
+    order: z.string().describe('As GET /v2/labelReports'),
+    customFields: z.string().describe('As GET /v2/labelReports'),
+  },
+  responses: { 200: { description: 'id, reference, labelUid, labelName, status, alertLevel, alert, created, updated, flag, archived, ownerCompany', shape: csvText, mediaType: 'text/csv' } },
+  refusals: [400],
+};
+const CUSTOM_FIELDS_DOC: OperationDoc = {
+  operationId: 'listCustomFieldsInUse',
+  summary: 'The custom field ids on the reports the company sees, each with its kind of values and how many reports hold it',
+  responses: { 200: { description: 'Most used first', shape: shape('CustomFieldUsageList', customFieldUsageListSchema) } },
+  refusals: [400],
+};
+const COMPANIES_DOC: OperationDoc = {
+  operationId: 'listCompaniesSeen',
+  summary: 'The company itself and the companies in the access entries of the reports it sees, by name',
+  responses: { 200: { description: 'By name', shape: shape('CompanyNameList', companyNameListSchema) } },
+  refusals: [400],
+};
+
+type WithId = { Params: { id: string } };
+
+export function reviewRoutes(service: Service, options: { busyWaitMs: number }) {
+  const { reviews } = service;
+  return async function routes(app: FastifyInstance): Promise<void> {
+    judgeBodiesLate(app);
+
+    app.get<WithId>('/local/labelReports/:id/alerts', { config: { openapi: ALERTS_DOC } }, async (request) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'read', request.params.id);
+      refuseQueryParameters(request);
+      return reviews.alerts(caller, request.params.id);
+    });
+
+    app.get<WithId>('/local/labelReports/:id/review', { config: { openapi: REVIEW_DOC } }, async (request) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'read', request.params.id);
+      refuseQueryParameters(request);
+      return reviews.review(caller, request.params.id);
+    });
+
+    app.post<WithId>('/local/labelReports/:id/comments', { config: { openapi: COMMENT_DOC } }, async (request, reply) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'comment', request.params.id);
+      const body = readBody(request, commentBodySchema);
+      const comment = await waitForDatabase(() => reviews.comment(caller, request.params.id, body), options.busyWaitMs);
+      return reply.code(201).send(comment);
+    });
+
+    app.put<WithId>('/local/labelReports/:id/acknowledgement', { config: { openapi: ACKNOWLEDGE_DOC } }, async (request) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'acknowledge', request.params.id);
+      // Without a body: nothing to say but "seen".
+      const body = readBody(request, acknowledgementBodySchema, true);
+      return waitForDatabase(() => reviews.acknowledge(caller, request.params.id, body), options.busyWaitMs);
+    });
+
+    app.put<WithId>('/local/labelReports/:id/decision', { config: { openapi: DECIDE_DOC } }, async (request) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'decide', request.params.id);
+      const body = readBody(request, decisionBodySchema);
+      return waitForDatabase(() => reviews.decide(caller, request.params.id, body), options.busyWaitMs);
+    });
+
+    app.get<WithId>('/local/labelReports/:id/history', { config: { openapi: HISTORY_DOC } }, async (request) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'read', request.params.id);
+      refuseQueryParameters(request);
+      return service.reportHistory.history(caller, request.params.id);
+    });
+
+    app.get<WithId>('/local/labelReports/:id/readings.csv', { config: { openapi: READINGS_CSV_DOC } }, async (request, reply) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'read', request.params.id);
+      const range = csvRange(request);
+      const text = service.csv.readings(caller, request.params.id, range);
+      return sendCsv(reply, text, `label-report-${request.params.id}-readings.csv`);
+    });
+
+    app.get('/local/labelReports.csv', { config: { openapi: LIST_CSV_DOC } }, async (request, reply) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'read');
+      const query = parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS);
+      return sendCsv(reply, service.csv.table(caller, query), 'label-reports.csv');
+    });
+
+    app.get('/local/customFields', { config: { openapi: CUSTOM_FIELDS_DOC } }, async (request) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'read');
+      refuseQueryParameters(request);
+      return reviews.customFields(caller);
+    });
+
+    app.get('/local/companies', { config: { openapi: COMPANIES_DOC } }, async (request) => {
+      const caller = callerOf(request);
+      reviews.authorize(caller, 'read');
+      refuseQueryParameters(request);
+      return reviews.companies(caller);
+    });
+  };
+}
+
+/** The JSON body read as `schema`, after the query was checked: 415, 400 for JSON, 400 for parameters, 400 for fields. */
+function readBody<T extends z.ZodType>(request: FastifyRequest, schema: T, mayBeAbsent = false): z.output<T> {
+  const body = jsonBody(request);
+  refuseQueryParameters(request);
+  return parseObjectBody(schema, body === undefined && mayBeAbsent ? {} : body);
+}
+
+const CSV_QUERY: ReadonlySet<string> = new Set(['range', ...AUTH_QUERY_PARAMETERS]);
+
+function csvRange(request: FastifyRequest): CsvRange {
+  const given = readQueryParameters(request.query as RawQuery, CSV_QUERY, '; known is range');
+  const range = given.get('range') ?? 'full';
+  if (!(CSV_RANGES as readonly string[]).includes(range)) {
+    throw badRequest('INVALID_PARAMETER', `range '${range}' is not one of ${CSV_RANGES.join(', ')}`);
+  }
+  return range as CsvRange;
+}
+
+function sendCsv(reply: FastifyReply, text: Iterable<string> | AsyncIterable<string>, filename: string): FastifyReply {
+  const safeName = filename.replace(/[^A-Za-z0-9._-]/g, '_');
+  return reply
+    .type(CSV_CONTENT_TYPE)
+    .header('content-disposition', `attachment; filename="${safeName}"`)
+    .send(Readable.from(asBuffers(text), { highWaterMark: 1 }));
+}
+
+async function* asBuffers(text: Iterable<string> | AsyncIterable<string>): AsyncGenerator<Buffer> {
+  for await (const chunk of text) if (chunk !== '') yield Buffer.from(chunk, 'utf8');
+}

@@ -1,0 +1,73 @@
+/**
+ * CSV answers: one report's readings, and every report a list query matches (not one page).
+ * The checks happen before the text starts, so a refusal is never half a file; the text is then
+ * read a chunk at a time, as its consumer asks for it.
+ */
+import type { DataStore } from '../db/data-store';
+import { decodeDatapoints } from '../db/datapoint-codec';
+import type { ReportTableRow } from '../db/report-store';
+import type { ListQuery } from '../query/list-query';
+import { ApiError } from '../schema/api-error';
+import type { CsvRange } from '../schema/review';
+import { toTimeline } from '../sense';
+import { requirePermission, type Caller } from './api-keys';
+import { notFound } from './label-reports';
+import { trimOf } from './report-record';
+import { readingsCsv, reportTableCsvHeader, reportTableCsvLine, type ReportTableRecord } from './report-csv';
+
+/** Reports read per chunk of the list's CSV. */
+const TABLE_CHUNK = 500;
+
+export class ReportCsvExport {
+  constructor(private readonly data: DataStore) {}
+
+  /**
+   * The report's readings, sorted, one line each. `range` defaults to the whole timeline;
+   * `trimmed` keeps the trim's readings and is refused (400) for a report without a trim.
+   */
+  readings(caller: Caller, id: string, range: CsvRange = 'full'): Iterable<string> {
+    requirePermission(caller, 'labelReports:read');
+    const row = this.data.read(() => this.data.reports.findVisible(caller.companyId, id));
+    if (!row) throw notFound(id);
+    const trim = trimOf(row);
+    if (range === 'trimmed' && trim === null) {
+      throw new ApiError(400, 'INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
+    }
+    return readingsCsv(toTimeline(decodeDatapoints(row.datapoints)), trim, range);
+  }
+
+  /**
+   * Every report the query matches, in its order; `pageNumber`, `pageSize` and `output` do not
+   * apply. The matching ids are taken at one moment; a report removed before its chunk is read
+   * is left out.
+   */
+  table(caller: Caller, q: ListQuery): AsyncIterable<string> {
+    requirePermission(caller, 'labelReports:read');
+    const sql = this.data.reports.compile(q);
+    // LIMIT -1: no limit in SQLite.
+    const ids = this.data.read(() => this.data.reports.pageIds(caller.companyId, sql, -1, 0));
+    const rows = (from: number) => this.data.read(() => this.data.reports.tableRowsByIds(caller.companyId, ids.slice(from, from + TABLE_CHUNK)));
+    return (async function* () {
+      yield reportTableCsvHeader();
+      for (let from = 0; from < ids.length; from += TABLE_CHUNK) {
+        yield rows(from).map((r) => reportTableCsvLine(tableRecordOf(r))).join('');
+      }
+    })();
+  }
+}
+
+export function tableRecordOf(row: ReportTableRow): ReportTableRecord {
+  return {
+    id: row.id,
+    labelReference: row.label_reference,
+    labelUid: row.label_uid,
+    labelName: row.label_name,
+    status: row.status,
+    alertLevel: row.alert_level,
+    created: row.created,
+    updated: row.updated,
+    hasFlag: row.has_flag === 1,
+    isArchived: row.is_archived === 1,
+    ownerCompanyName: row.company_name,
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The review workflow of one report, per company: its alert explained, comments, the
+ * acknowledgement of the alert and the release decision; plus the plain words the list shows
+ * (custom fields in use, companies by name). Same rules as /v2: key permission (403), then the
+ * report's visibility (404), then the body (400, parsed by the caller), then the role (403).
+ *
+ * Writing a comment needs `labelReports:update` on the key, like every write, and any role: a
+ * viewer company may talk about a shipment it receives. Acknowledging and deciding need the
+ * owner's or an editor's role, as they speak for the shipment.
+ */
+import type { DataStore } from '../db/data-store';
+import { decodeDatapoints } from '../db/datapoint-codec';
+import type { ReviewEntryRow } from '../db/review-store';
+import { ApiError } from '../schema/api-error';
+import type { Permission, Role } from '../schema/report';
+import type {
+  Acknowledgement,
+  AcknowledgementBody,
+  AlertExplanation,
+  Comment,
+  CommentBody,
+  CompanyName,
+  CustomFieldUsage,
+  DecisionBody,
+  Review,
+  ReviewAuthor,
+  ReviewDecision,
+} from '../schema/review';
+import { toTimeline } from '../sense';
+import { explainAlert } from '../sense/alert-explanation';
+import { requirePermission, SESSION_KEY_ID, type Caller } from './api-keys';
+import { authorizeFor, notFound } from './label-reports';
+import { senseSettingsOf } from './report-record';
+
+/** The name the desktop window's session key goes by in a review: it has no record of its own. */
+export const SESSION_KEY_NAME = 'LabelDesk desktop app';
+
+export type ReviewAction = 'read' | 'comment' | 'acknowledge' | 'decide';
+
+const PERMISSION_FOR: Record<ReviewAction, Permission> = {
+  read: 'labelReports:read',
+  comment: 'labelReports:update',
+  acknowledge: 'labelReports:update',
+  decide: 'labelReports:update',
+};
+
+export class ReportReviews {
+  constructor(
+    private readonly data: DataStore,
+    private readonly now: () => Date,
+  ) {}
+
+  /** The checks before a route reads its request: the key's permission (403), then the report's visibility (404). */
+  authorize(caller: Caller, action: ReviewAction, id?: string): void {
+    authorizeFor(this.data, caller, PERMISSION_FOR[action], id);
+  }
+
+  alerts(caller: Caller, id: string): AlertExplanation {
+    requirePermission(caller, 'labelReports:read');
+    const row = this.data.read(() => this.data.reports.findVisible(caller.companyId, id));
+    if (!row) throw notFound(id);
+    const settings = senseSettingsOf(row);
+    return explainAlert({
+      timeline: toTimeline(decodeDatapoints(row.datapoints)),
+      senseConfig: settings.senseConfig,
+      alertsConfig: settings.alertsConfig,
+      numberOfTaps: settings.numberOfTaps,
+      trim: settings.trim,
+    });
+  }
+
+  review(caller: Caller, id: string): Review {
+    requirePermission(caller, 'labelReports:read');
+    return this.data.read(() => {
+      if (!this.data.reports.isVisible(caller.companyId, id)) throw notFound(id);
+      return reviewOf(this.data.reviews.entries(id, caller.companyId));
+    });
+  }
+
+  comment(caller: Caller, id: string, body: CommentBody): Comment {
+    requirePermission(caller, PERMISSION_FOR.comment);
+    return this.data.write(() => {
+      this.roleOf(caller, id);
+      const row = this.append(caller, id, { kind: 'comment', text: body.text, decision: null, alert: null });
+      return commentOf(row);
+    });
+  }
+
+  acknowledge(caller: Caller, id: string, body: AcknowledgementBody): Acknowledgement {
+    requirePermission(caller, PERMISSION_FOR.acknowledge);
+    return this.data.write(() => {
+      const role = this.roleOf(caller, id);
+      if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can acknowledge an alert');
+      const report = this.data.reports.findVisible(caller.companyId, id)!;
+      if (report.alert_level < 1) {
+        throw new ApiError(
+          409,
+          'NO_ALERT_TO_ACKNOWLEDGE',
+          report.alert_level === -1
+            ? 'the label has not been tapped yet, so there is no alert to acknowledge'
+            : 'the report has no alert (level 0) to acknowledge',
+        );
+      }
+      const alert = { level: report.alert_level, timestamp: report.alert_timestamp };
+      return acknowledgementOf(this.append(caller, id, { kind: 'acknowledgement', text: body.note ?? null, decision: null, alert }));
+    });
+  }
+
+  decide(caller: Caller, id: string, body: DecisionBody): ReviewDecision {
+    requirePermission(caller, PERMISSION_FOR.decide);
+    return this.data.write(() => {
+      const role = this.roleOf(caller, id);
+      if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can release, reject or hold a label report');
+      return decisionOf(this.append(caller, id, { kind: 'decision', text: body.reason, decision: body.decision, alert: null }));
+    });
+  }
+
+  customFields(caller: Caller): CustomFieldUsage[] {
+    requirePermission(caller, 'labelReports:read');
+    return this.data.read(() => this.data.reviews.customFieldUsage(caller.companyId)).map((row) => ({
+      customFieldId: row.custom_field_id,
+      kind: row.has_number === 1 ? (row.has_text === 1 ? 'mixed' : 'number') : 'text',
+      count: row.reports,
+    }));
+  }
+
+  companies(caller: Caller): CompanyName[] {
+    requirePermission(caller, 'labelReports:read');
+    return this.data.read(() => this.data.reviews.companiesSeenBy(caller.companyId));
+  }
+
+  /** The caller company's role on the report; a 404 when it has none. */
+  private roleOf(caller: Caller, id: string): Role {
+    const access = this.data.reports.accessFor([id]).get(id) ?? [];
+    const mine = access.find((a) => a.company_id === caller.companyId);
+    if (!mine) throw notFound(id);
+    return mine.role;
+  }
+
+  private append(
+    caller: Caller,
+    id: string,
+    entry: Pick<ReviewEntryRow, 'kind' | 'text' | 'decision'> & { alert: { level: number; timestamp: number } | null },
+  ): ReviewEntryRow {
+    const at = this.now().toISOString();
+    const keyName = keyNameOf(this.data, caller.keyId);
+    const rowId = this.data.reviews.append({ reportId: id, companyId: caller.companyId, ...entry, keyId: caller.keyId, keyName, at });
+    return {
+      id: rowId,
+      label_report_id: id,
+      company_id: caller.companyId,
+      kind: entry.kind,
+      text: entry.text,
+      decision: entry.decision,
+      alert_level: entry.alert?.level ?? null,
+      alert_timestamp: entry.alert?.timestamp ?? null,
+      api_key_id: caller.keyId,
+      api_key_name: keyName,
+      at,
+    };
+  }
+}
+
+/** A key's name: its record's, the session key's own, or null for a key without one. */
+export function keyNameOf(data: DataStore, keyId: string): string | null {
+  const record = data.keys.find(keyId);
+  if (record) return record.name;
+  return keyId === SESSION_KEY_ID ? SESSION_KEY_NAME : null;
+}
+
+function roleForbidden(message: string): ApiError {
+  return new ApiError(403, 'ROLE_FORBIDDEN', message);
+}
+
+/** The review as it stands: the newest acknowledgement and decision, every comment. */
+export function reviewOf(rows: readonly ReviewEntryRow[]): Review {
+  let acknowledgement: Acknowledgement | null = null;
+  let decision: ReviewDecision | null = null;
+  const comments: Comment[] = [];
+  for (const row of rows) {
+    if (row.kind === 'comment') comments.push(commentOf(row));
+    else if (row.kind === 'acknowledgement') acknowledgement = acknowledgementOf(row);
+    else decision = decisionOf(row);
+  }
+  return { acknowledgement, decision, comments };
+}
+
+export function authorOf(row: ReviewEntryRow): ReviewAuthor {
+  return { keyId: row.api_key_id, keyName: row.api_key_name };
+}
+
+function commentOf(row: ReviewEntryRow): Comment {
+  return { id: String(row.id), text: row.text ?? '', author: authorOf(row), at: row.at };
+}
+
+function acknowledgementOf(row: ReviewEntryRow): Acknowledgement {
+  return {
+    id: String(row.id),
+    note: row.text,
+    by: authorOf(row),
+    at: row.at,
+    alert: { level: row.alert_level ?? 0, timestamp: row.alert_timestamp ?? 0 },
+  };
+}
+
+function decisionOf(row: ReviewEntryRow): ReviewDecision {
+  return { id: String(row.id), decision: row.decision!, reason: row.text ?? '', by: authorOf(row), at: row.at };
+}
