@@ -78,8 +78,13 @@ export interface ListParams {
   pageSize?: number;
 }
 
+/** One request to the service: JSON in and out, or the answer's text (CSV) with `as: 'text'`. */
+export type RequestOptions = { query?: Record<string, string>; body?: unknown; signal?: AbortSignal; as?: 'json' | 'text' };
+
 export interface ApiClient {
   readonly baseUrl: string;
+  /** The shared request path, for the typed calls kept beside this file (review-client.ts). */
+  request(method: string, path: string, init?: RequestOptions): Promise<unknown>;
   listReports(params: ListParams & { output: 'minimal' }, signal?: AbortSignal): Promise<Page<MinimalLabelReport>>;
   listReports(params: ListParams & { output?: 'normal' }, signal?: AbortSignal): Promise<Page<ListedLabelReport>>;
   getReport(id: string, signal?: AbortSignal): Promise<LabelReport>;
@@ -113,7 +118,7 @@ const keyList = z.array(apiKeyInfoSchema);
 const webhookList = z.array(webhookSchema);
 const deliveryPage = pageSchema(deliverySchema);
 
-function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new ApiClientError(200, BAD_RESPONSE, `The service sent ${what} this version of LabelDesk cannot read (${describeZodError(result.error)}).`);
@@ -122,7 +127,7 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 }
 
 /** Checked here as well as in the forms: nothing malformed ever leaves the renderer. */
-function checked<T>(schema: z.ZodType<T>, input: unknown): T {
+export function checked<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (!result.success) throw new ApiClientError(0, INVALID_INPUT, describeZodError(result.error));
   return result.data;
@@ -132,11 +137,11 @@ export function createApiClient(options: ClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
 
-  async function request(method: string, path: string, init: { query?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {}): Promise<unknown> {
+  async function request(method: string, path: string, init: RequestOptions = {}): Promise<unknown> {
     const url = new URL(baseUrl + path);
     // URLSearchParams percent-encodes `[`, `]`, `%`, `\` and `,`; the server decodes them back.
     for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);
-    const headers: Record<string, string> = { 'x-api-key': options.apiKey, accept: 'application/json' };
+    const headers: Record<string, string> = { 'x-api-key': options.apiKey, accept: init.as === 'text' ? 'text/csv, text/plain' : 'application/json' };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
@@ -157,6 +162,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
     }
     if (response.status === 204) return undefined;
     const text = await response.text();
+    if (init.as === 'text' && response.ok) return text;
     let body: unknown = undefined;
     if (text) {
       try {
@@ -175,6 +181,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
 
   const client = {
     baseUrl,
+    request,
     async listReports(params: ListParams & { output?: Output }, signal?: AbortSignal) {
       const query: Record<string, string> = {};
       if (params.filter) query.filter = params.filter;

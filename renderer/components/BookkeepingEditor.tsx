@@ -8,7 +8,7 @@ import type { EditRights } from '../lib/permissions';
 import { stores, useDetail } from '../state/stores';
 import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
 
-export function BookkeepingEditor({ report, rights }: { report: LabelReport; rights: EditRights }) {
+export function BookkeepingEditor({ report, rights, notice }: { report: LabelReport; rights: EditRights; notice: string | null }) {
   const saving = useDetail((s) => s.saving === 'bookkeeping');
   const [status, setStatus] = useState<Status>(report.status);
   const [reference, setReference] = useState(report.labelReference);
@@ -52,7 +52,7 @@ export function BookkeepingEditor({ report, rights }: { report: LabelReport; rig
           </button>
         )}
       </form>
-      {locked && <ReadOnlyReason reason={rights.bookkeepingReason ?? ''} />}
+      {locked && notice && <ReadOnlyReason reason={notice} />}
       <ProblemMessage problem={problem} />
       <SaveMessage section="bookkeeping" />
     </section>

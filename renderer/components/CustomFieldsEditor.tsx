@@ -74,7 +74,7 @@ function FieldRow({ id, value, locked }: { id: string; value: CustomFieldValue; 
   );
 }
 
-export function CustomFieldsEditor({ report, rights }: { report: LabelReport; rights: EditRights }) {
+export function CustomFieldsEditor({ report, rights, notice }: { report: LabelReport; rights: EditRights; notice: string | null }) {
   const fields = report.customFields ?? [];
   const locked = !rights.canEditBookkeeping;
   const saving = useDetail((s) => s.saving === 'customFields');
@@ -109,7 +109,7 @@ export function CustomFieldsEditor({ report, rights }: { report: LabelReport; ri
         </ul>
       )}
       {locked ? (
-        <ReadOnlyReason reason={rights.bookkeepingReason ?? ''} />
+        notice && <ReadOnlyReason reason={notice} />
       ) : (
         <form className="form-row" onSubmit={add} data-testid="cf-add">
           <label className="field">

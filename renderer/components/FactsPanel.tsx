@@ -1,7 +1,9 @@
 /** The label and its configuration as they were when the run started, and who holds the report. */
 import type { ReactNode } from 'react';
 import type { LabelReport } from '../../schema/report';
-import { formatDuration, formatEpoch, formatIso, modeLabel, roleLabel, statusLabel, typeLabel } from '../lib/format';
+import { formatDuration, modeLabel, roleLabel, statusLabel, typeLabel } from '../lib/format';
+import { formatIsoTime, formatTime } from '../lib/time-zone';
+import { useTimeZone } from '../state/time-zone';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -12,7 +14,12 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function FactsPanel({ report, companyId }: { report: LabelReport; companyId: string }) {
+/**
+ * `companyNames` maps company ids to names (from /local/companies); a partner the service does
+ * not name is shown by its id.
+ */
+export function FactsPanel({ report, companyId, companyNames }: { report: LabelReport; companyId: string; companyNames: ReadonlyMap<string, string> }) {
+  const zone = useTimeZone();
   const c = report.senseConfig;
   const fw = report.label.firmwareVersionInfo;
   return (
@@ -28,7 +35,7 @@ export function FactsPanel({ report, companyId }: { report: LabelReport; company
           {fw.firmwareVersion} (API {fw.firmwareApiVersion})
         </Fact>
         <Fact label="Interval">{formatDuration(c.interval)}</Fact>
-        <Fact label="Configured">{formatEpoch(c.configTime)}</Fact>
+        <Fact label="Configured">{formatTime(c.configTime, zone)}</Fact>
         <Fact label="Start delay">{formatDuration(c.startDelay)}</Fact>
         <Fact label="Running time">{c.runningTime > 0 ? formatDuration(c.runningTime) : 'not limited'}</Fact>
         <Fact label="Mode">{modeLabel(report.mode)}</Fact>
@@ -38,8 +45,8 @@ export function FactsPanel({ report, companyId }: { report: LabelReport; company
           {report.company.name} ({report.company.shortCode})
         </Fact>
         {report.subCompany && <Fact label="Sub-company">{report.subCompany.id}</Fact>}
-        <Fact label="Created">{formatIso(report.created)}</Fact>
-        <Fact label="Updated">{formatIso(report.updated)}</Fact>
+        <Fact label="Created">{formatIsoTime(report.created, zone)}</Fact>
+        <Fact label="Updated">{formatIsoTime(report.updated, zone)}</Fact>
         <Fact label="Report id">
           <code>{report.id}</code>
         </Fact>
@@ -49,7 +56,7 @@ export function FactsPanel({ report, companyId }: { report: LabelReport; company
         {report.access.map((a) => (
           <li key={a.id}>
             <span className={`role role--${a.role}`}>{roleLabel(a.role)}</span>{' '}
-            {a.companyId === report.company.id ? `${report.company.name} (${a.companyId})` : a.companyId}
+            {a.companyId === report.company.id ? report.company.name : (companyNames.get(a.companyId) ?? a.companyId)}
             {a.companyId === companyId && <strong> — your company</strong>}
           </li>
         ))}

@@ -4,8 +4,11 @@
  * them so a trim never hides an excursion silently.
  */
 import type { LabelReport } from '../../schema/report';
-import { formatDuration, formatEpoch, formatHumidity, formatNumber, formatTemperature } from '../lib/format';
+import { formatDuration, formatHumidity, formatNumber, formatTemperature } from '../lib/format';
 import { effectiveSenseData, trimRange } from '../lib/report-view';
+import { formatTime } from '../lib/time-zone';
+import type { TimeZoneSetting } from '../lib/time-zone';
+import { useTimeZone } from '../state/time-zone';
 import { AlertBadge } from './AlertBadge';
 
 function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId?: string }) {
@@ -18,7 +21,15 @@ function Figure({ label, value, hint, testId }: { label: string; value: string; 
   );
 }
 
+/** The alert level in words: "no taps" only for a label never tapped. */
+function alertSentence(report: LabelReport, zone: TimeZoneSetting): string {
+  if (report.alert.level > 0) return report.alert.timestamp > 0 ? `reached ${formatTime(report.alert.timestamp, zone)}` : 'an alert rule fired';
+  if (report.alert.level === 0) return 'no alert rule fired';
+  return report.numberOfTaps === 0 ? 'the label has not been tapped yet' : 'no alert level calculated yet';
+}
+
 export function FiguresPanel({ report }: { report: LabelReport }) {
+  const zone = useTimeZone();
   const data = effectiveSenseData(report);
   const trim = trimRange(report);
   const t = data.analysedValues.temperature;
@@ -31,18 +42,14 @@ export function FiguresPanel({ report }: { report: LabelReport }) {
       <h3 id="figures-title">Figures</h3>
       {trim && (
         <p className="note" data-testid="trim-note">
-          For the trimmed range {formatEpoch(trim.start)} – {formatEpoch(trim.end)}. The whole run had{' '}
+          For the trimmed range {formatTime(trim.start, zone)} – {formatTime(trim.end, zone)}. The whole run had{' '}
           {report.calculatedSenseData.numberOfViolations.all} excursion{report.calculatedSenseData.numberOfViolations.all === 1 ? '' : 's'}.
         </p>
       )}
       <div className="alert-line" data-testid="alert-line">
         <AlertBadge level={report.alert.level} large />
         <span>
-          {report.alert.level > 0 && report.alert.timestamp > 0
-            ? `reached ${formatEpoch(report.alert.timestamp)}`
-            : report.alert.level === -1
-              ? 'the label has not been tapped yet'
-              : 'no alert rule fired'}
+          {alertSentence(report, zone)}
         </span>
       </div>
       <dl className="figures">
@@ -82,7 +89,7 @@ export function FiguresPanel({ report }: { report: LabelReport }) {
           value={`${data.numberOfDatapointsRead.toLocaleString()} read`}
           hint={`${data.numberOfDatapointsAvailable.toLocaleString()} available, ${data.numberOfMeasurementsOccurred.toLocaleString()} measured`}
         />
-        <Figure label="Running" value={formatDuration(data.elapsedTime)} hint={`since start ${formatEpoch(data.startTime)}`} />
+        <Figure label="Running" value={formatDuration(data.elapsedTime)} hint={`since start ${formatTime(data.startTime, zone)}`} />
       </dl>
       {report.dataIsIncomplete && <p className="note note--warn">The data of this report is incomplete: not every measurement was read out.</p>}
     </section>

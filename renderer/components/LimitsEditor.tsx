@@ -1,6 +1,6 @@
 /**
  * Temperature (and humidity) limits. Only the owning company may change them; everyone else
- * sees the limits and one sentence saying why they cannot. A saved change answers with the
+ * sees the limits (and, unless the panel said it already, one sentence saying why they cannot). A saved change answers with the
  * recalculated report, so the new alert level shows at once.
  */
 import { useState } from 'react';
@@ -38,7 +38,7 @@ export function limitsFromForm(current: Limits, form: Record<LimitKey, string>):
   return { limits: out };
 }
 
-export function LimitsEditor({ report, rights }: { report: LabelReport; rights: EditRights }) {
+export function LimitsEditor({ report, rights, notice }: { report: LabelReport; rights: EditRights; notice: string | null }) {
   const limits = report.senseConfig.limits;
   const saving = useDetail((s) => s.saving === 'limits');
   const showHumidity = report.type === 'humiditySense' || limits.minHumidity !== undefined || limits.maxHumidity !== undefined || hasHumidity(report.calculatedSenseData.datapoints);
@@ -60,7 +60,7 @@ export function LimitsEditor({ report, rights }: { report: LabelReport; rights: 
             ? `; humidity ${formatHumidity(limits.minHumidity)} to ${formatHumidity(limits.maxHumidity)}`
             : ''}
         </p>
-        <ReadOnlyReason reason={rights.limitsReason ?? ''} testId="limits-locked" />
+        {notice && <ReadOnlyReason reason={notice} testId="limits-locked" />}
         <SaveMessage section="limits" />
       </section>
     );

@@ -1,45 +1,53 @@
 /**
- * Temperature (and humidity, on its own axis) over time, with the limits drawn as lines, the
- * excursions shaded, the trimmed range marked, and wheel/pinch zoom with drag to pan.
- * The x axis is a plain linear axis of epoch seconds with a local date/time tick formatter, so
- * no date adapter package is needed. Long runs are downsampled min/max-preserving first.
+ * Temperature (and humidity, on its own right-hand axis, dashed and in its own colour) over
+ * time, with the limits, the excursions, the trimmed range and wheel/pinch zoom with drag to pan.
+ * The overlay (limit and trim lines, excursion spans, their labels) is drawn by one plugin so
+ * that its labels can be placed around each other (lib/label-placement.ts) and every excursion
+ * keeps a visible width at any zoom (lib/excursion-marks.ts). Ticks are even on every axis, and
+ * the time axis names its zone. The drawn points are the visible window, downsampled with its
+ * peaks kept, so zooming in shows more detail and a spike never disappears.
  */
-import {
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
-import type { ChartConfiguration, ChartDataset } from 'chart.js';
-import annotationPlugin from 'chartjs-plugin-annotation';
-import type { AnnotationOptions } from 'chartjs-plugin-annotation';
+import { Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import type { ChartConfiguration, ChartDataset, Plugin, Scale } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LabelReport } from '../../schema/report';
-import { downsampleMinMax } from '../lib/downsample';
+import type { Limits } from '../../schema/sense';
+import { niceScale, timeStep, timeTicks } from '../lib/chart-ticks';
+import { downsampleWindow } from '../lib/downsample';
 import type { XY } from '../lib/downsample';
-import { formatEpoch, formatEpochShort, formatHumidity, formatTemperature } from '../lib/format';
+import { visibleSpans } from '../lib/excursion-marks';
+import { formatHumidity, formatTemperature } from '../lib/format';
+import { placeLabels } from '../lib/label-placement';
+import type { LabelRequest } from '../lib/label-placement';
 import { excursionRanges, hasHumidity, mergeRanges, trimRange } from '../lib/report-view';
 import type { TimeRange } from '../lib/report-view';
+import { formatClock, formatDay, formatTime, zoneLabel } from '../lib/time-zone';
+import type { TimeZoneSetting } from '../lib/time-zone';
+import { timeZoneStore, useTimeZone } from '../state/time-zone';
+import './report-panel.css';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, annotationPlugin, zoomPlugin);
+Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
 
-const MAX_SHADED_EXCURSIONS = 400;
+/** More spans than this are merged with their nearest neighbours: at full view they touch anyway. */
+const MAX_EXCURSION_SPANS = 2000;
 
-const COLORS = {
+export const CHART_COLORS = {
   temperature: '#0047ab',
   humidity: '#00796b',
-  minLimit: '#1565c0',
-  maxLimit: '#c62828',
-  excursion: 'rgba(198, 40, 40, 0.16)',
+  minTemperature: '#1565c0',
+  maxTemperature: '#c62828',
+  humidityLimit: '#00796b',
+  excursion: 'rgba(198, 40, 40, 0.18)',
+  excursionMark: '#c62828',
   outsideTrim: 'rgba(0, 0, 0, 0.10)',
   trimLine: '#4a148c',
   grid: 'rgba(0, 0, 0, 0.12)',
   text: '#1a1a1a',
 };
+
+/** Temperature lines are solid and long-dashed; humidity lines dotted, so they differ without colour too. */
+const DASH = { temperatureLimit: [10, 4], humidity: [6, 3], humidityLimit: [2, 3] };
 
 interface ChartInput {
   temperature: XY[];
@@ -52,92 +60,157 @@ interface ChartInput {
 
 function prepare(report: LabelReport): ChartInput {
   const dps = report.calculatedSenseData.datapoints;
-  const temperature = downsampleMinMax(dps.map((d) => ({ x: d.timestamp, y: d.temperature })));
-  const humidity = hasHumidity(dps)
-    ? downsampleMinMax(dps.filter((d) => d.humidity !== undefined).map((d) => ({ x: d.timestamp, y: d.humidity as number })))
-    : null;
+  const temperature = dps.map((d) => ({ x: d.timestamp, y: d.temperature }));
+  const humidity = hasHumidity(dps) ? dps.filter((d) => d.humidity !== undefined).map((d) => ({ x: d.timestamp, y: d.humidity as number })) : null;
   const span = dps.length > 0 ? { start: dps[0].timestamp, end: dps[dps.length - 1].timestamp } : null;
-  const excursions = mergeRanges(excursionRanges(dps, report.senseConfig.limits, report.senseConfig.interval), MAX_SHADED_EXCURSIONS);
+  const excursions = mergeRanges(excursionRanges(dps, report.senseConfig.limits, report.senseConfig.interval), MAX_EXCURSION_SPANS);
   return { temperature, humidity, span, excursions, trim: trimRange(report), readings: dps.length };
 }
 
-/** Temperature limits are labelled at the left (their axis), humidity limits at the right (theirs). */
-function limitLine(id: string, value: number, scaleID: 'y' | 'y1', color: string, text: string): [string, AnnotationOptions] {
-  return [
-    id,
-    {
-      type: 'line',
-      scaleID,
-      value,
-      borderColor: color,
-      borderWidth: 2,
-      borderDash: scaleID === 'y' ? [8, 5] : [3, 3],
-      label: {
-        display: true,
-        content: text,
-        position: scaleID === 'y' ? 'start' : 'end',
-        backgroundColor: color,
-        color: '#fff',
-        font: { size: 12, weight: 'bold' },
-        padding: 3,
-      },
+function extent(points: readonly XY[]): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const p of points) {
+    if (p.y < min) min = p.y;
+    if (p.y > max) max = p.y;
+  }
+  return { min, max };
+}
+
+interface LimitLine {
+  id: string;
+  value: number;
+  axis: 'y' | 'y1';
+  color: string;
+  text: string;
+}
+
+function limitLines(limits: Limits, withHumidity: boolean): LimitLine[] {
+  const lines: LimitLine[] = [
+    { id: 'maxTemperature', value: limits.maxTemperature, axis: 'y', color: CHART_COLORS.maxTemperature, text: `Max ${formatTemperature(limits.maxTemperature)}` },
+    { id: 'minTemperature', value: limits.minTemperature, axis: 'y', color: CHART_COLORS.minTemperature, text: `Min ${formatTemperature(limits.minTemperature)}` },
+  ];
+  if (withHumidity && limits.maxHumidity !== undefined)
+    lines.push({ id: 'maxHumidity', value: limits.maxHumidity, axis: 'y1', color: CHART_COLORS.humidityLimit, text: `Max ${formatHumidity(limits.maxHumidity)}` });
+  if (withHumidity && limits.minHumidity !== undefined)
+    lines.push({ id: 'minHumidity', value: limits.minHumidity, axis: 'y1', color: CHART_COLORS.humidityLimit, text: `Min ${formatHumidity(limits.minHumidity)}` });
+  return lines;
+}
+
+const LABEL_FONT = 'bold 12px system-ui, sans-serif';
+const LABEL_PAD = 3;
+const LABEL_HEIGHT = 18;
+
+/**
+ * Limit and trim lines, excursion spans with a mark along the bottom, greyed parts left out by
+ * the trim, and the lines' labels placed so that none covers another.
+ */
+function overlayPlugin(input: ChartInput, lines: LimitLine[], onDrawn: (() => void) | undefined): Plugin<'line'> {
+  let told = false;
+  return {
+    id: 'reportOverlay',
+    beforeDatasetsDraw(chart) {
+      const { ctx, chartArea: area } = chart;
+      const x = chart.scales.x;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+      ctx.clip();
+      if (input.trim && input.span) {
+        ctx.fillStyle = CHART_COLORS.outsideTrim;
+        const before = [x.getPixelForValue(input.span.start), x.getPixelForValue(input.trim.start)];
+        const after = [x.getPixelForValue(input.trim.end), x.getPixelForValue(input.span.end)];
+        for (const [l, r] of [before, after]) if (r > l) ctx.fillRect(l, area.top, r - l, area.bottom - area.top);
+      }
+      const spans = visibleSpans(input.excursions, (v) => x.getPixelForValue(v), area.left, area.right);
+      ctx.fillStyle = CHART_COLORS.excursion;
+      for (const s of spans) ctx.fillRect(s.left, area.top, s.right - s.left, area.bottom - area.top);
+      ctx.fillStyle = CHART_COLORS.excursionMark;
+      for (const s of spans) ctx.fillRect(s.left, area.bottom - 5, s.right - s.left, 5);
+      ctx.restore();
     },
-  ];
+    afterDatasetsDraw(chart) {
+      const { ctx, chartArea: area } = chart;
+      const x = chart.scales.x;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+      ctx.clip();
+      ctx.lineWidth = 2;
+      const labels: (LabelRequest & { color: string; text: string })[] = [];
+      ctx.font = LABEL_FONT;
+      const width = (text: string) => ctx.measureText(text).width + 2 * LABEL_PAD;
+      for (const line of lines) {
+        const scale = chart.scales[line.axis] as Scale | undefined;
+        if (!scale) continue;
+        const py = scale.getPixelForValue(line.value);
+        ctx.strokeStyle = line.color;
+        ctx.setLineDash(line.axis === 'y' ? DASH.temperatureLimit : DASH.humidityLimit);
+        ctx.beginPath();
+        ctx.moveTo(area.left, py);
+        ctx.lineTo(area.right, py);
+        ctx.stroke();
+        const w = width(line.text);
+        // Temperature labels by their axis on the left, humidity labels by theirs on the right.
+        labels.push({ id: line.id, x: line.axis === 'y' ? area.left + 4 : area.right - w - 4, y: py - LABEL_HEIGHT - 1, width: w, height: LABEL_HEIGHT, color: line.color, text: line.text });
+      }
+      if (input.trim) {
+        ctx.setLineDash([]);
+        ctx.strokeStyle = CHART_COLORS.trimLine;
+        for (const [id, value, text] of [
+          ['trimStart', input.trim.start, 'Trim start'],
+          ['trimEnd', input.trim.end, 'Trim end'],
+        ] as const) {
+          const px = x.getPixelForValue(value);
+          ctx.beginPath();
+          ctx.moveTo(px, area.top);
+          ctx.lineTo(px, area.bottom);
+          ctx.stroke();
+          const w = width(text);
+          // Each label on the kept side of its line.
+          labels.push({ id, x: id === 'trimStart' ? px + 3 : px - w - 3, y: area.top + 4, width: w, height: LABEL_HEIGHT, color: CHART_COLORS.trimLine, text });
+        }
+      }
+      const placed = placeLabels(labels, { left: area.left, top: area.top, right: area.right, bottom: area.bottom - 6 });
+      ctx.setLineDash([]);
+      ctx.textBaseline = 'middle';
+      placed.forEach((p, i) => {
+        const label = labels[i];
+        ctx.fillStyle = label.color;
+        ctx.fillRect(p.x, p.y, p.width, p.height);
+        ctx.fillStyle = '#fff';
+        ctx.fillText(label.text, p.x + LABEL_PAD, p.y + p.height / 2 + 1);
+      });
+      ctx.restore();
+    },
+    afterRender() {
+      if (told) return;
+      told = true;
+      onDrawn?.();
+    },
+  };
 }
 
-function annotations(report: LabelReport, input: ChartInput): Record<string, AnnotationOptions> {
-  const limits = report.senseConfig.limits;
-  const entries: [string, AnnotationOptions][] = [
-    limitLine('minTemperature', limits.minTemperature, 'y', COLORS.minLimit, `Min ${formatTemperature(limits.minTemperature)}`),
-    limitLine('maxTemperature', limits.maxTemperature, 'y', COLORS.maxLimit, `Max ${formatTemperature(limits.maxTemperature)}`),
-  ];
-  if (input.humidity) {
-    if (limits.minHumidity !== undefined)
-      entries.push(limitLine('minHumidity', limits.minHumidity, 'y1', COLORS.humidity, `Min ${formatHumidity(limits.minHumidity)}`));
-    if (limits.maxHumidity !== undefined)
-      entries.push(limitLine('maxHumidity', limits.maxHumidity, 'y1', COLORS.humidity, `Max ${formatHumidity(limits.maxHumidity)}`));
-  }
-  input.excursions.forEach((r, i) => {
-    entries.push([
-      `excursion${i}`,
-      { type: 'box', xScaleID: 'x', xMin: r.start, xMax: r.end, backgroundColor: COLORS.excursion, borderWidth: 0, drawTime: 'beforeDatasetsDraw' },
-    ]);
-  });
-  if (input.trim && input.span) {
-    // The parts left out by the trim are greyed; the kept range is bounded by two labelled lines.
-    if (input.trim.start > input.span.start)
-      entries.push(['beforeTrim', { type: 'box', xMin: input.span.start, xMax: input.trim.start, backgroundColor: COLORS.outsideTrim, borderWidth: 0, drawTime: 'beforeDatasetsDraw' }]);
-    if (input.trim.end < input.span.end)
-      entries.push(['afterTrim', { type: 'box', xMin: input.trim.end, xMax: input.span.end, backgroundColor: COLORS.outsideTrim, borderWidth: 0, drawTime: 'beforeDatasetsDraw' }]);
-    for (const [id, value, text] of [
-      ['trimStart', input.trim.start, 'Trim start'],
-      ['trimEnd', input.trim.end, 'Trim end'],
-    ] as const) {
-      entries.push([
-        id,
-        {
-          type: 'line',
-          scaleID: 'x',
-          value,
-          borderColor: COLORS.trimLine,
-          borderWidth: 2,
-          label: { display: true, content: text, position: 'end', backgroundColor: COLORS.trimLine, color: '#fff', font: { size: 11 }, padding: 3 },
-        },
-      ]);
-    }
-  }
-  return Object.fromEntries(entries);
+interface BuildOptions {
+  report: LabelReport;
+  input: ChartInput;
+  view: TimeRange | null;
+  zone: TimeZoneSetting;
+  print: boolean;
+  onView(range: TimeRange | null): void;
+  onDrawn?: () => void;
 }
 
-function buildConfig(report: LabelReport, input: ChartInput, view: TimeRange | null, onView: (r: TimeRange | null) => void): ChartConfiguration<'line', XY[]> {
+function buildConfig({ report, input, view, zone, print, onView, onDrawn }: BuildOptions): ChartConfiguration<'line', XY[]> {
   const limits = report.senseConfig.limits;
+  const window = view ?? input.span ?? { start: 0, end: 1 };
   const datasets: ChartDataset<'line', XY[]>[] = [
     {
       label: 'Temperature (°C)',
-      data: input.temperature,
+      data: downsampleWindow(input.temperature, window.start, window.end),
       yAxisID: 'y',
-      borderColor: COLORS.temperature,
-      backgroundColor: COLORS.temperature,
+      borderColor: CHART_COLORS.temperature,
+      backgroundColor: CHART_COLORS.temperature,
       borderWidth: 2,
       pointRadius: input.temperature.length > 200 ? 0 : 2,
       pointHoverRadius: 4,
@@ -146,72 +219,111 @@ function buildConfig(report: LabelReport, input: ChartInput, view: TimeRange | n
   if (input.humidity) {
     datasets.push({
       label: 'Humidity (%RH)',
-      data: input.humidity,
+      data: downsampleWindow(input.humidity, window.start, window.end),
       yAxisID: 'y1',
-      borderColor: COLORS.humidity,
-      backgroundColor: COLORS.humidity,
+      borderColor: CHART_COLORS.humidity,
+      backgroundColor: CHART_COLORS.humidity,
       borderWidth: 1.5,
+      borderDash: DASH.humidity,
       pointRadius: 0,
       pointHoverRadius: 4,
     });
   }
+  // The limit lines stay in view even when every reading sits far inside them.
+  const t = extent(input.temperature);
+  const yScale = niceScale(Math.min(t.min, limits.minTemperature) - 0.5, Math.max(t.max, limits.maxTemperature) + 0.5, 8);
+  const h = input.humidity ? extent(input.humidity) : null;
+  const y1Scale = h
+    ? niceScale(Math.max(0, Math.min(h.min, limits.minHumidity ?? h.min) - 2), Math.min(100, Math.max(h.max, limits.maxHumidity ?? h.max) + 2), 8)
+    : null;
+  const lines = limitLines(limits, input.humidity !== null);
+  const newDayTicks = new Set<number>();
+  let stepIsDays = false;
+
   const tellView = ({ chart }: { chart: Chart }) => {
     const x = chart.scales.x;
-    onView(chart.isZoomedOrPanned() ? { start: x.min, end: x.max } : null);
+    const range = chart.isZoomedOrPanned() ? { start: x.min, end: x.max } : null;
+    const shown = range ?? input.span;
+    if (shown) {
+      chart.data.datasets[0].data = downsampleWindow(input.temperature, shown.start, shown.end);
+      if (input.humidity && chart.data.datasets[1]) chart.data.datasets[1].data = downsampleWindow(input.humidity, shown.start, shown.end);
+      chart.update('none');
+    }
+    onView(range);
   };
   const minRange = Math.max(report.senseConfig.interval * 4, 60);
+  const axisTitle = (text: string, color: string) => ({ display: true, text, color, font: { weight: 'bold' as const } });
   return {
     type: 'line',
     data: { datasets },
+    plugins: [overlayPlugin(input, lines, onDrawn)],
     options: {
       animation: false,
       parsing: false,
       normalized: true,
       responsive: true,
       maintainAspectRatio: false,
+      devicePixelRatio: print ? 2 : undefined,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       scales: {
         x: {
           type: 'linear',
-          min: view?.start ?? input.span?.start,
-          max: view?.end ?? input.span?.end,
-          grid: { color: COLORS.grid },
-          ticks: { color: COLORS.text, maxRotation: 0, autoSkipPadding: 24, callback: (v) => formatEpochShort(Number(v)) },
+          min: window.start,
+          max: window.end,
+          title: axisTitle(`Time (${zoneLabel(zone)})`, CHART_COLORS.text),
+          grid: { color: CHART_COLORS.grid },
+          afterBuildTicks(axis) {
+            const maxTicks = Math.max(2, Math.floor(axis.width / 90));
+            const step = timeStep(axis.min, axis.max, maxTicks);
+            const ticks = timeTicks(axis.min, axis.max, step, zone);
+            stepIsDays = step >= 86400;
+            newDayTicks.clear();
+            for (const tick of ticks) if (tick.newDay) newDayTicks.add(tick.value);
+            axis.ticks = ticks.map((tick) => ({ value: tick.value }));
+          },
+          ticks: {
+            color: CHART_COLORS.text,
+            maxRotation: 0,
+            autoSkip: false,
+            callback: (v) => {
+              const value = Number(v);
+              if (stepIsDays) return formatDay(value, zone);
+              return newDayTicks.has(value) ? [formatClock(value, zone), formatDay(value, zone)] : formatClock(value, zone);
+            },
+          },
         },
         y: {
           type: 'linear',
           position: 'left',
-          // Keep the limit lines in view even when every reading sits far inside them.
-          suggestedMin: limits.minTemperature - 1,
-          suggestedMax: limits.maxTemperature + 1,
-          title: { display: true, text: '°C', color: COLORS.text },
-          grid: { color: COLORS.grid },
-          ticks: { color: COLORS.text },
+          min: yScale.min,
+          max: yScale.max,
+          title: axisTitle('Temperature (°C)', CHART_COLORS.temperature),
+          grid: { color: CHART_COLORS.grid },
+          ticks: { color: CHART_COLORS.temperature, stepSize: yScale.step },
         },
         y1: {
           type: 'linear',
-          display: input.humidity !== null,
+          display: y1Scale !== null,
           position: 'right',
-          suggestedMin: limits.minHumidity,
-          suggestedMax: limits.maxHumidity,
-          title: { display: true, text: '%RH', color: COLORS.text },
+          min: y1Scale?.min,
+          max: y1Scale?.max,
+          title: axisTitle('Humidity (%RH)', CHART_COLORS.humidity),
           grid: { drawOnChartArea: false },
-          ticks: { color: COLORS.text },
+          ticks: { color: CHART_COLORS.humidity, stepSize: y1Scale?.step },
         },
       },
       plugins: {
-        legend: { labels: { color: COLORS.text, boxWidth: 18 } },
+        legend: { labels: { color: CHART_COLORS.text, boxWidth: 28 } },
         tooltip: {
+          enabled: !print,
           callbacks: {
-            title: (items) => (items.length > 0 ? formatEpoch(items[0].parsed.x ?? 0, true) : ''),
-            label: (item) =>
-              item.dataset.yAxisID === 'y1' ? `Humidity ${formatHumidity(item.parsed.y)}` : `Temperature ${formatTemperature(item.parsed.y)}`,
+            title: (items) => (items.length > 0 ? `${formatTime(items[0].parsed.x ?? 0, zone, true)} ${zone === 'utc' ? 'UTC' : ''}`.trim() : ''),
+            label: (item) => (item.dataset.yAxisID === 'y1' ? `Humidity ${formatHumidity(item.parsed.y)}` : `Temperature ${formatTemperature(item.parsed.y)}`),
           },
         },
-        annotation: { annotations: annotations(report, input) },
         zoom: {
-          zoom: { wheel: { enabled: true }, pinch: { enabled: true }, mode: 'x', onZoomComplete: tellView },
-          pan: { enabled: true, mode: 'x', onPanComplete: tellView },
+          zoom: { wheel: { enabled: !print }, pinch: { enabled: !print }, mode: 'x', onZoomComplete: tellView },
+          pan: { enabled: !print, mode: 'x', onPanComplete: tellView },
           limits: { x: { min: 'original', max: 'original', minRange } },
         },
       },
@@ -219,15 +331,27 @@ function buildConfig(report: LabelReport, input: ChartInput, view: TimeRange | n
   };
 }
 
-export function ReportChart({ report, onViewRange }: { report: LabelReport; onViewRange?: (range: TimeRange | null) => void }) {
+export interface ReportChartProps {
+  report: LabelReport;
+  onViewRange?: (range: TimeRange | null) => void;
+  /** The print view's chart: no zoom or controls, drawn at print resolution. */
+  print?: boolean;
+  /** Called once the chart has been drawn (the print view waits for it). */
+  onDrawn?: () => void;
+}
+
+export function ReportChart({ report, onViewRange, print = false, onDrawn }: ReportChartProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const chartRef = useRef<Chart<'line', XY[]> | null>(null);
   // The zoomed window survives an edit of the same report (new limits redraw, the view stays).
   const viewRef = useRef<{ id: string; range: TimeRange | null }>({ id: report.id, range: null });
   const [zoomed, setZoomed] = useState(false);
+  const zone = useTimeZone();
   const input = useMemo(() => prepare(report), [report]);
   const onViewRangeRef = useRef(onViewRange);
   onViewRangeRef.current = onViewRange;
+  const onDrawnRef = useRef(onDrawn);
+  onDrawnRef.current = onDrawn;
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -238,48 +362,91 @@ export function ReportChart({ report, onViewRange }: { report: LabelReport; onVi
       setZoomed(range !== null);
       onViewRangeRef.current?.(range);
     };
-    const chart = new Chart(canvas, buildConfig(report, input, viewRef.current.range, onView));
+    const chart = new Chart(
+      canvas,
+      buildConfig({ report, input, view: viewRef.current.range, zone, print, onView, onDrawn: () => onDrawnRef.current?.() }),
+    );
     chartRef.current = chart;
     setZoomed(viewRef.current.range !== null);
     return () => {
       chart.destroy();
       chartRef.current = null;
     };
-  }, [report, input]);
+  }, [report, input, zone, print]);
+
+  useEffect(() => {
+    // Nothing to draw: the print view must not wait for a chart that never comes.
+    if (input.readings === 0) onDrawnRef.current?.();
+  }, [input.readings]);
 
   if (input.readings === 0) {
-    return <div className="chart chart--empty">No readings yet: the label has not been tapped or read out.</div>;
+    return (
+      <div className="chart chart--empty" data-testid="report-chart-empty">
+        {report.numberOfTaps === 0 ? 'No readings yet: the label has not been tapped.' : 'No readings: the taps so far carried none.'}
+      </div>
+    );
   }
 
+  const shown = input.span;
   return (
-    <div className="chart">
-      <div className="chart__toolbar">
-        <span className="muted small">
-          {input.readings.toLocaleString()} readings
-          {input.temperature.length < input.readings ? ` (drawn as ${input.temperature.length.toLocaleString()} points, peaks kept)` : ''} · wheel or pinch
-          to zoom, drag to pan
-        </span>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={!zoomed}
-          onClick={() => {
-            chartRef.current?.resetZoom();
-            viewRef.current.range = null;
-            setZoomed(false);
-            onViewRangeRef.current?.(null);
-          }}
-        >
-          Reset zoom
-        </button>
-      </div>
+    <div className={`chart${print ? ' chart--print' : ''}`}>
+      {!print && (
+        <div className="chart__toolbar">
+          <span className="muted small">
+            {input.readings.toLocaleString()} readings (peaks kept when drawn) · wheel or pinch to zoom, drag to pan
+          </span>
+          <label className="chart__zone">
+            <span>Times in</span>
+            <select
+              value={zone}
+              onChange={(e) => timeZoneStore.getState().setZone(e.target.value === 'utc' ? 'utc' : 'local')}
+              data-testid="time-zone"
+            >
+              <option value="local">{zoneLabel('local')}</option>
+              <option value="utc">UTC</option>
+            </select>
+          </label>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!zoomed}
+            onClick={() => {
+              const chart = chartRef.current;
+              if (chart && shown) {
+                chart.resetZoom('none');
+                chart.data.datasets[0].data = downsampleWindow(input.temperature, shown.start, shown.end);
+                if (input.humidity && chart.data.datasets[1]) chart.data.datasets[1].data = downsampleWindow(input.humidity, shown.start, shown.end);
+                chart.update('none');
+              }
+              viewRef.current.range = null;
+              setZoomed(false);
+              onViewRangeRef.current?.(null);
+            }}
+          >
+            Reset zoom
+          </button>
+        </div>
+      )}
       <div className="chart__canvas">
-        <canvas ref={canvasRef} role="img" aria-label="Temperature over time with limits, excursions and trim range" data-testid="report-chart" />
+        <canvas
+          ref={canvasRef}
+          role="img"
+          aria-label={`Temperature${input.humidity ? ' and humidity' : ''} over time (${zoneLabel(zone)}) with limits, excursions and trim range`}
+          data-testid="report-chart"
+        />
       </div>
       <ul className="chart__legend-extra" aria-label="Chart key">
         <li>
-          <span className="swatch swatch--excursion" aria-hidden="true" /> Out of range
+          <span className="swatch swatch--excursion" aria-hidden="true" /> Out of range (marked along the bottom)
         </li>
+        <li>
+          <span className="line-key line-key--temperature" aria-hidden="true" /> Temperature limits (left axis)
+        </li>
+        {input.humidity && (
+          <li>
+            <span className="line-key line-key--humidity" aria-hidden="true" /> Humidity limits (right axis)
+          </li>
+        )}
         {input.trim && (
           <li>
             <span className="swatch swatch--outside-trim" aria-hidden="true" /> Left out by trim

@@ -6,8 +6,7 @@
 import { useState } from 'react';
 import type { LabelReport } from '../../schema/report';
 import { roleLabel, statusLabel } from '../lib/format';
-import { editRights } from '../lib/permissions';
-import type { EditRights } from '../lib/permissions';
+import { editRights, lockNotices } from '../lib/permissions';
 import type { TimeRange } from '../lib/report-view';
 import { stores, useConnection, useDetail } from '../state/stores';
 import { AlertBadge } from './AlertBadge';
@@ -16,48 +15,20 @@ import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { ErrorBanner } from './ErrorBanner';
 import { FactsPanel } from './FactsPanel';
 import { FiguresPanel } from './FiguresPanel';
+import { FlagArchiveToggles } from './FlagArchiveToggles';
 import { LimitsEditor } from './LimitsEditor';
 import { ReportChart } from './ReportChart';
-import { SaveMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage } from './SaveMessage';
 import { TrimEditor } from './TrimEditor';
 
-function FlagArchiveButtons({ report, rights }: { report: LabelReport; rights: EditRights }) {
-  const saving = useDetail((s) => s.saving === 'flags');
-  const disabled = saving || !rights.canFlagArchive;
-  const title = rights.flagReason ?? undefined;
-  return (
-    <div className="detail__actions">
-      <button
-        type="button"
-        className={`button toggle${report.hasFlag ? ' is-on' : ''}`}
-        aria-pressed={report.hasFlag}
-        disabled={disabled}
-        title={title}
-        onClick={() => void stores.detail.getState().save('flags', { hasFlag: !report.hasFlag })}
-        data-testid="toggle-flag"
-      >
-        {report.hasFlag ? '⚑ Flagged' : 'Flag'}
-      </button>
-      <button
-        type="button"
-        className={`button toggle${report.isArchived ? ' is-on' : ''}`}
-        aria-pressed={report.isArchived}
-        disabled={disabled}
-        title={title}
-        onClick={() => void stores.detail.getState().save('flags', { isArchived: !report.isArchived })}
-        data-testid="toggle-archive"
-      >
-        {report.isArchived ? 'Archived' : 'Archive'}
-      </button>
-    </div>
-  );
-}
+const NO_NAMES: ReadonlyMap<string, string> = new Map();
 
 function DetailBody({ report }: { report: LabelReport }) {
   const session = useConnection((s) => s.session);
   const [viewRange, setViewRange] = useState<TimeRange | null>(null);
   if (!session) return null;
   const rights = editRights(report, session);
+  const notices = lockNotices(rights);
   const version = `${report.id}:${report.updated}`;
   return (
     <>
@@ -70,20 +41,20 @@ function DetailBody({ report }: { report: LabelReport }) {
           </p>
         </div>
         <AlertBadge level={report.alert.level} large />
-        <FlagArchiveButtons report={report} rights={rights} />
+        <FlagArchiveToggles report={report} rights={rights} />
       </header>
-      {rights.flagReason && <p className="note">{rights.flagReason}</p>}
+      {notices.flags && <ReadOnlyReason reason={notices.flags} testId="detail-locked" />}
       <SaveMessage section="flags" />
       <ReportChart report={report} onViewRange={setViewRange} />
       <div className="detail__columns">
         <FiguresPanel report={report} />
-        <FactsPanel report={report} companyId={session.companyId} />
+        <FactsPanel report={report} companyId={session.companyId} companyNames={NO_NAMES} />
       </div>
       <h3 className="section-title">Edit</h3>
-      <LimitsEditor key={`limits:${version}`} report={report} rights={rights} />
-      <BookkeepingEditor key={`book:${version}`} report={report} rights={rights} />
-      <CustomFieldsEditor key={`cf:${version}`} report={report} rights={rights} />
-      <TrimEditor key={`trim:${version}`} report={report} rights={rights} viewRange={viewRange} />
+      <LimitsEditor key={`limits:${version}`} report={report} rights={rights} notice={notices.limits} />
+      <BookkeepingEditor key={`book:${version}`} report={report} rights={rights} notice={notices.bookkeeping} />
+      <CustomFieldsEditor key={`cf:${version}`} report={report} rights={rights} notice={notices.customFields} />
+      <TrimEditor key={`trim:${version}`} report={report} rights={rights} viewRange={viewRange} notice={notices.trim} />
     </>
   );
 }

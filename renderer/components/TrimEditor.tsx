@@ -8,27 +8,38 @@ import type { FormEvent } from 'react';
 import type { LabelReport } from '../../schema/report';
 import { trimSchema } from '../../schema/sense';
 import { describeZodError } from '../../contract/zod-messages';
-import { epochToLocalInput, localInputToEpoch } from '../lib/datetime-local';
-import { formatEpoch } from '../lib/format';
+import { formatTime, fromDateTimeInput, toDateTimeInput, zoneLabel } from '../lib/time-zone';
 import type { EditRights } from '../lib/permissions';
 import { trimRange } from '../lib/report-view';
 import type { TimeRange } from '../lib/report-view';
 import { stores, useDetail } from '../state/stores';
+import { useTimeZone } from '../state/time-zone';
 import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
 
-export function TrimEditor({ report, rights, viewRange }: { report: LabelReport; rights: EditRights; viewRange: TimeRange | null }) {
+export function TrimEditor({
+  report,
+  rights,
+  viewRange,
+  notice,
+}: {
+  report: LabelReport;
+  rights: EditRights;
+  viewRange: TimeRange | null;
+  notice: string | null;
+}) {
   const trim = trimRange(report);
   const saving = useDetail((s) => s.saving === 'trim');
-  const [start, setStart] = useState(trim ? epochToLocalInput(trim.start) : '');
-  const [end, setEnd] = useState(trim ? epochToLocalInput(trim.end) : '');
+  const zone = useTimeZone();
+  const [start, setStart] = useState(trim ? toDateTimeInput(trim.start, zone) : '');
+  const [end, setEnd] = useState(trim ? toDateTimeInput(trim.end, zone) : '');
   const [problem, setProblem] = useState<string | null>(null);
   const locked = !rights.canTrim;
   const dps = report.calculatedSenseData.datapoints;
 
   const apply = async (e: FormEvent) => {
     e.preventDefault();
-    const startTime = localInputToEpoch(start);
-    const endTime = localInputToEpoch(end);
+    const startTime = fromDateTimeInput(start, zone);
+    const endTime = fromDateTimeInput(end, zone);
     if (startTime === null || endTime === null) return setProblem('Enter both a start and an end date and time.');
     const checked = trimSchema.safeParse({ startTime, endTime });
     if (!checked.success) return setProblem(describeZodError(checked.error));
@@ -40,18 +51,18 @@ export function TrimEditor({ report, rights, viewRange }: { report: LabelReport;
     <section className="panel" aria-labelledby="trim-title">
       <h3 id="trim-title">Trim</h3>
       <p data-testid="trim-state">
-        {trim ? `Trimmed to ${formatEpoch(trim.start, true)} – ${formatEpoch(trim.end, true)}.` : 'Not trimmed: the whole run counts.'}
+        {trim ? `Trimmed to ${formatTime(trim.start, zone, true)} – ${formatTime(trim.end, zone, true)} (${zoneLabel(zone)}).` : 'Not trimmed: the whole run counts.'}
       </p>
       {locked ? (
-        <ReadOnlyReason reason={rights.bookkeepingReason ?? ''} />
+        notice && <ReadOnlyReason reason={notice} />
       ) : (
         <form className="form-row" onSubmit={apply} data-testid="trim-form">
           <label className="field">
-            <span className="field__label">From</span>
+            <span className="field__label">From ({zoneLabel(zone)})</span>
             <input type="datetime-local" step={1} name="trimStart" value={start} onChange={(e) => setStart(e.target.value)} />
           </label>
           <label className="field">
-            <span className="field__label">To</span>
+            <span className="field__label">To ({zoneLabel(zone)})</span>
             <input type="datetime-local" step={1} name="trimEnd" value={end} onChange={(e) => setEnd(e.target.value)} />
           </label>
           <button type="submit" className="button button--primary" disabled={saving}>
@@ -64,8 +75,8 @@ export function TrimEditor({ report, rights, viewRange }: { report: LabelReport;
             title="Use the range currently zoomed in the chart"
             onClick={() => {
               if (!viewRange) return;
-              setStart(epochToLocalInput(Math.ceil(viewRange.start)));
-              setEnd(epochToLocalInput(Math.floor(viewRange.end)));
+              setStart(toDateTimeInput(Math.ceil(viewRange.start), zone));
+              setEnd(toDateTimeInput(Math.floor(viewRange.end), zone));
             }}
           >
             Use zoomed range
@@ -75,8 +86,8 @@ export function TrimEditor({ report, rights, viewRange }: { report: LabelReport;
               type="button"
               className="button button--quiet"
               onClick={() => {
-                setStart(epochToLocalInput(dps[0].timestamp));
-                setEnd(epochToLocalInput(dps[dps.length - 1].timestamp));
+                setStart(toDateTimeInput(dps[0].timestamp, zone));
+                setEnd(toDateTimeInput(dps[dps.length - 1].timestamp, zone));
               }}
             >
               Fill whole run

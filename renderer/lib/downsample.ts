@@ -44,3 +44,26 @@ export function downsampleMinMax<T extends XY>(points: readonly T[], target: num
   out.push(points[n - 1]);
   return out;
 }
+
+/** Index of the first point with x ≥ value (points ordered by x). */
+function firstAtOrAfter<T extends XY>(points: readonly T[], value: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid].x < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The points a zoomed chart draws: those between `from` and `to` plus one neighbour on each side
+ * (so the line runs to the edges), downsampled to `target`. Zoomed in, the window holds fewer
+ * points than the whole run, so it is drawn in more detail; zoomed out, its peaks are still kept.
+ */
+export function downsampleWindow<T extends XY>(points: readonly T[], from: number, to: number, target: number = DEFAULT_TARGET_POINTS): T[] {
+  const start = Math.max(0, firstAtOrAfter(points, from) - 1);
+  const end = Math.min(points.length, firstAtOrAfter(points, to) + 1);
+  return downsampleMinMax(points.slice(start, Math.max(start, end)), target);
+}

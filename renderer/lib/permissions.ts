@@ -1,7 +1,8 @@
 /**
  * What the signed-in company may change on a report, and the sentence that says why not.
  * The server decides (decisions §3: role table and key permissions); this only lets the UI
- * explain a refusal before staff type a value that would be thrown away.
+ * explain a refusal before staff type a value that would be thrown away. The sentences are
+ * plain words (no permission or field ids), and the panel shows each one once.
  */
 import type { LabelReport, Role } from '../../schema/report';
 
@@ -19,6 +20,8 @@ export interface EditRights {
   flagReason: string | null;
 }
 
+export const READ_ONLY_KEY_REASON = 'This key may only read reports, so nothing on this report can be changed with it.';
+
 export function callerRole(report: Pick<LabelReport, 'access'>, companyId: string): Role | null {
   return report.access.find((a) => a.companyId === companyId)?.role ?? null;
 }
@@ -29,19 +32,23 @@ export function editRights(
 ): EditRights {
   const role = callerRole(report, session.companyId);
   const canUpdate = session.permissions.includes('labelReports:update');
-  const keyReason = canUpdate ? null : 'This API key may only read reports (it lacks the labelReports:update permission).';
+  const keyReason = canUpdate ? null : READ_ONLY_KEY_REASON;
   const ownerName = report.company.name || 'the owning company';
+  const viewerReason =
+    `Your company is a viewer on this report: it may flag, archive and comment; limits, status, reference, ` +
+    `custom fields and trim belong to ${ownerName} and its editors.`;
+  const noAccess = 'Your company has no access entry on this report.';
   const limitsReason =
     keyReason ??
     (role === 'owner'
       ? null
-      : `Only the owning company (${ownerName}) can change limits; your company is ${role === null ? 'not listed' : `a${role === 'editor' ? 'n' : ''} ${role}`} on this report.`);
-  const bookkeepingReason =
-    keyReason ??
-    (role === 'owner' || role === 'editor'
-      ? null
-      : 'Viewers can only flag and archive reports; status, reference, custom fields and trim belong to the owner and editors.');
-  const flagReason = keyReason ?? (role === null ? 'Your company has no access entry on this report.' : null);
+      : role === 'viewer'
+        ? viewerReason
+        : role === null
+          ? noAccess
+          : `Only the owning company (${ownerName}) can change limits; your company is an editor on this report.`);
+  const bookkeepingReason = keyReason ?? (role === 'owner' || role === 'editor' ? null : role === null ? noAccess : viewerReason);
+  const flagReason = keyReason ?? (role === null ? noAccess : null);
   return {
     role,
     canEditLimits: limitsReason === null,
@@ -51,5 +58,33 @@ export function editRights(
     limitsReason,
     bookkeepingReason,
     flagReason,
+  };
+}
+
+export interface LockNotices {
+  flags: string | null;
+  limits: string | null;
+  bookkeeping: string | null;
+  customFields: string | null;
+  trim: string | null;
+}
+
+/**
+ * The sentence each part of the panel shows, in the panel's order, each sentence only where it
+ * first applies: a read-only key is told once at the top, a viewer once at the limits.
+ */
+export function lockNotices(rights: EditRights): LockNotices {
+  const seen = new Set<string>();
+  const once = (reason: string | null) => {
+    if (reason === null || seen.has(reason)) return null;
+    seen.add(reason);
+    return reason;
+  };
+  return {
+    flags: once(rights.flagReason),
+    limits: once(rights.limitsReason),
+    bookkeeping: once(rights.bookkeepingReason),
+    customFields: once(rights.bookkeepingReason),
+    trim: once(rights.bookkeepingReason),
   };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TARGET_POINTS, downsampleMinMax } from '../../renderer/lib/downsample';
+import { DEFAULT_TARGET_POINTS, downsampleMinMax, downsampleWindow } from '../../renderer/lib/downsample';
 
 const series = (ys: number[]) => ys.map((y, x) => ({ x, y }));
 
@@ -62,5 +62,28 @@ describe('min/max-preserving downsampling', () => {
     expect(out).toContain(input[654_321]);
     const lowest = ys.reduce((min, y) => Math.min(min, y));
     expect(out.some((p) => p.y === lowest)).toBe(true);
+  });
+});
+
+describe('downsampling the zoomed window', () => {
+  it('draws the visible window in full detail, from the neighbour before it to its end', () => {
+    const s = series(Array.from({ length: 100_000 }, (_, i) => i % 7));
+    const out = downsampleWindow(s, 50_000, 50_500, 2000);
+    expect(out[0].x).toBe(49_999);
+    expect(out[out.length - 1].x).toBe(50_500);
+    expect(out).toHaveLength(502);
+  });
+
+  it('keeps a one-reading spike however far out the view is', () => {
+    const ys = new Array(200_000).fill(5);
+    ys[123_457] = 31;
+    const s = series(ys);
+    for (const [from, to] of [
+      [0, 200_000],
+      [100_000, 150_000],
+      [123_000, 124_000],
+    ]) {
+      expect(downsampleWindow(s, from, to, 500).some((p) => p.y === 31)).toBe(true);
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { epochToLocalInput, localInputToEpoch } from '../../renderer/lib/datetime-local';
 import { alertLevelInfo, formatDuration, formatHumidity, formatNumber, formatTemperature } from '../../renderer/lib/format';
 
 describe('formatting', () => {
@@ -32,21 +31,5 @@ describe('formatting', () => {
     expect(formatHumidity(55)).toBe('55.0 %RH');
     expect(formatNumber(undefined)).toBe('—');
     expect(formatNumber(1.234, 2)).toBe('1.23');
-  });
-});
-
-describe('datetime-local conversions', () => {
-  it('round-trips epoch seconds through the input text', () => {
-    for (const t of [0, 1_700_000_000, 1_790_000_123]) expect(localInputToEpoch(epochToLocalInput(t))).toBe(t);
-  });
-
-  it('accepts minutes-only input and refuses nonsense', () => {
-    const t = localInputToEpoch('2026-03-04T05:06');
-    expect(t).not.toBeNull();
-    expect(epochToLocalInput(t!)).toBe('2026-03-04T05:06:00');
-    expect(localInputToEpoch('')).toBeNull();
-    expect(localInputToEpoch('2026-02-30T10:00')).toBeNull();
-    expect(localInputToEpoch('2026-01-01T25:00')).toBeNull();
-    expect(localInputToEpoch('yesterday')).toBeNull();
   });
 });

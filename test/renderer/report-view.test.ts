@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editRights } from '../../renderer/lib/permissions';
+import { editRights, lockNotices } from '../../renderer/lib/permissions';
 import { effectiveSenseData, excursionRanges, mergeRanges, toMinimalRow, trimRange } from '../../renderer/lib/report-view';
 import { minimalLabelReportSchema } from '../../schema/report';
 import { readings, sampleReport } from './fixtures';
@@ -75,11 +75,15 @@ describe('edit rights', () => {
   it('lets a viewer only flag and archive', () => {
     const r = editRights(report, { companyId: 'fresh', permissions: all });
     expect(r).toMatchObject({ role: 'viewer', canEditLimits: false, canEditBookkeeping: false, canTrim: false, canFlagArchive: true });
-    expect(r.bookkeepingReason).toMatch(/Viewers can only flag and archive/);
+    expect(r.bookkeepingReason).toMatch(/Your company is a viewer on this report: it may flag, archive and comment/);
+    // Said once, at the limits: the later sections add nothing.
+    expect(lockNotices(r)).toEqual({ flags: null, limits: r.bookkeepingReason, bookkeeping: null, customFields: null, trim: null });
   });
   it('explains a read-only key', () => {
     const r = editRights(report, { companyId: 'acme', permissions: ['labelReports:read'] });
     expect(r.canFlagArchive || r.canEditLimits || r.canEditBookkeeping).toBe(false);
-    expect(r.flagReason).toMatch(/labelReports:update/);
+    expect(r.flagReason).toBe('This key may only read reports, so nothing on this report can be changed with it.');
+    expect(r.flagReason).not.toMatch(/labelReports|:/);
+    expect(lockNotices(r)).toEqual({ flags: r.flagReason, limits: null, bookkeeping: null, customFields: null, trim: null });
   });
 });
