@@ -8,6 +8,7 @@ import { createDetailStore } from './detail';
 import { createKeysStore } from './keys';
 import { createListStore } from './list';
 import type { ListStoreOptions } from './list';
+import { createSyncStore, documentVisibility } from './sync';
 import { createUiStore } from './ui';
 import { createWebhooksStore } from './webhooks';
 
@@ -15,7 +16,19 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   const connection = createConnectionStore();
   const getClient = () => connection.getState().client;
   const list = createListStore({ ...listOptions, getClient });
-  const detail = createDetailStore({ getClient, onReportChanged: (report) => list.getState().applyReport(report) });
+  const sync = createSyncStore({
+    getClient,
+    getBridge: () => (typeof window === 'undefined' ? undefined : window.labeldesk),
+    visibility: documentVisibility(),
+  });
+  const detail = createDetailStore({
+    getClient,
+    onReportChanged: (report) => {
+      list.getState().applyReport(report);
+      // A local edit of a mirrored report waits in the outbox: its mark shows at once.
+      void sync.getState().refresh();
+    },
+  });
   const keys = createKeysStore({ getClient });
   const webhooks = createWebhooksStore({ getClient });
   const ui = createUiStore();
@@ -28,6 +41,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     detail.getState().close();
     keys.getState().reset();
     webhooks.getState().reset();
+    sync.getState().reset();
     list.getState().reset();
     if (state.client) {
       // Same filters, new company: ask again with the new key.
@@ -48,7 +62,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   /** The report the URL names: the open one, or the one waiting for a connection. */
   const wantedReportId = () => detail.getState().id ?? pendingOpen;
 
-  return { connection, list, detail, keys, webhooks, ui, openReport, wantedReportId };
+  return { connection, list, detail, keys, webhooks, sync, ui, openReport, wantedReportId };
 }
 
 export type AppStores = ReturnType<typeof createAppStores>;

@@ -8,6 +8,7 @@ import type { ConnectionState } from './connection';
 import type { DetailState } from './detail';
 import type { KeysState } from './keys';
 import type { ListState } from './list';
+import type { SyncUiState } from './sync';
 import type { UiState } from './ui';
 import type { WebhooksState } from './webhooks';
 
@@ -18,4 +19,5 @@ export const useList = <T>(selector: (s: ListState) => T): T => useStore(stores.
 export const useDetail = <T>(selector: (s: DetailState) => T): T => useStore(stores.detail, selector);
 export const useKeys = <T>(selector: (s: KeysState) => T): T => useStore(stores.keys, selector);
 export const useWebhooks = <T>(selector: (s: WebhooksState) => T): T => useStore(stores.webhooks, selector);
+export const useSync = <T>(selector: (s: SyncUiState) => T): T => useStore(stores.sync, selector);
 export const useUi = <T>(selector: (s: UiState) => T): T => useStore(stores.ui, selector);
