@@ -3,6 +3,7 @@
  * the settings, with the signed-in company always visible (staff of several companies share a desk).
  */
 import { ConnectScreen } from './components/ConnectScreen';
+import { OfflineIndicator } from './components/OfflineIndicator';
 import { ReportBrowser } from './components/ReportBrowser';
 import { SettingsScreen } from './components/SettingsScreen';
 import { stores, useConnection, useUi } from './state/stores';
@@ -28,6 +29,7 @@ function Header() {
         {tab('reports', 'Reports')}
         {tab('settings', 'Settings')}
       </nav>
+      <OfflineIndicator />
       <span className="app-header__company" data-testid="header-company">
         {company}
       </span>

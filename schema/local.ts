@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { permissionSchema } from './report';
 
 export const sessionSchema = z.object({
+  /** The key's id as `/local/apiKeys` lists it (`session` for the desktop app's own key). */
+  keyId: z.string(),
   companyId: z.string(),
   companyName: z.string(),
   permissions: z.array(permissionSchema),

@@ -61,9 +61,9 @@ export function localRoutes(service: Service, info: () => ServiceInfo, options: 
     app.get('/local/info', { config: { openapi: INFO_DOC } }, async () => info());
 
     app.get('/local/session', { config: { openapi: SESSION_DOC } }, async (request) => {
-      const { companyId, permissions } = callerOf(request);
+      const { keyId, companyId, permissions } = callerOf(request);
       const company = service.companies.find(companyId);
-      const session: Session = { companyId, companyName: company?.name ?? companyId, permissions: [...permissions] };
+      const session: Session = { keyId, companyId, companyName: company?.name ?? companyId, permissions: [...permissions] };
       return session;
     });
 

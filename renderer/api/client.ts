@@ -44,6 +44,8 @@ import {
   webhookSchema,
 } from '../../schema/webhooks';
 import type { CreatedWebhook, CreateWebhookBody, Delivery, UpdateWebhookBody, Webhook } from '../../schema/webhooks';
+import { companyNameListSchema, customFieldUsageListSchema } from '../../schema/review';
+import type { CompanyName, CustomFieldUsage } from '../../schema/review';
 
 /** status 0 means no HTTP answer at all (service down, or the request was refused by the network). */
 export class ApiClientError extends Error {
@@ -67,6 +69,7 @@ export function isAbortError(err: unknown): boolean {
 
 export type { ApiKeyInfo, CreatedApiKey, ServiceInfo, Session } from '../../schema/local';
 export type { CreatedWebhook, CreateWebhookBody, Delivery, UpdateWebhookBody, Webhook } from '../../schema/webhooks';
+export type { CompanyName, CustomFieldUsage } from '../../schema/review';
 
 export type Output = 'minimal' | 'normal';
 
@@ -85,6 +88,12 @@ export interface ApiClient {
   readonly baseUrl: string;
   /** The shared request path, for the typed calls kept beside this file (review-client.ts). */
   request(method: string, path: string, init?: RequestOptions): Promise<unknown>;
+  /** Every report the list query matches, as CSV (all pages, not one). */
+  reportsCsv(params: ListParams, signal?: AbortSignal): Promise<Blob>;
+  /** The custom field ids in use among the reports the key sees, with the kind of their values. */
+  customFields(signal?: AbortSignal): Promise<CustomFieldUsage[]>;
+  /** Companies by id and name, to show names where the API gives ids. */
+  companies(signal?: AbortSignal): Promise<CompanyName[]>;
   listReports(params: ListParams & { output: 'minimal' }, signal?: AbortSignal): Promise<Page<MinimalLabelReport>>;
   listReports(params: ListParams & { output?: 'normal' }, signal?: AbortSignal): Promise<Page<ListedLabelReport>>;
   getReport(id: string, signal?: AbortSignal): Promise<LabelReport>;
@@ -110,6 +119,8 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   fetch?: typeof fetch;
+  /** Told the HTTP status of every answer, 0 when the service could not be reached at all. */
+  onAnswer?(status: number): void;
 }
 
 const minimalPage = pageSchema(minimalLabelReportSchema);
@@ -135,7 +146,17 @@ export function checked<T>(schema: z.ZodType<T>, input: unknown): T {
 
 export function createApiClient(options: ClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const rawFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const doFetch: typeof fetch = async (input, init) => {
+    try {
+      const response = await rawFetch(input, init);
+      options.onAnswer?.(response.status);
+      return response;
+    } catch (err) {
+      if (!isAbortError(err)) options.onAnswer?.(0);
+      throw err;
+    }
+  };
 
   async function request(method: string, path: string, init: RequestOptions = {}): Promise<unknown> {
     const url = new URL(baseUrl + path);
@@ -154,11 +175,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
       });
     } catch (err) {
       if (isAbortError(err)) throw err;
-      throw new ApiClientError(
-        0,
-        NETWORK_ERROR,
-        `The local LabelDesk service is unreachable at ${baseUrl}. Check that LabelDesk is running, then try again.`,
-      );
+      throw unreachable();
     }
     if (response.status === 204) return undefined;
     const text = await response.text();
@@ -171,27 +188,58 @@ export function createApiClient(options: ClientOptions): ApiClient {
         if (response.ok) throw new ApiClientError(response.status, BAD_RESPONSE, 'The service answered with something that is not JSON.');
       }
     }
-    if (!response.ok) {
-      const error = apiErrorBodySchema.safeParse(body);
-      if (error.success) throw new ApiClientError(response.status, error.data.code, error.data.message);
-      throw new ApiClientError(response.status, `HTTP_${response.status}`, `The service refused the request (HTTP ${response.status} ${response.statusText}).`.replace(' )', ')'));
-    }
+    if (!response.ok) throw refusalOf(response, body);
     return body;
+  }
+
+  function unreachable(): ApiClientError {
+    return new ApiClientError(0, NETWORK_ERROR, `The local LabelDesk service is unreachable at ${baseUrl}. Check that LabelDesk is running, then try again.`);
+  }
+
+  function refusalOf(response: Response, body: unknown): ApiClientError {
+    const error = apiErrorBodySchema.safeParse(body);
+    if (error.success) return new ApiClientError(response.status, error.data.code, error.data.message);
+    return new ApiClientError(response.status, `HTTP_${response.status}`, `The service refused the request (HTTP ${response.status} ${response.statusText}).`.replace(' )', ')'));
+  }
+
+  async function refusal(response: Response): Promise<ApiClientError> {
+    const text = await response.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return refusalOf(response, body);
   }
 
   const client = {
     baseUrl,
     request,
     async listReports(params: ListParams & { output?: Output }, signal?: AbortSignal) {
-      const query: Record<string, string> = {};
-      if (params.filter) query.filter = params.filter;
-      if (params.order) query.order = params.order;
-      if (params.customFields) query.customFields = params.customFields;
-      if (params.pageNumber !== undefined) query.pageNumber = String(params.pageNumber);
-      if (params.pageSize !== undefined) query.pageSize = String(params.pageSize);
+      const query = listQuery(params);
       if (params.output) query.output = params.output;
       const body = await request('GET', '/v2/labelReports', { query, signal });
       return params.output === 'minimal' ? parse(minimalPage, body, 'a report list') : parse(normalPage, body, 'a report list');
+    },
+    async reportsCsv(params: ListParams, signal?: AbortSignal) {
+      const url = new URL(`${baseUrl}/local/labelReports.csv`);
+      for (const [k, v] of Object.entries(listQuery(params))) url.searchParams.set(k, v);
+      let response: Response;
+      try {
+        response = await doFetch(url, { headers: { 'x-api-key': options.apiKey, accept: 'text/csv' }, signal, cache: 'no-store' });
+      } catch (err) {
+        if (isAbortError(err)) throw err;
+        throw unreachable();
+      }
+      if (!response.ok) throw await refusal(response);
+      return response.blob();
+    },
+    async customFields(signal?: AbortSignal) {
+      return parse(customFieldUsageListSchema, await request('GET', '/local/customFields', { signal }), 'the custom fields in use');
+    },
+    async companies(signal?: AbortSignal) {
+      return parse(companyNameListSchema, await request('GET', '/local/companies', { signal }), 'the companies');
     },
     async getReport(id: string, signal?: AbortSignal) {
       return parse(labelReportSchema, await request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, { signal }), 'a report');
@@ -244,6 +292,17 @@ export function createApiClient(options: ClientOptions): ApiClient {
     },
   };
   return client as ApiClient;
+}
+
+/** The list query's parameters as the query string carries them, for the JSON list and the CSV alike. */
+function listQuery(params: ListParams): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (params.filter) query.filter = params.filter;
+  if (params.order) query.order = params.order;
+  if (params.customFields) query.customFields = params.customFields;
+  if (params.pageNumber !== undefined) query.pageNumber = String(params.pageNumber);
+  if (params.pageSize !== undefined) query.pageSize = String(params.pageSize);
+  return query;
 }
 
 function webhookPath(id: string): string {

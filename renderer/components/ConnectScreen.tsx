@@ -13,6 +13,7 @@ export function ConnectScreen() {
   const unreachable = useConnection((s) => s.unreachable);
   const busy = useConnection((s) => s.connecting);
   const baseUrl = useConnection((s) => s.baseUrl);
+  const notice = useConnection((s) => s.notice);
   const [key, setKey] = useState('');
 
   const submit = async (e: FormEvent) => {
@@ -24,6 +25,11 @@ export function ConnectScreen() {
     <main className="connect">
       <h1>LabelDesk</h1>
       <p>Cold-chain label reports of your company. Enter the API key you were given to start.</p>
+      {notice && (
+        <p className="note note--locked" role="status" data-testid="connect-notice">
+          {notice}
+        </p>
+      )}
       {error && (
         <ErrorBanner
           message={error}

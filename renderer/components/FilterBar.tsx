@@ -1,37 +1,23 @@
 /**
- * The filters people reach for, each a parameter of the API's own filter (conditions are ANDed).
- * Typed text (search, custom fields) is committed after a short pause so a query is not sent
- * for every keystroke; selects apply at once.
+ * The filter bar: one line, whatever the screen. The search box, the filters in force as
+ * removable chips, and everything else in the Filters drop-down, so the table keeps its rows.
+ * Typed text (search, custom fields) is committed after a short pause so a query is not sent for
+ * every keystroke; selects apply at once.
  */
 import { useEffect, useRef, useState } from 'react';
 import { FILTER_OPERATORS, type FilterOperator } from '../../contract/filter-operators';
+import { canonicalFieldId, customFieldProblem, patternHint } from '../lib/filter';
 import type { CustomFieldCondition } from '../lib/filter';
-import { activeFilterCount, ENUMS } from '../lib/list-query';
-import type { AlertFilter, ListFilters, SearchField, TriState } from '../lib/list-query';
+import { activeFilterCount, ALERT_FILTER_LABELS, ALERT_FILTERS, ENUMS, OPERATOR_WORDS } from '../lib/list-query';
+import type { ListFilters, SearchField, TriState } from '../lib/list-query';
 import { modeLabel, statusLabel, typeLabel } from '../lib/format';
-import { stores, useList } from '../state/stores';
+import { stores, useCatalogue, useList } from '../state/stores';
+import { ColumnChooser } from './ColumnChooser';
+import { CsvDownload } from './CsvDownload';
+import { FilterChips } from './FilterChips';
+import { Popover } from './Popover';
 
 const TYPING_PAUSE_MS = 350;
-
-const ALERT_OPTIONS: { value: AlertFilter; label: string }[] = [
-  { value: 'critical', label: 'Critical' },
-  { value: 'moderate', label: 'Moderate' },
-  { value: 'moderateOrWorse', label: 'Moderate or critical' },
-  { value: 'none', label: 'None' },
-  { value: 'noTaps', label: 'No taps' },
-];
-
-const OPERATOR_LABELS: Record<FilterOperator, string> = {
-  eq: '=',
-  neq: '≠',
-  gt: '>',
-  gte: '≥',
-  lt: '<',
-  lte: '≤',
-  like: 'like',
-  ilike: 'like (any case)',
-  includes: 'contains',
-};
 
 function setFilters(patch: Partial<ListFilters>) {
   stores.list.getState().setFilters(patch);
@@ -42,9 +28,12 @@ function useDebouncedText(committed: string, commit: (value: string) => void): [
   const [text, setText] = useState(committed);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => setText(committed), [committed]);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   const change = (value: string) => {
     setText(value);
     if (timer.current) clearTimeout(timer.current);
@@ -92,83 +81,117 @@ const YES_NO: { value: Exclude<TriState, ''>; label: string }[] = [
   { value: 'yes', label: 'Yes' },
   { value: 'no', label: 'No' },
 ];
+const ARCHIVED: { value: Exclude<TriState, ''>; label: string }[] = [
+  { value: 'no', label: 'Hidden' },
+  { value: 'yes', label: 'Only archived' },
+];
 
+const same = (a: CustomFieldCondition, b: CustomFieldCondition) => a.fieldId === b.fieldId && a.op === b.op && a.value === b.value;
+
+/**
+ * One custom field condition. The draft is the row's own until it can be sent: a value the
+ * service would compare wrongly (text where a number is needed) is explained beside the row and
+ * never sent, so the list keeps showing what the chips say.
+ */
 function CustomFieldRow({ index, condition }: { index: number; condition: CustomFieldCondition }) {
-  const update = (patch: Partial<CustomFieldCondition>) => {
+  const fields = useCatalogue((s) => s.customFields);
+  const known = fields.map((f) => f.customFieldId);
+  const kindOf = (id: string) => fields.find((f) => f.customFieldId === id)?.kind;
+  const [draft, setDraft] = useState(condition);
+  const committed = useRef(condition);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    if (!same(condition, committed.current)) {
+      committed.current = condition;
+      setDraft(condition);
+    }
+  }, [condition]);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const resolved = { ...draft, fieldId: canonicalFieldId(draft.fieldId, known) };
+  const problem = customFieldProblem(resolved, kindOf(resolved.fieldId));
+
+  const commit = (next: CustomFieldCondition) => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    const toSend = { ...next, fieldId: canonicalFieldId(next.fieldId, known) };
+    if (customFieldProblem(toSend, kindOf(toSend.fieldId)) !== null) return;
+    if (toSend.fieldId !== next.fieldId) setDraft(toSend);
+    committed.current = toSend;
     const list = [...stores.list.getState().query.filters.customFields];
-    list[index] = { ...list[index], ...patch };
+    list[index] = toSend;
     setFilters({ customFields: list });
   };
-  const [fieldId, changeId, flushId] = useDebouncedText(condition.fieldId, (v) => update({ fieldId: v }));
-  const [value, changeValue, flushValue] = useDebouncedText(condition.value, (v) => update({ value: v }));
+  const change = (patch: Partial<CustomFieldCondition>, at: 'now' | 'pause') => {
+    const next = { ...draft, ...patch };
+    setDraft(next);
+    if (at === 'now') commit(next);
+    else {
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = setTimeout(() => commit(next), TYPING_PAUSE_MS);
+    }
+  };
   const remove = () => {
     const list = stores.list.getState().query.filters.customFields.filter((_, i) => i !== index);
     setFilters({ customFields: list });
   };
+  const hint = patternHint(draft.op);
+  const messageId = `cf-message-${index}`;
   return (
     <div className="cf-filter" data-testid="custom-field-filter">
-      <input
-        aria-label="Custom field id"
-        placeholder="field id"
-        value={fieldId}
-        onChange={(e) => changeId(e.target.value)}
-        onBlur={flushId}
-        onKeyDown={(e) => e.key === 'Enter' && flushId()}
-        className="cf-filter__id"
-      />
-      <select aria-label="Operator" value={condition.op} onChange={(e) => update({ op: e.target.value as FilterOperator })}>
-        {FILTER_OPERATORS.map((op) => (
-          <option key={op} value={op}>
-            {OPERATOR_LABELS[op]}
-          </option>
-        ))}
-      </select>
-      <input
-        aria-label="Custom field value"
-        placeholder="value"
-        value={value}
-        onChange={(e) => changeValue(e.target.value)}
-        onBlur={flushValue}
-        onKeyDown={(e) => e.key === 'Enter' && flushValue()}
-        className="cf-filter__value"
-      />
-      <button type="button" className="button button--quiet" onClick={remove} aria-label="Remove custom field filter">
-        ✕
-      </button>
+      <div className="cf-filter__inputs">
+        <input
+          aria-label="Custom field"
+          placeholder="field, e.g. carrier"
+          list="custom-field-ids"
+          value={draft.fieldId}
+          onChange={(e) => change({ fieldId: e.target.value }, 'pause')}
+          onBlur={() => commit(draft)}
+          onKeyDown={(e) => e.key === 'Enter' && commit(draft)}
+          className="cf-filter__id"
+          aria-describedby={messageId}
+        />
+        <select aria-label="Operator" value={draft.op} onChange={(e) => change({ op: e.target.value as FilterOperator }, 'now')}>
+          {FILTER_OPERATORS.map((op) => (
+            <option key={op} value={op}>
+              {OPERATOR_WORDS[op]}
+            </option>
+          ))}
+        </select>
+        <input
+          aria-label="Custom field value"
+          placeholder="value"
+          value={draft.value}
+          onChange={(e) => change({ value: e.target.value }, 'pause')}
+          onBlur={() => commit(draft)}
+          onKeyDown={(e) => e.key === 'Enter' && commit(draft)}
+          className="cf-filter__value"
+          aria-invalid={problem !== null}
+          aria-describedby={messageId}
+        />
+        <button type="button" className="button button--quiet" onClick={remove} aria-label="Remove custom field filter">
+          ✕
+        </button>
+      </div>
+      <p id={messageId} className={`cf-filter__message${problem ? ' is-problem' : ''}`} data-testid="custom-field-message" role={problem ? 'alert' : undefined}>
+        {problem ?? hint ?? ''}
+      </p>
     </div>
   );
 }
 
-export function FilterBar() {
+function FilterPanel({ companies }: { companies: { id: string; name: string }[] }) {
   const filters = useList((s) => s.query.filters);
-  const [search, changeSearch, flushSearch] = useDebouncedText(filters.search, (v) => setFilters({ search: v }));
+  const fields = useCatalogue((s) => s.customFields);
   const active = activeFilterCount(filters);
-
   return (
-    <form className="filters" role="search" aria-label="Filter reports" onSubmit={(e) => e.preventDefault()}>
-      <div className="filters__row">
-        <div className="search">
-          <select
-            aria-label="Search in"
-            value={filters.searchField}
-            onChange={(e) => setFilters({ searchField: e.target.value as SearchField })}
-          >
-            <option value="reference">Reference</option>
-            <option value="label">Label code</option>
-          </select>
-          <input
-            id="search"
-            type="search"
-            aria-label="Search text"
-            placeholder={filters.searchField === 'label' ? 'Search label sequence code…  ( / )' : 'Search reference…  ( / )'}
-            value={search}
-            onChange={(e) => changeSearch(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') flushSearch();
-              if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
-            }}
-          />
-        </div>
+    <div className="filter-panel" data-testid="filter-panel">
+      <div className="filter-panel__grid">
         <Select
           name="status"
           label="Status"
@@ -176,7 +199,13 @@ export function FilterBar() {
           options={ENUMS.STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
           onChange={(status) => setFilters({ status })}
         />
-        <Select name="alert" label="Alert" value={filters.alert} options={ALERT_OPTIONS} onChange={(alert) => setFilters({ alert })} />
+        <Select
+          name="alert"
+          label="Alert"
+          value={filters.alert}
+          options={ALERT_FILTERS.map((a) => ({ value: a, label: ALERT_FILTER_LABELS[a] }))}
+          onChange={(alert) => setFilters({ alert })}
+        />
         <Select
           name="mode"
           label="Mode"
@@ -191,8 +220,22 @@ export function FilterBar() {
           options={ENUMS.REPORT_TYPES.map((t) => ({ value: t, label: typeLabel(t) }))}
           onChange={(type) => setFilters({ type })}
         />
+        <Select
+          name="owner"
+          label="Owner"
+          value={filters.owner}
+          options={companies.map((c) => ({ value: c.id, label: c.name }))}
+          onChange={(owner) => setFilters({ owner })}
+        />
         <Select name="flagged" label="Flagged" value={filters.flagged} options={YES_NO} onChange={(flagged) => setFilters({ flagged })} />
-        <Select name="archived" label="Archived" value={filters.archived} options={YES_NO} onChange={(archived) => setFilters({ archived })} />
+        <Select
+          name="archived"
+          label="Archived"
+          value={filters.archived}
+          anyLabel="Shown with the others"
+          options={ARCHIVED}
+          onChange={(archived) => setFilters({ archived })}
+        />
         <label className="field">
           <span className="field__label">Created from</span>
           <input
@@ -205,7 +248,7 @@ export function FilterBar() {
           />
         </label>
         <label className="field">
-          <span className="field__label">to</span>
+          <span className="field__label">Created to</span>
           <input
             type="date"
             name="createdTo"
@@ -216,10 +259,18 @@ export function FilterBar() {
           />
         </label>
       </div>
-      <div className="filters__row filters__row--secondary">
-        {filters.customFields.map((c, i) => (
-          <CustomFieldRow key={i} index={i} condition={c} />
+      <h4 className="filter-panel__title">Custom fields</h4>
+      <datalist id="custom-field-ids">
+        {fields.map((f) => (
+          <option key={f.customFieldId} value={f.customFieldId}>
+            {`${f.count.toLocaleString()} report${f.count === 1 ? '' : 's'}`}
+          </option>
         ))}
+      </datalist>
+      {filters.customFields.map((c, i) => (
+        <CustomFieldRow key={i} index={i} condition={c} />
+      ))}
+      <div className="filter-panel__buttons">
         <button
           type="button"
           className="button button--quiet"
@@ -227,15 +278,47 @@ export function FilterBar() {
         >
           + Custom field filter
         </button>
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={active === 0 && filters.customFields.length === 0}
-          onClick={() => stores.list.getState().clearFilters()}
-        >
+        <button type="button" className="button button--quiet" disabled={active === 0} onClick={() => stores.list.getState().clearFilters()}>
           Clear filters{active > 0 ? ` (${active})` : ''}
         </button>
       </div>
+    </div>
+  );
+}
+
+export function FilterBar() {
+  const filters = useList((s) => s.query.filters);
+  const companies = useCatalogue((s) => s.companies);
+  const [search, changeSearch, flushSearch] = useDebouncedText(filters.search, (v) => setFilters({ search: v }));
+  const active = activeFilterCount(filters);
+  const companyName = (id: string) => companies.find((c) => c.id === id)?.name ?? id;
+
+  return (
+    <form className="filters" role="search" aria-label="Filter reports" onSubmit={(e) => e.preventDefault()} data-testid="filter-bar">
+      <div className="search">
+        <select aria-label="Search in" value={filters.searchField} onChange={(e) => setFilters({ searchField: e.target.value as SearchField })}>
+          <option value="reference">Reference</option>
+          <option value="label">Label code</option>
+        </select>
+        <input
+          id="search"
+          type="search"
+          aria-label="Search text"
+          placeholder={filters.searchField === 'label' ? 'Search label code…  ( / )' : 'Search reference…  ( / )'}
+          value={search}
+          onChange={(e) => changeSearch(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') flushSearch();
+            if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
+          }}
+        />
+      </div>
+      <FilterChips companyName={companyName} />
+      <Popover label={<>Filters{active > 0 ? ` (${active})` : ''} ▾</>} title="More filters" testId="filters-button" className="popover--filters">
+        <FilterPanel companies={companies} />
+      </Popover>
+      <ColumnChooser />
+      <CsvDownload />
     </form>
   );
 }

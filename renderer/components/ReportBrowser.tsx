@@ -1,15 +1,18 @@
 /**
- * The main screen: filters, the count of matching reports, the table and the open report.
- * Keyboard first, for desks where the mouse is a long way off: arrows move the selected row,
- * Enter opens it, / jumps to the search box, Escape closes the detail.
+ * The main screen: the one-line filter bar, where in the list one is, the table and the open
+ * report. Keyboard first, for desks where the mouse is a long way off: arrows move the selected
+ * row, Enter opens it (the focus goes to the report's heading), Escape closes it (the focus goes
+ * back to its row), / jumps to the search box.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { RefObject } from 'react';
 import { formatCount } from '../lib/format';
 import { stores, useDetail, useList } from '../state/stores';
 import { ErrorBanner } from './ErrorBanner';
 import { FilterBar } from './FilterBar';
 import { ReportDetail } from './ReportDetail';
 import { ReportTable } from './ReportTable';
+import { SplitPane } from './SplitPane';
 
 const PAGE_JUMP = 15;
 
@@ -32,8 +35,8 @@ function useKeyboard() {
         return;
       }
       if (isTyping(e.target)) return;
-      // Inside the detail panel the arrow keys belong to its own controls and scrolling.
-      if (e.target instanceof HTMLElement && e.target.closest('.detail')) return;
+      // Inside the detail panel the keys belong to its own controls and scrolling.
+      if (e.target instanceof HTMLElement && e.target.closest('.split__detail, .split__handle, .popover')) return;
       switch (e.key) {
         case '/': {
           const search = document.getElementById('search');
@@ -62,6 +65,7 @@ function useKeyboard() {
           list.select((list.total ?? 0) - 1);
           break;
         case 'Enter': {
+          if (e.target instanceof HTMLButtonElement) return;
           const row = list.selectedIndex >= 0 ? list.rowAt(list.selectedIndex) : undefined;
           if (!row) return;
           stores.openReport(row.id);
@@ -77,37 +81,134 @@ function useKeyboard() {
   }, []);
 }
 
+/**
+ * Opening a report moves the focus to its heading, so the next Tab is inside it; closing puts the
+ * focus back on the row it came from (or the table when that row has scrolled away).
+ */
+function useDetailFocus(pane: RefObject<HTMLDivElement | null>) {
+  const id = useDetail((s) => s.id);
+  const loadedId = useDetail((s) => s.report?.id ?? null);
+  const focusedFor = useRef<string | null>(null);
+  const previous = useRef<string | null>(null);
+  useEffect(() => {
+    if (id && loadedId === id && focusedFor.current !== id) {
+      const heading = pane.current?.querySelector<HTMLElement>('#detail-title, h2');
+      if (heading) {
+        if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+        heading.focus();
+        focusedFor.current = id;
+      }
+    }
+    if (!id && previous.current) {
+      const closed = previous.current;
+      focusedFor.current = null;
+      const row = document.querySelector<HTMLElement>(`.rows .row[data-report-id="${CSS.escape(closed)}"]`);
+      (row ?? document.querySelector<HTMLElement>('[data-testid=report-table]'))?.focus({ preventScroll: row !== null });
+    }
+    previous.current = id;
+  }, [id, loadedId, pane]);
+}
+
+function GoToRow({ total }: { total: number }) {
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState(false);
+  const go = () => {
+    const n = Number(text.replace(/[\s,.']/g, ''));
+    if (!Number.isInteger(n) || n < 1 || n > total) {
+      setProblem(true);
+      return;
+    }
+    setProblem(false);
+    stores.list.getState().select(n - 1);
+  };
+  return (
+    <form
+      className="go-to-row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        go();
+      }}
+    >
+      <label>
+        <span className="visually-hidden">Go to row (1 to {formatCount(total)})</span>
+        <input
+          name="goToRow"
+          inputMode="numeric"
+          placeholder="Go to row"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-invalid={problem}
+          title={problem ? `Type a row number from 1 to ${formatCount(total)}` : undefined}
+          size={9}
+        />
+      </label>
+      <button type="submit" className="button button--small">
+        Go
+      </button>
+      {problem && (
+        <span className="go-to-row__problem" role="alert">
+          1 to {formatCount(total)}
+        </span>
+      )}
+    </form>
+  );
+}
+
 function CountLine() {
   const total = useList((s) => s.total);
+  const unreachable = useList((s) => s.unreachable);
   const loading = useList((s) => s.loadingPages > 0);
+  const shown = useList((s) => s.shown);
+  // Without the service there is no count to give: an old or zero one would mislead.
+  if (unreachable) {
+    return (
+      <div className="count" aria-live="polite" data-testid="count-line">
+        <span className="muted">No count while the service is unreachable</span>
+      </div>
+    );
+  }
   return (
-    <p className="count" aria-live="polite">
-      {total === null ? 'Counting…' : <span data-testid="report-count">{formatCount(total)}</span>}
-      {total !== null && ` report${total === 1 ? '' : 's'}`}
-      {loading && <span className="muted"> · loading…</span>}
-      <span className="muted small keys-help"> ↑↓ select · Enter open · / search · Esc close</span>
-    </p>
+    <div className="count" aria-live="polite" data-testid="count-line">
+      {total === null ? (
+        <span>Counting…</span>
+      ) : (
+        <span>
+          <span data-testid="report-count">{formatCount(total)}</span> report{total === 1 ? '' : 's'}
+        </span>
+      )}
+      {total !== null && total > 0 && shown.first >= 0 && (
+        <span className="count__range" data-testid="row-range">
+          rows {formatCount(shown.first + 1)}–{formatCount(shown.last + 1)} of {formatCount(total)}
+        </span>
+      )}
+      {loading && <span className="muted small">loading…</span>}
+      {total !== null && total > 0 && <GoToRow total={total} />}
+      <span className="muted small keys-help">↑↓ select · Enter open · / search · Esc close</span>
+    </div>
   );
 }
 
 export function ReportBrowser() {
   const error = useList((s) => s.error);
+  const unreachable = useList((s) => s.unreachable);
   const detailOpen = useDetail((s) => s.id !== null);
+  const pane = useRef<HTMLDivElement>(null);
   useKeyboard();
+  useDetailFocus(pane);
   return (
-    <div className={`browser${detailOpen ? ' browser--with-detail' : ''}`}>
+    <div className="browser">
       <FilterBar />
       <CountLine />
-      {error && (
+      {/* Unreachable is said once, by the header's indicator; other failures are said here. */}
+      {error && !unreachable && (
         <ErrorBanner
           message={error}
           onRetry={() => void stores.list.getState().reload()}
           onDismiss={() => stores.list.getState().dismissError()}
         />
       )}
-      <div className="browser__body">
-        <ReportTable />
-        {detailOpen && <ReportDetail />}
+      <div className="browser__body" ref={pane}>
+        <SplitPane table={<ReportTable />} detail={detailOpen ? <ReportDetail /> : null} />
       </div>
     </div>
   );

@@ -1,90 +1,77 @@
 /**
- * The report table, virtualised: only the rows on screen (plus a few) exist in the DOM and only
- * their pages are fetched, so 100 000 reports scroll like 100. Sorting is the API's: clicking a
+ * The report table, virtualised: only the rows on screen (plus a few) exist in the DOM, and
+ * their pages are asked for once scrolling settles, so a scrollbar dragged across 100 000 reports
+ * sends one request for where it lands instead of one per frame. Reference and Alert are pinned
+ * to the left edge; the other columns are the person's choice. Sorting is the API's: clicking a
  * header asks the server again in the new order.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef } from 'react';
-import type { ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef } from 'react';
+import type { CSSProperties, ReactNode, Ref } from 'react';
 import type { MinimalLabelReport } from '../../schema/report';
+import { COLUMN_INFO, gridTemplate, minimumWidth, PINNED_COLUMNS } from '../lib/columns';
+import type { ColumnId } from '../lib/columns';
 import { formatIso, modeLabel, statusLabel, typeLabel } from '../lib/format';
 import { activeFilterCount } from '../lib/list-query';
-import type { SortColumn } from '../lib/list-query';
-import { stores, useDetail, useList } from '../state/stores';
+import { stores, useDetail, useList, useUi } from '../state/stores';
 import { AlertBadge } from './AlertBadge';
 import { FlagStrip } from './FlagStrip';
 
 export const ROW_HEIGHT = 44;
 const HEADER_HEIGHT = 44;
+/** Rows fetched beyond the screen on each side once scrolling settles, so short scrolls find them ready. */
+const PREFETCH_ROWS = 40;
 
-interface Column {
-  id: string;
-  title: string;
-  sort?: SortColumn;
-  render(row: MinimalLabelReport): ReactNode;
+const CELLS: Record<ColumnId, (r: MinimalLabelReport) => ReactNode> = {
+  reference: (r) =>
+    r.labelReference ? (
+      <span className="cell-strong" title={r.labelReference}>
+        {r.labelReference}
+      </span>
+    ) : (
+      <span className="muted">no reference</span>
+    ),
+  alert: (r) => <AlertBadge level={r.alert.level} taps={r.numberOfTaps} />,
+  label: (r) => (
+    <span className="cell-stack" title={`${r.label.sequenceCode} · ${r.label.uid}`}>
+      <span>{r.label.sequenceCode}</span>
+      <span className="muted small">{r.label.uid}</span>
+    </span>
+  ),
+  status: (r) => <span className={`status status--${r.status}`}>{statusLabel(r.status)}</span>,
+  strip: (r) => (
+    <span className="cell-strip">
+      <FlagStrip flags={r.minimalSenseData.flattenedDatapoints} />
+      <span className="small" title="Excursions">
+        {r.minimalSenseData.numberOfViolations.all}
+      </span>
+    </span>
+  ),
+  mode: (r) => modeLabel(r.mode),
+  type: (r) => typeLabel(r.type),
+  created: (r) => formatIso(r.created),
+  updated: (r) => formatIso(r.updated),
+  flag: (r) => (r.hasFlag ? <span className="flag-mark">⚑ Flagged</span> : ''),
+  archived: (r) => (r.isArchived ? <span className="archived-mark">Archived</span> : ''),
+};
+
+function cellClass(id: ColumnId): string {
+  return `cell cell--${id}${PINNED_COLUMNS.includes(id) ? ' cell--pinned' : ''}`;
 }
 
-const COLUMNS: Column[] = [
-  {
-    id: 'reference',
-    title: 'Reference',
-    sort: 'reference',
-    render: (r) => (r.labelReference ? <span className="cell-strong">{r.labelReference}</span> : <span className="muted">no reference</span>),
-  },
-  {
-    id: 'label',
-    title: 'Label',
-    sort: 'label',
-    render: (r) => (
-      <span className="cell-stack">
-        <span>{r.label.sequenceCode}</span>
-        <span className="muted small">{r.label.uid}</span>
-      </span>
-    ),
-  },
-  { id: 'status', title: 'Status', sort: 'status', render: (r) => <span className={`status status--${r.status}`}>{statusLabel(r.status)}</span> },
-  { id: 'alert', title: 'Alert', sort: 'alert', render: (r) => <AlertBadge level={r.alert.level} /> },
-  {
-    id: 'strip',
-    title: 'Out of range',
-    sort: 'excursions',
-    render: (r) => (
-      <span className="cell-strip">
-        <FlagStrip flags={r.minimalSenseData.flattenedDatapoints} />
-        <span className="small" title="Excursions">
-          {r.minimalSenseData.numberOfViolations.all}
-        </span>
-      </span>
-    ),
-  },
-  { id: 'mode', title: 'Mode', sort: 'mode', render: (r) => modeLabel(r.mode) },
-  { id: 'type', title: 'Type', sort: 'type', render: (r) => typeLabel(r.type) },
-  { id: 'created', title: 'Created', sort: 'created', render: (r) => formatIso(r.created) },
-  { id: 'updated', title: 'Updated', sort: 'updated', render: (r) => formatIso(r.updated) },
-  { id: 'flag', title: 'Flag', sort: 'flag', render: (r) => (r.hasFlag ? <span className="flag-mark">⚑ Flagged</span> : '') },
-  { id: 'archived', title: 'Archived', sort: 'archived', render: (r) => (r.isArchived ? <span className="archived-mark">Archived</span> : '') },
-];
-
-function HeaderCell({ column }: { column: Column }) {
+function HeaderCell({ id, cellRef }: { id: ColumnId; cellRef?: Ref<HTMLDivElement> }) {
   const sort = useList((s) => s.query.sort);
-  const active = column.sort !== undefined && sort.column === column.sort;
+  const column = COLUMN_INFO[id];
+  const active = sort.column === column.sort;
   const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
-  if (!column.sort) {
-    return (
-      <div role="columnheader" className={`cell cell--${column.id}`}>
-        {column.title}
-      </div>
-    );
-  }
-  const sortColumn = column.sort;
   return (
-    <div role="columnheader" aria-sort={ariaSort} className={`cell cell--${column.id}`}>
+    <div role="columnheader" aria-sort={ariaSort} className={cellClass(id)} ref={cellRef} data-column={id}>
       <button
         type="button"
         className={`sort-button${active ? ' is-active' : ''}`}
-        onClick={() => stores.list.getState().sortBy(sortColumn)}
+        onClick={() => stores.list.getState().sortBy(column.sort)}
         title={`Sort by ${column.title.toLowerCase()}`}
-        data-sort={sortColumn}
+        data-sort={column.sort}
       >
         {column.title}
         <span className="sort-button__arrow" aria-hidden="true">
@@ -95,18 +82,31 @@ function HeaderCell({ column }: { column: Column }) {
   );
 }
 
+function gridHasFocus(row: HTMLElement): boolean {
+  const grid = row.closest('[role=grid]');
+  return grid !== null && grid.contains(document.activeElement);
+}
+
 /** Memoised: scrolling re-renders the table, but a row only when its index, place or data change. */
-const Row = memo(function Row({ index, start }: { index: number; start: number }) {
+const Row = memo(function Row({ index, start, columns }: { index: number; start: number; columns: ColumnId[] }) {
   // Subscribing to `version` re-renders the row when its page arrives or an edit lands.
   useList((s) => s.version);
   const selected = useList((s) => s.selectedIndex === index);
   const row = stores.list.getState().rowAt(index);
   const openId = useDetail((s) => s.id);
-  const style = { transform: `translateY(${start}px)`, height: ROW_HEIGHT };
+  const ref = useRef<HTMLDivElement>(null);
+  // The keyboard moves the selection; the focus follows it while it is in the table.
+  useEffect(() => {
+    const el = ref.current;
+    if (selected && el && gridHasFocus(el) && document.activeElement !== el) el.focus({ preventScroll: true });
+  }, [selected, row]);
+  const style: CSSProperties = { transform: `translateY(${start}px)`, height: ROW_HEIGHT };
   if (!row) {
     return (
-      <div role="row" aria-rowindex={index + 2} className="row row--loading" style={style}>
-        <div role="gridcell" className="cell cell--placeholder">Loading…</div>
+      <div role="row" aria-rowindex={index + 2} aria-busy="true" className="row row--loading" style={style} ref={ref} tabIndex={-1}>
+        <div role="gridcell" className="cell cell--reference cell--pinned">
+          <span className="placeholder-bar" />
+        </div>
       </div>
     );
   }
@@ -114,6 +114,8 @@ const Row = memo(function Row({ index, start }: { index: number; start: number }
   return (
     <div
       role="row"
+      ref={ref}
+      tabIndex={-1}
       aria-rowindex={index + 2}
       aria-selected={selected}
       data-report-id={row.id}
@@ -125,9 +127,9 @@ const Row = memo(function Row({ index, start }: { index: number; start: number }
         stores.openReport(row.id);
       }}
     >
-      {COLUMNS.map((c) => (
-        <div role="gridcell" key={c.id} className={`cell cell--${c.id}`}>
-          {c.render(row)}
+      {columns.map((id) => (
+        <div role="gridcell" key={id} className={cellClass(id)}>
+          {CELLS[id](row)}
         </div>
       ))}
     </div>
@@ -137,15 +139,18 @@ const Row = memo(function Row({ index, start }: { index: number; start: number }
 export function ReportTable() {
   const total = useList((s) => s.total);
   const error = useList((s) => s.error);
+  const unreachable = useList((s) => s.unreachable);
   const selectedIndex = useList((s) => s.selectedIndex);
   const filters = useList((s) => s.query.filters);
+  const columns = useUi((s) => s.columns);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const referenceHeader = useRef<HTMLDivElement>(null);
 
   const virtualizer = useVirtualizer({
     count: total ?? 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 8,
     scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
     useFlushSync: false,
@@ -153,12 +158,25 @@ export function ReportTable() {
   const items = virtualizer.getVirtualItems();
   const first = items.length > 0 ? items[0].index : -1;
   const last = items.length > 0 ? items[items.length - 1].index : -1;
+  const scrolling = virtualizer.isScrolling;
 
+  // Pages are asked for where scrolling comes to rest; the store cancels what is no longer wanted.
   useEffect(() => {
-    if (first >= 0) stores.list.getState().requestRange(first, last);
-  }, [first, last, total]);
+    if (first < 0 || scrolling) return;
+    stores.list.getState().requestRange(Math.max(0, first - PREFETCH_ROWS), last + PREFETCH_ROWS);
+  }, [first, last, total, scrolling]);
 
-  // Keyboard selection keeps the selected row in view.
+  // "Rows X–Y of N": the rows actually on screen, below the sticky header.
+  const el = scrollRef.current;
+  const offset = virtualizer.scrollOffset ?? 0;
+  const viewHeight = el ? el.clientHeight : 0;
+  const shownFirst = total ? Math.min(total - 1, Math.floor(offset / ROW_HEIGHT)) : -1;
+  const shownLast = total ? Math.min(total - 1, Math.floor((offset + viewHeight - HEADER_HEIGHT - 1) / ROW_HEIGHT)) : -1;
+  useEffect(() => {
+    stores.list.getState().setShown(shownFirst, Math.max(shownFirst, shownLast));
+  }, [shownFirst, shownLast]);
+
+  // Keyboard selection and "go to row" keep the selected row in view.
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
@@ -169,8 +187,22 @@ export function ReportTable() {
     scrollRef.current?.scrollTo({ top: 0 });
   }, [query]);
 
+  // Alert is pinned right after Reference, whose width follows the room there is.
+  useLayoutEffect(() => {
+    const header = referenceHeader.current;
+    const scroller = scrollRef.current;
+    if (!header || !scroller) return;
+    const place = () => scroller.style.setProperty('--pinned-alert-left', `${header.offsetWidth}px`);
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(header);
+    return () => observer.disconnect();
+  }, [columns]);
+
   let body: ReactNode = null;
-  if (total === null && !error) {
+  if (unreachable && total === null) {
+    body = <div className="table-message">The reports appear here once the service answers.</div>;
+  } else if (total === null && !error) {
     body = <div className="table-message">Loading reports…</div>;
   } else if (total === 0 && !error) {
     const active = activeFilterCount(filters);
@@ -190,17 +222,34 @@ export function ReportTable() {
     );
   }
 
+  const layout = { '--grid-columns': gridTemplate(columns), '--grid-min-width': `${minimumWidth(columns)}px` } as CSSProperties;
   return (
-    <div className="table-scroll" ref={scrollRef} role="grid" aria-label="Label reports" aria-rowcount={(total ?? 0) + 1}>
+    <div
+      className="table-scroll"
+      ref={scrollRef}
+      role="grid"
+      aria-label="Label reports"
+      aria-rowcount={(total ?? 0) + 1}
+      tabIndex={0}
+      style={layout}
+      data-testid="report-table"
+      onFocus={(e) => {
+        // Tabbing into the table lands on the selected row (or selects the first).
+        if (e.target !== e.currentTarget) return;
+        const list = stores.list.getState();
+        if (list.selectedIndex < 0 && (list.total ?? 0) > 0) list.select(0);
+        else e.currentTarget.querySelector<HTMLElement>('.row.is-selected')?.focus();
+      }}
+    >
       <div role="row" aria-rowindex={1} className="row row--header">
-        {COLUMNS.map((c) => (
-          <HeaderCell key={c.id} column={c} />
+        {columns.map((id) => (
+          <HeaderCell key={id} id={id} cellRef={id === 'reference' ? referenceHeader : undefined} />
         ))}
       </div>
       {body ?? (
         <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => (
-            <Row key={item.key} index={item.index} start={item.start - HEADER_HEIGHT} />
+            <Row key={item.key} index={item.index} start={item.start - HEADER_HEIGHT} columns={columns} />
           ))}
         </div>
       )}

@@ -4,6 +4,7 @@
  * unit-tested: a wrong escape here silently shows staff the wrong reports.
  */
 import type { FilterOperator } from '../../contract/filter-operators';
+import type { CustomFieldKind } from '../../schema/review';
 
 export interface Condition {
   readonly key: string;
@@ -89,4 +90,37 @@ export function buildCustomFieldsFilter(conditions: readonly CustomFieldConditio
   }
   if (endsWithBackslash !== null) parts.push(endsWithBackslash);
   return parts.length > 0 ? parts.join(',') : undefined;
+}
+
+
+const RANGE_OPERATORS: ReadonlySet<FilterOperator> = new Set(['gt', 'gte', 'lt', 'lte']);
+const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+
+/** True when the condition only makes sense with a number: a range on a field that is not plain text, or any comparison on a number field. */
+export function needsNumber(op: FilterOperator, kind: CustomFieldKind | undefined): boolean {
+  if (RANGE_OPERATORS.has(op)) return kind !== 'text';
+  return kind === 'number' && (op === 'eq' || op === 'neq');
+}
+
+/** Why a custom field condition cannot be sent, in words, or null when it can (or is still incomplete). */
+export function customFieldProblem(c: CustomFieldCondition, kind: CustomFieldKind | undefined): string | null {
+  const id = c.fieldId.trim();
+  if (id !== '' && !CUSTOM_FIELD_ID.test(id)) return 'A field name has only letters, digits and the signs _ . and -.';
+  if (c.value !== '' && needsNumber(c.op, kind) && !NUMBER.test(c.value.trim())) {
+    return `“${c.value}” is not a number, and ${id || 'this field'} ${kind === 'number' ? 'holds numbers' : 'is compared as a number here'}. Type digits, e.g. 10 or 2.5.`;
+  }
+  return null;
+}
+
+/** The stored id a person meant: ids are matched without regard to case ("Carrier" finds "carrier"). */
+export function canonicalFieldId(typed: string, known: readonly string[]): string {
+  const id = typed.trim();
+  if (known.includes(id)) return id;
+  return known.find((k) => k.toLowerCase() === id.toLowerCase()) ?? id;
+}
+
+/** A hint for the pattern operators, whose wildcards nobody guesses. */
+export function patternHint(op: FilterOperator): string | null {
+  if (op !== 'like' && op !== 'ilike') return null;
+  return `Use % for any text and _ for one character: DS% finds values starting with DS${op === 'ilike' ? ', in any case' : ''}.`;
 }

@@ -85,19 +85,30 @@ export function formatHumidity(value: number | null | undefined): string {
 export interface AlertLevelInfo {
   /** Word shown with the colour, so the level never depends on colour vision alone. */
   label: string;
+  /** What the word means, for a tooltip. */
+  meaning: string;
   /** CSS modifier: alert--no-taps, alert--none, alert--moderate, alert--critical. */
   className: string;
 }
 
 const ALERT_LEVELS: Record<number, AlertLevelInfo> = {
-  [-1]: { label: 'No taps', className: 'alert--no-taps' },
-  0: { label: 'None', className: 'alert--none' },
-  1: { label: 'Moderate', className: 'alert--moderate' },
-  2: { label: 'Critical', className: 'alert--critical' },
+  0: { label: 'None', meaning: 'No alert rule was broken', className: 'alert--none' },
+  1: { label: 'Moderate', meaning: 'A moderate alert rule was broken', className: 'alert--moderate' },
+  2: { label: 'Critical', meaning: 'A critical alert rule was broken', className: 'alert--critical' },
 };
 
-export function alertLevelInfo(level: number): AlertLevelInfo {
-  return ALERT_LEVELS[level] ?? { label: `Level ${level}`, className: 'alert--unknown' };
+/**
+ * Level −1 is "no alert worked out yet". That is "No taps" only when the label was never tapped
+ * (taps unknown counts as never, as the API defines the level); a tapped label without a level
+ * is "Not rated".
+ */
+export function alertLevelInfo(level: number, taps?: number): AlertLevelInfo {
+  if (level === -1) {
+    return taps !== undefined && taps > 0
+      ? { label: 'Not rated', meaning: 'The label was tapped, but no alert level has been worked out', className: 'alert--no-taps' }
+      : { label: 'No taps', meaning: 'The label has not been tapped yet', className: 'alert--no-taps' };
+  }
+  return ALERT_LEVELS[level] ?? { label: `Level ${level}`, meaning: `Alert level ${level}`, className: 'alert--unknown' };
 }
 
 const MODE_LABELS: Record<Mode, string> = {

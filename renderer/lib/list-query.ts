@@ -5,6 +5,7 @@
  */
 import { MODES, REPORT_TYPES, STATUSES } from '../../schema/report';
 import type { Mode, ReportType, Status } from '../../schema/report';
+import type { FilterOperator } from '../../contract/filter-operators';
 import { buildCustomFieldsFilter, buildFilter, containsPattern } from './filter';
 import type { Condition, CustomFieldCondition } from './filter';
 
@@ -22,7 +23,10 @@ export interface ListFilters {
   mode: '' | Mode;
   type: '' | ReportType;
   flagged: TriState;
+  /** 'no' by default: archived reports are put away, and shown only when asked for. */
   archived: TriState;
+  /** Id of the owning company, '' for any. */
+  owner: string;
   /** Local calendar days, `YYYY-MM-DD`, both inclusive; '' for open-ended. */
   createdFrom: string;
   createdTo: string;
@@ -65,7 +69,8 @@ export function defaultFilters(): ListFilters {
     mode: '',
     type: '',
     flagged: '',
-    archived: '',
+    archived: 'no',
+    owner: '',
     createdFrom: '',
     createdTo: '',
     searchField: 'reference',
@@ -118,6 +123,7 @@ export function filterConditions(f: ListFilters): Condition[] {
   if (f.type) out.push({ key: 'type', op: 'eq', value: f.type });
   if (f.flagged) out.push({ key: 'hasFlag', op: 'eq', value: f.flagged === 'yes' });
   if (f.archived) out.push({ key: 'isArchived', op: 'eq', value: f.archived === 'yes' });
+  if (f.owner) out.push({ key: 'company.id', op: 'eq', value: f.owner });
   const from = f.createdFrom ? localDayStart(f.createdFrom) : null;
   if (from) out.push({ key: 'created', op: 'gte', value: from.toISOString() });
   // "To" is inclusive for people, so the condition is "before the next local midnight".
@@ -152,13 +158,82 @@ export function toApiParams(q: ListQuery): ListApiParams {
 
 /** How many filters deviate from the defaults; shown next to "Clear filters". */
 export function activeFilterCount(f: ListFilters): number {
+  const defaults = defaultFilters();
   let n = 0;
-  for (const key of ['status', 'alert', 'mode', 'type', 'flagged', 'archived', 'createdFrom', 'createdTo'] as const) {
-    if (f[key]) n++;
+  for (const key of ['status', 'alert', 'mode', 'type', 'flagged', 'archived', 'owner', 'createdFrom', 'createdTo'] as const) {
+    if (f[key] !== defaults[key]) n++;
   }
   if (f.search.trim()) n++;
   n += f.customFields.filter((c) => c.fieldId.trim() !== '' && c.value !== '').length;
   return n;
+}
+
+export const ALERT_FILTER_LABELS: Record<AlertFilter, string> = {
+  critical: 'Critical',
+  moderate: 'Moderate',
+  moderateOrWorse: 'Moderate or critical',
+  none: 'None',
+  noTaps: 'No taps yet',
+};
+
+export const OPERATOR_WORDS: Record<FilterOperator, string> = {
+  eq: '=',
+  neq: '≠',
+  gt: '>',
+  gte: '≥',
+  lt: '<',
+  lte: '≤',
+  like: 'like',
+  ilike: 'like (any case)',
+  includes: 'contains',
+};
+
+/** A filter in force, as a chip of the filter bar: what it says, and what removing it changes. */
+export interface FilterChip {
+  id: string;
+  label: string;
+  remove: Partial<ListFilters>;
+}
+
+export interface ChipWords {
+  status(value: Status): string;
+  mode(value: Mode): string;
+  type(value: ReportType): string;
+  company(id: string): string;
+}
+
+/**
+ * The chips of the filters in force. Archived reports being hidden is the default, yet it gets a
+ * chip too: a filter nobody can see is how lists come to look wrong.
+ */
+export function filterChips(f: ListFilters, words: ChipWords): FilterChip[] {
+  const chips: FilterChip[] = [];
+  const text = f.search.trim();
+  if (text) chips.push({ id: 'search', label: `${f.searchField === 'label' ? 'Label code' : 'Reference'} contains “${text}”`, remove: { search: '' } });
+  if (f.status) chips.push({ id: 'status', label: `Status: ${words.status(f.status)}`, remove: { status: '' } });
+  if (f.alert) chips.push({ id: 'alert', label: `Alert: ${ALERT_FILTER_LABELS[f.alert]}`, remove: { alert: '' } });
+  if (f.mode) chips.push({ id: 'mode', label: `Mode: ${words.mode(f.mode)}`, remove: { mode: '' } });
+  if (f.type) chips.push({ id: 'type', label: `Type: ${words.type(f.type)}`, remove: { type: '' } });
+  if (f.owner) chips.push({ id: 'owner', label: `Owner: ${words.company(f.owner)}`, remove: { owner: '' } });
+  if (f.flagged) chips.push({ id: 'flagged', label: f.flagged === 'yes' ? 'Flagged' : 'Not flagged', remove: { flagged: '' } });
+  if (f.archived === 'no') chips.push({ id: 'archived', label: 'Archived hidden', remove: { archived: '' } });
+  if (f.archived === 'yes') chips.push({ id: 'archived', label: 'Archived only', remove: { archived: 'no' } });
+  if (f.createdFrom && f.createdTo) {
+    chips.push({ id: 'created', label: `Created ${f.createdFrom} to ${f.createdTo}`, remove: { createdFrom: '', createdTo: '' } });
+  } else if (f.createdFrom) {
+    chips.push({ id: 'created', label: `Created from ${f.createdFrom}`, remove: { createdFrom: '' } });
+  } else if (f.createdTo) {
+    chips.push({ id: 'created', label: `Created up to ${f.createdTo}`, remove: { createdTo: '' } });
+  }
+  f.customFields.forEach((c, i) => {
+    if (c.fieldId.trim() === '' || c.value === '') return;
+    chips.push({
+      id: `cf${i}`,
+      label: `${c.fieldId.trim()} ${OPERATOR_WORDS[c.op]} ${c.value}`,
+      remove: { customFields: f.customFields.filter((_, j) => j !== i) },
+    });
+  });
+  return chips;
 }
 
 export const ENUMS = { MODES, REPORT_TYPES, STATUSES } as const;

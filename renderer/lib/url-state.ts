@@ -50,7 +50,9 @@ export function encodeUrlState(state: UrlState): string {
   if (f.mode) p.set('mode', f.mode);
   if (f.type) p.set('type', f.type);
   if (f.flagged) p.set('flagged', f.flagged);
-  if (f.archived) p.set('archived', f.archived);
+  // Hidden archived reports are the default; `any` asks for them alongside the others.
+  if (f.archived !== 'no') p.set('archived', f.archived || 'any');
+  if (f.owner) p.set('owner', f.owner);
   if (f.createdFrom) p.set('from', f.createdFrom);
   if (f.createdTo) p.set('to', f.createdTo);
   if (f.search) p.set('q', f.search);
@@ -71,7 +73,9 @@ export function decodeUrlState(search: string): UrlState {
   filters.mode = oneOf(ENUMS.MODES, p.get('mode'));
   filters.type = oneOf(ENUMS.REPORT_TYPES, p.get('type'));
   filters.flagged = oneOf(TRI_STATES, p.get('flagged'));
-  filters.archived = oneOf(TRI_STATES, p.get('archived'));
+  const archived = p.get('archived');
+  filters.archived = archived === 'any' ? '' : oneOf(TRI_STATES, archived) || 'no';
+  filters.owner = p.get('owner') ?? '';
   const from = p.get('from');
   const to = p.get('to');
   filters.createdFrom = from && DAY.test(from) ? from : '';

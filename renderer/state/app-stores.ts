@@ -3,6 +3,7 @@
  * connection's current client, an edit in the detail updates the list row, and a change of key
  * (another company at the same desk) throws away everything the previous key could see.
  */
+import { createCatalogueStore } from './catalogue';
 import { createConnectionStore } from './connection';
 import { createDetailStore } from './detail';
 import { createKeysStore } from './keys';
@@ -10,9 +11,10 @@ import { createListStore } from './list';
 import type { ListStoreOptions } from './list';
 import { createSyncStore, documentVisibility } from './sync';
 import { createUiStore } from './ui';
+import type { UiOptions } from './ui';
 import { createWebhooksStore } from './webhooks';
 
-export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'> = {}) {
+export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'> = {}, uiOptions: UiOptions = {}) {
   const connection = createConnectionStore();
   const getClient = () => connection.getState().client;
   const list = createListStore({ ...listOptions, getClient });
@@ -31,11 +33,17 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   });
   const keys = createKeysStore({ getClient });
   const webhooks = createWebhooksStore({ getClient });
-  const ui = createUiStore();
+  const ui = createUiStore('reports', uiOptions);
+  const catalogue = createCatalogueStore({ getClient });
   /** A report named in the URL at start-up, opened once a key is connected. */
   let pendingOpen: string | null = null;
 
   connection.subscribe((state, previous) => {
+    // The service is back: the list that could not be fetched is asked for again.
+    if (state.reachable && !previous.reachable && state.client === previous.client && list.getState().unreachable) void list.getState().reload();
+    if (state.session !== previous.session) {
+      ui.getState().showArrangementOf(state.session ? `${state.session.companyId}/${state.session.keyId}` : null);
+    }
     if (state.client === previous.client) return;
     const openId = detail.getState().id ?? pendingOpen;
     detail.getState().close();
@@ -43,7 +51,9 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     webhooks.getState().reset();
     sync.getState().reset();
     list.getState().reset();
+    catalogue.getState().reset();
     if (state.client) {
+      void catalogue.getState().load();
       // Same filters, new company: ask again with the new key.
       list.getState().setQuery(list.getState().query);
       // A report opened before the switch is opened again only if the new company can see it;
@@ -62,7 +72,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   /** The report the URL names: the open one, or the one waiting for a connection. */
   const wantedReportId = () => detail.getState().id ?? pendingOpen;
 
-  return { connection, list, detail, keys, webhooks, sync, ui, openReport, wantedReportId };
+  return { connection, list, detail, keys, webhooks, sync, ui, catalogue, openReport, wantedReportId };
 }
 
 export type AppStores = ReturnType<typeof createAppStores>;

@@ -7,6 +7,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { Connection, LabelDeskBridge } from '../../contract/ipc';
 import { ApiClientError, createApiClient, errorMessage, NETWORK_ERROR } from '../api/client';
+import { plainProblem, SIGNED_OUT } from '../lib/problem-text';
 import type { ApiClient, Session } from '../api/client';
 
 export const STORAGE_KEY = 'labeldesk.apiKey';
@@ -48,9 +49,15 @@ export interface ConnectionState {
   unreachable: boolean;
   /** A key is being checked against the service. */
   connecting: boolean;
+  /** False from the moment a request finds no service until one is answered again. */
+  reachable: boolean;
+  /** Why the person was signed out (their key revoked), said on the Connect screen; not an error to retry. */
+  notice: string | null;
   resolve(env: ConnectionEnv): Promise<void>;
   connectWithKey(apiKey: string, env: ConnectionEnv): Promise<boolean>;
   useAnotherKey(env: ConnectionEnv): void;
+  /** The key is no longer accepted: forget it and ask for another, saying why. */
+  signOut(reason: string): void;
 }
 
 /** Reads `key` from a `#key=...` fragment; returns the key and the address without it. */
@@ -70,15 +77,27 @@ export function takeKeyFromFragment(href: string): { key: string; cleanUrl: stri
 
 export function createConnectionStore() {
   return createStore<ConnectionState>()((set, get) => {
+    let lastEnv: ConnectionEnv | null = null;
+
     /** Checks a key against /local/session; on success the renderer is ready as that company. */
     async function attach(baseUrl: string, apiKey: string, source: ConnectionSource, env: ConnectionEnv): Promise<boolean> {
-      const client = createApiClient({ baseUrl, apiKey, fetch: env.fetch });
+      lastEnv = env;
+      const client: ApiClient = createApiClient({
+        baseUrl,
+        apiKey,
+        fetch: env.fetch,
+        onAnswer(status) {
+          if (get().client !== client) return;
+          if ((status === 0) === get().reachable) set({ reachable: status !== 0 });
+          if (status === 401) get().signOut(SIGNED_OUT);
+        },
+      });
       // A key typed on the Connect screen keeps that screen (and its input) up while it is checked.
-      set({ phase: get().phase === 'connect' ? 'connect' : 'resolving', connecting: true, baseUrl, error: null, unreachable: false });
+      set({ phase: get().phase === 'connect' ? 'connect' : 'resolving', connecting: true, baseUrl, error: null, unreachable: false, notice: null });
       try {
         const session = await client.session();
         if (source !== 'bridge') env.storage.setItem(STORAGE_KEY, apiKey);
-        set({ phase: 'ready', connecting: false, client, session, source, error: null, unreachable: false });
+        set({ phase: 'ready', connecting: false, client, session, source, error: null, unreachable: false, reachable: true });
         return true;
       } catch (err) {
         const unreachable = err instanceof ApiClientError && err.code === NETWORK_ERROR;
@@ -87,8 +106,8 @@ export function createConnectionStore() {
         if (!unreachable) env.storage.removeItem(STORAGE_KEY);
         const message =
           err instanceof ApiClientError && (err.status === 401 || err.status === 403)
-            ? `That key was not accepted: ${err.message}`
-            : errorMessage(err);
+            ? 'That key was not accepted: it is unknown or was revoked. Check it, or ask for a new one.'
+            : plainProblem(err);
         set({ phase: 'connect', connecting: false, client: null, session: null, source: null, error: message, unreachable });
         return false;
       }
@@ -103,6 +122,8 @@ export function createConnectionStore() {
       error: null,
       unreachable: false,
       connecting: false,
+      reachable: true,
+      notice: null,
 
       async resolve(env) {
         set({ phase: 'resolving', error: null });
@@ -144,7 +165,13 @@ export function createConnectionStore() {
 
       useAnotherKey(env) {
         env.storage.removeItem(STORAGE_KEY);
-        set({ phase: 'connect', client: null, session: null, source: null, error: null, unreachable: false });
+        set({ phase: 'connect', client: null, session: null, source: null, error: null, unreachable: false, notice: null, reachable: true });
+      },
+
+      signOut(reason) {
+        if (get().phase !== 'ready') return;
+        lastEnv?.storage.removeItem(STORAGE_KEY);
+        set({ phase: 'connect', client: null, session: null, source: null, error: null, unreachable: false, notice: reason, reachable: true });
       },
     };
   });

@@ -5,7 +5,8 @@
  * the requests still on their way (their answers would belong to the old question).
  */
 import { createStore } from 'zustand/vanilla';
-import { ApiClientError, errorMessage, isAbortError } from '../api/client';
+import { ApiClientError, errorMessage, isAbortError, NETWORK_ERROR } from '../api/client';
+import { plainProblem } from '../lib/problem-text';
 import type { ApiClient } from '../api/client';
 import type { LabelReport, MinimalLabelReport } from '../../schema/report';
 import { defaultFilters, defaultQuery, toApiParams, toggleSort } from '../lib/list-query';
@@ -36,6 +37,8 @@ export interface ListState {
   /** True when the failure was "service unreachable". */
   unreachable: boolean;
   selectedIndex: number;
+  /** The rows on screen, [first, last], for "rows X–Y of N"; -1 when none. */
+  shown: { first: number; last: number };
 
   rowAt(index: number): MinimalLabelReport | undefined;
   setQuery(query: ListQuery): void;
@@ -49,6 +52,7 @@ export interface ListState {
   /** Drop the cache and fetch again (after an error, or to see others' changes). */
   reload(): Promise<void>;
   select(index: number): void;
+  setShown(first: number, last: number): void;
   moveSelection(delta: number): void;
   /** Put an edited report into its row wherever it is cached. */
   applyReport(report: LabelReport): void;
@@ -131,11 +135,9 @@ export function createListStore(options: ListStoreOptions) {
           set((s) => ({ total: result.totalDocuments, version: s.version + 1, error: null, unreachable: false }));
         } catch (err) {
           if (isAbortError(err) || gen !== generation) return;
-          set({
-            error: errorMessage(err),
-            unreachable: err instanceof ApiClientError && err.status === 0,
-            total: get().total ?? 0,
-          });
+          const unreachable = err instanceof ApiClientError && err.code === NETWORK_ERROR;
+          // Unreachable says nothing about the count: none is shown rather than a made-up 0.
+          set({ error: plainProblem(err), unreachable, total: unreachable ? get().total : (get().total ?? 0) });
         } finally {
           // Only this request's own entry: an aborted page may have been asked for again since.
           if (inFlight.get(page)?.controller === controller) inFlight.delete(page);
@@ -184,6 +186,7 @@ export function createListStore(options: ListStoreOptions) {
       error: null,
       unreachable: false,
       selectedIndex: -1,
+      shown: { first: -1, last: -1 },
 
       rowAt: (index) => pages.get(pageOf(index))?.[index % pageSize],
 
@@ -236,6 +239,11 @@ export function createListStore(options: ListStoreOptions) {
       select(index) {
         const total = get().total ?? 0;
         set({ selectedIndex: total === 0 ? -1 : Math.max(0, Math.min(total - 1, index)) });
+      },
+
+      setShown(first, last) {
+        const { shown } = get();
+        if (shown.first !== first || shown.last !== last) set({ shown: { first, last } });
       },
 
       moveSelection(delta) {

@@ -4,6 +4,7 @@
  */
 import { useStore } from 'zustand';
 import { createAppStores } from './app-stores';
+import type { CatalogueState } from './catalogue';
 import type { ConnectionState } from './connection';
 import type { DetailState } from './detail';
 import type { KeysState } from './keys';
@@ -12,7 +13,7 @@ import type { SyncUiState } from './sync';
 import type { UiState } from './ui';
 import type { WebhooksState } from './webhooks';
 
-export const stores = createAppStores();
+export const stores = createAppStores({}, { storage: typeof localStorage === 'undefined' ? null : localStorage });
 
 export const useConnection = <T>(selector: (s: ConnectionState) => T): T => useStore(stores.connection, selector);
 export const useList = <T>(selector: (s: ListState) => T): T => useStore(stores.list, selector);
@@ -21,3 +22,4 @@ export const useKeys = <T>(selector: (s: KeysState) => T): T => useStore(stores.
 export const useWebhooks = <T>(selector: (s: WebhooksState) => T): T => useStore(stores.webhooks, selector);
 export const useSync = <T>(selector: (s: SyncUiState) => T): T => useStore(stores.sync, selector);
 export const useUi = <T>(selector: (s: UiState) => T): T => useStore(stores.ui, selector);
+export const useCatalogue = <T>(selector: (s: CatalogueState) => T): T => useStore(stores.catalogue, selector);

@@ -12,6 +12,7 @@ import type { LabelReport, ListedLabelReport, MinimalLabelReport, Page as ApiPag
 import { launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
 
 const REPORTS = 3000;
+const NOT_ARCHIVED = 'isArchived[eq]false';
 
 let dir: string;
 let service: { url: string; close(): Promise<void> };
@@ -109,11 +110,12 @@ describe('LabelDesk in Chromium', () => {
   it('lists, filters and sorts a large list exactly as the API answers', async () => {
     const { context, page } = await openApp(keys.acme);
     try {
-      const all = await list(keys.acme, { pageSize: '1', order: 'created[desc]' });
+      // Archived reports are put away until asked for.
+      const all = await list(keys.acme, { pageSize: '1', order: 'created[desc]', filter: NOT_ARCHIVED });
       expect(all.totalDocuments).toBeGreaterThanOrEqual(1000);
       await waitForCount(page, all.totalDocuments);
       expect(await page.getByTestId('header-company').textContent()).not.toBe('');
-      const firstPage = await list(keys.acme, { pageSize: '10', order: 'created[desc]' });
+      const firstPage = await list(keys.acme, { pageSize: '10', order: 'created[desc]', filter: NOT_ARCHIVED });
       expect(await visibleIds(page, 10)).toEqual(firstPage.data.map((r) => r.id));
       await shot(page, 'report-list');
 
@@ -122,14 +124,15 @@ describe('LabelDesk in Chromium', () => {
       await expect.poll(async () => (await visibleIds(page, 1))[0], { timeout: 10_000 }).not.toBe(firstPage.data[0].id);
       await page.locator('.rows .row[data-index="1510"][data-report-id]').waitFor();
       const deepId = await page.locator('.rows .row[data-index="1510"]').getAttribute('data-report-id');
-      const deep = await list(keys.acme, { pageSize: '10', pageNumber: '152', order: 'created[desc]' });
+      const deep = await list(keys.acme, { pageSize: '10', pageNumber: '152', order: 'created[desc]', filter: NOT_ARCHIVED });
       expect(deepId).toBe(deep.data[0].id);
 
-      // Filter by status and alert, then sort by reference (ascending, then descending).
+      // Filter by status and alert (in the Filters drop-down), then sort by reference (ascending, then descending).
+      await page.getByTestId('filters-button').click();
       await page.locator('select[name=status]').selectOption('active');
       await page.locator('select[name=alert]').selectOption('moderateOrWorse');
       await page.locator('button[data-sort=reference]').click();
-      const filter = 'status[eq]active,alert.level[gte]1';
+      const filter = `status[eq]active,alert.level[gte]1,${NOT_ARCHIVED}`;
       const asc = await list(keys.acme, { filter, order: 'labelReference[asc]', pageSize: '10' });
       expect(asc.totalDocuments).toBeGreaterThan(0);
       await waitForCount(page, asc.totalDocuments);
@@ -144,7 +147,10 @@ describe('LabelDesk in Chromium', () => {
       // The view survives a reload.
       await page.reload();
       await waitForCount(page, desc.totalDocuments);
+      await waitText(page.getByTestId('filter-chips'), 'Alert: Moderate or critical');
+      await page.getByTestId('filters-button').click();
       expect(await page.locator('select[name=alert]').inputValue()).toBe('moderateOrWorse');
+      await page.getByTestId('filters-button').click();
       await expect.poll(() => visibleIds(page, 10)).toEqual(desc.data.map((r) => r.id));
 
       // Search a piece of a reference (ilike, ANDed with the other filters).
@@ -167,9 +173,10 @@ describe('LabelDesk in Chromium', () => {
       await waitForCount(page, all.totalDocuments);
 
       // A custom field condition and a created-date range, checked against the API's answer.
+      await page.getByTestId('filters-button').click();
       await page.getByRole('button', { name: '+ Custom field filter' }).click();
       const cf = page.getByTestId('custom-field-filter');
-      await cf.getByLabel('Custom field id').fill('pallets');
+      await cf.getByLabel('Custom field', { exact: true }).fill('pallets');
       await cf.getByLabel('Operator').selectOption('gte');
       await cf.getByLabel('Custom field value').fill('20');
       await cf.getByLabel('Custom field value').press('Enter');
@@ -179,7 +186,7 @@ describe('LabelDesk in Chromium', () => {
       await page.locator('input[name=createdFrom]').fill(day(fromDay));
       const ranged = await list(keys.acme, {
         customFields: 'pallets[gte]20',
-        filter: `created[gte]${fromDay.toISOString()}`,
+        filter: `${NOT_ARCHIVED},created[gte]${fromDay.toISOString()}`,
         order: 'labelReference[desc]', // clearing filters keeps the sort chosen above
         pageSize: '10',
       });
@@ -197,7 +204,7 @@ describe('LabelDesk in Chromium', () => {
   it('opens a report with the keyboard and shows its figures', async () => {
     const { context, page } = await openApp(keys.acme, '?alert=critical');
     try {
-      const critical = await list(keys.acme, { filter: 'alert.level[eq]2', order: 'created[desc]', pageSize: '3' });
+      const critical = await list(keys.acme, { filter: `alert.level[eq]2,${NOT_ARCHIVED}`, order: 'created[desc]', pageSize: '3' });
       await waitForCount(page, critical.totalDocuments);
       // / focuses the search; the arrows select; Enter opens; Escape closes.
       await page.keyboard.press('/');

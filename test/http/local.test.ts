@@ -16,11 +16,15 @@ test('/local/info tells local tools where the service is', async () => {
 test('/local/session tells the UI who the key is', async () => {
   const res = await api(svc, '/local/session', { key: 'nordic' });
   expect(res.body).toEqual({
+    keyId: expect.any(String),
     companyId: 'nordic',
     companyName: 'Nordic Pharma Logistics',
     permissions: ['labelReports:read', 'labelReports:update', 'apiKeys:manage'],
   });
   expect((await api(svc, '/local/session', { key: null })).status).toBe(401);
+  // The id is the one the keys list shows, so the UI can mark the key it is signed in with.
+  const keys = await api(svc, '/local/apiKeys', { key: 'nordic' });
+  expect((keys.body as { id: string }[]).map((k) => k.id)).toContain((res.body as { keyId: string }).keyId);
 });
 
 test('keys: created once with its secret, listed without it, revoked for good', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildCustomFieldsFilter,
+  canonicalFieldId,
+  customFieldProblem,
+  patternHint,
   buildFilter,
   containsPattern,
   escapeFilterValue,
@@ -110,5 +113,37 @@ describe('filter strings', () => {
         { fieldId: 'b', op: 'eq', value: 'y\\' },
       ]),
     ).toThrow(/backslash/);
+  });
+});
+
+describe('custom field conditions as people type them', () => {
+  it('matches a field id in any case to the stored one', () => {
+    expect(canonicalFieldId('Carrier', ['batch', 'carrier'])).toBe('carrier');
+    expect(canonicalFieldId(' carrier ', ['carrier'])).toBe('carrier');
+    expect(canonicalFieldId('Unknown', ['carrier'])).toBe('Unknown');
+  });
+
+  it('refuses text where a number is needed, and only there', () => {
+    expect(customFieldProblem({ fieldId: 'pallets', op: 'gte', value: 'ten' }, 'number')).toMatch(/“ten” is not a number/);
+    expect(customFieldProblem({ fieldId: 'pallets', op: 'eq', value: 'ten' }, 'number')).toMatch(/not a number/);
+    expect(customFieldProblem({ fieldId: 'pallets', op: 'gte', value: 'ten' }, undefined)).toMatch(/not a number/);
+    expect(customFieldProblem({ fieldId: 'pallets', op: 'gte', value: '-2.5' }, 'number')).toBeNull();
+    expect(customFieldProblem({ fieldId: 'pallets', op: 'gte', value: '1e3' }, 'number')).toBeNull();
+    expect(customFieldProblem({ fieldId: 'carrier', op: 'gte', value: 'M' }, 'text')).toBeNull();
+    expect(customFieldProblem({ fieldId: 'carrier', op: 'eq', value: 'ten' }, 'mixed')).toBeNull();
+    expect(customFieldProblem({ fieldId: 'pallets', op: 'like', value: '1%' }, 'number')).toBeNull();
+    expect(customFieldProblem({ fieldId: 'pallets', op: 'gte', value: '' }, 'number')).toBeNull();
+  });
+
+  it('explains a field name the API would refuse, without naming its parameter', () => {
+    const problem = customFieldProblem({ fieldId: 'my field', op: 'eq', value: 'x' }, undefined);
+    expect(problem).toMatch(/letters, digits/);
+    expect(problem).not.toMatch(/customFieldId/);
+  });
+
+  it('explains the wildcards of the pattern operators', () => {
+    expect(patternHint('like')).toMatch(/% for any text/);
+    expect(patternHint('ilike')).toMatch(/any case/);
+    expect(patternHint('eq')).toBeNull();
   });
 });

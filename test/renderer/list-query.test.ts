@@ -3,15 +3,20 @@ import {
   activeFilterCount,
   defaultFilters,
   defaultQuery,
+  filterChips,
   filterConditions,
   localDayStart,
   toApiParams,
   toggleSort,
 } from '../../renderer/lib/list-query';
 
+/** The defaults without hiding archived reports, so a test sees only the condition it is about. */
+const anyArchived = () => ({ ...defaultFilters(), archived: '' as const });
+
 describe('list query → API parameters', () => {
-  it('asks for everything, newest first, by default', () => {
-    expect(toApiParams(defaultQuery())).toEqual({ order: 'created[desc]' });
+  it('asks for every report but the archived ones, newest first, by default', () => {
+    expect(toApiParams(defaultQuery())).toEqual({ order: 'created[desc]', filter: 'isArchived[eq]false' });
+    expect(toApiParams({ ...defaultQuery(), filters: anyArchived() })).toEqual({ order: 'created[desc]' });
   });
 
   it('turns each filter into the API condition', () => {
@@ -42,7 +47,7 @@ describe('list query → API parameters', () => {
   });
 
   it('searches the label sequence code when chosen', () => {
-    const conds = filterConditions({ ...defaultFilters(), search: 'AB_1', searchField: 'label' });
+    const conds = filterConditions({ ...anyArchived(), search: 'AB_1', searchField: 'label' });
     expect(conds).toEqual([{ key: 'label.sequenceCode', op: 'ilike', value: '%AB\\_1%' }]);
   });
 
@@ -55,7 +60,7 @@ describe('list query → API parameters', () => {
   });
 
   it('makes the created range whole local days, "to" inclusive', () => {
-    const conds = filterConditions({ ...defaultFilters(), createdFrom: '2026-03-01', createdTo: '2026-03-31' });
+    const conds = filterConditions({ ...anyArchived(), createdFrom: '2026-03-01', createdTo: '2026-03-31' });
     expect(conds).toEqual([
       { key: 'created', op: 'gte', value: new Date(2026, 2, 1).toISOString() },
       { key: 'created', op: 'lt', value: new Date(2026, 3, 1).toISOString() },
@@ -66,11 +71,11 @@ describe('list query → API parameters', () => {
     expect(localDayStart('2026-02-31')).toBeNull();
     expect(localDayStart('2026-2-3')).toBeNull();
     expect(localDayStart('2026-12-31', 1)?.getFullYear()).toBe(2027);
-    expect(filterConditions({ ...defaultFilters(), createdFrom: '2026-02-31' })).toEqual([]);
+    expect(filterConditions({ ...anyArchived(), createdFrom: '2026-02-31' })).toEqual([]);
   });
 
   it('passes custom field filters as their own parameter', () => {
-    const q = { ...defaultQuery(), filters: { ...defaultFilters(), customFields: [{ fieldId: 'carrier', op: 'ilike' as const, value: '%dhl%' }] } };
+    const q = { ...defaultQuery(), filters: { ...anyArchived(), customFields: [{ fieldId: 'carrier', op: 'ilike' as const, value: '%dhl%' }] } };
     expect(toApiParams(q)).toEqual({ order: 'created[desc]', customFields: 'carrier[ilike]%dhl%' });
   });
 
@@ -94,5 +99,52 @@ describe('list query → API parameters', () => {
         ],
       }),
     ).toBe(2);
+    // Showing archived reports too is a change from the defaults, and so is an owner.
+    expect(activeFilterCount({ ...defaultFilters(), archived: '', owner: 'nordic' })).toBe(2);
+  });
+
+  it('filters by owning company', () => {
+    expect(filterConditions({ ...anyArchived(), owner: 'nordic' })).toEqual([{ key: 'company.id', op: 'eq', value: 'nordic' }]);
+  });
+});
+
+describe('filter chips', () => {
+  const words = { status: (s: string) => s.toUpperCase(), mode: (m: string) => m, type: (t: string) => t, company: (id: string) => `${id} Ltd` };
+
+  it('shows the hidden archive by default, and removing it shows archived reports', () => {
+    const chips = filterChips(defaultFilters(), words);
+    expect(chips).toEqual([{ id: 'archived', label: 'Archived hidden', remove: { archived: '' } }]);
+    expect(filterChips(anyArchived(), words)).toEqual([]);
+  });
+
+  it('names each filter in force in words, and each removes only itself', () => {
+    const filters = {
+      ...defaultFilters(),
+      status: 'active' as const,
+      alert: 'moderateOrWorse' as const,
+      owner: 'nordic',
+      archived: 'yes' as const,
+      createdFrom: '2026-03-01',
+      search: ' po-1 ',
+      customFields: [
+        { fieldId: 'pallets', op: 'gte' as const, value: '10' },
+        { fieldId: '', op: 'eq' as const, value: '' },
+        { fieldId: 'carrier', op: 'ilike' as const, value: 'ds%' },
+      ],
+    };
+    const chips = filterChips(filters, words);
+    expect(chips.map((c) => c.label)).toEqual([
+      'Reference contains “po-1”',
+      'Status: ACTIVE',
+      'Alert: Moderate or critical',
+      'Owner: nordic Ltd',
+      'Archived only',
+      'Created from 2026-03-01',
+      'pallets ≥ 10',
+      'carrier like (any case) ds%',
+    ]);
+    const pallets = chips.find((c) => c.label === 'pallets ≥ 10')!;
+    expect(pallets.remove.customFields).toEqual([filters.customFields[1], filters.customFields[2]]);
+    expect(chips.find((c) => c.id === 'archived')!.remove).toEqual({ archived: 'no' });
   });
 });

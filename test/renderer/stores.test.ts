@@ -163,14 +163,14 @@ describe('list store', () => {
     const refused = listStore('an-unknown-key-0123456789');
     refused.getState().setQuery({ filters: defaultFilters(), sort: { column: 'created', direction: 'asc' } });
     await refused.getState().ensureRange(0, 0);
-    expect(refused.getState().error).toBe('the API key is unknown or revoked');
+    expect(refused.getState().error).toBe('This key is no longer accepted: it was revoked, or it never existed. Sign in with another key.');
     expect(refused.getState().unreachable).toBe(false);
 
     const dead = createApiClient({ baseUrl: 'http://127.0.0.1:9', apiKey: KEYS.acme });
     const offline = createListStore({ getClient: () => dead, debounceMs: 0 });
     offline.getState().setQuery({ filters: defaultFilters(), sort: { column: 'created', direction: 'asc' } });
     await offline.getState().ensureRange(0, 0);
-    expect(offline.getState().error).toMatch(/unreachable/);
+    expect(offline.getState().error).toMatch(/not reachable/);
     expect(offline.getState().unreachable).toBe(true);
   });
 
@@ -347,6 +347,40 @@ describe('connection store', () => {
     expect(env.storage.map.has(STORAGE_KEY)).toBe(false);
   });
 
+  it('signs out, saying why, when the key stops being accepted mid-session', async () => {
+    const stores = createAppStores({ pageSize: PAGE, debounceMs: 0 });
+    const env = nodeEnv();
+    const admin = client(KEYS.acme);
+    const made = await admin.createKey({ name: 'short-lived', permissions: ['labelReports:read'] });
+    await stores.connection.getState().connectWithKey(made.key, env);
+    expect(stores.connection.getState().session?.keyId).toBe(made.id);
+    await admin.revokeKey(made.id);
+    await stores.list.getState().reload();
+    expect(stores.connection.getState().phase).toBe('connect');
+    expect(stores.connection.getState().notice).toMatch(/no longer accepted/);
+    expect(stores.connection.getState().error).toBeNull();
+    expect(env.storage.map.has(STORAGE_KEY)).toBe(false);
+  });
+
+  it('knows when the service stops answering, and when it answers again', async () => {
+    const stores = createAppStores({ pageSize: PAGE, debounceMs: 0 });
+    let down = false;
+    const env = { ...nodeEnv(), fetch: ((input: RequestInfo | URL, init?: RequestInit) => (down ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init))) as typeof fetch };
+    await stores.connection.getState().connectWithKey(KEYS.acme, env);
+    await stores.list.getState().ensureRange(0, 0);
+    expect(stores.connection.getState().reachable).toBe(true);
+    down = true;
+    await stores.list.getState().reload();
+    expect(stores.connection.getState().reachable).toBe(false);
+    expect(stores.list.getState().unreachable).toBe(true);
+    // No count is made up while there is no answer.
+    expect(stores.list.getState().total).toBeNull();
+    down = false;
+    await stores.connection.getState().client!.info();
+    expect(stores.connection.getState().reachable).toBe(true);
+    await expect.poll(() => stores.list.getState().total).toBe(COUNT);
+  });
+
   it('says the service is unreachable and keeps the key for a retry', async () => {
     const store = createConnectionStore();
     const env = { ...nodeEnv(), href: 'http://127.0.0.1:9/', origin: 'http://127.0.0.1:9' };
@@ -354,7 +388,7 @@ describe('connection store', () => {
     await store.getState().resolve(env);
     expect(store.getState().phase).toBe('connect');
     expect(store.getState().unreachable).toBe(true);
-    expect(store.getState().error).toMatch(/unreachable/);
+    expect(store.getState().error).toMatch(/not reachable/);
     expect(env.storage.map.get(STORAGE_KEY)).toBe(KEYS.acme);
   });
 
