@@ -8,6 +8,7 @@ import type { Company, Permission } from '../schema/report';
 import { sha256 } from './random';
 
 export { demoReport } from './reports';
+export { demoReview, type DemoReviewEntry } from './reviews';
 
 export interface DemoOptions {
   reports: number;

@@ -57,6 +57,10 @@ const CUSTOM_RULES: readonly (readonly AlertRule[])[] = [
     { level: 2, kind: 'singleEvent', seconds: 3600 },
   ],
   [{ level: 2, kind: 'singleEvent', seconds: 900 }],
+  [
+    { level: 1, kind: 'cumulative', seconds: 1800 },
+    { level: 2, kind: 'cumulative', seconds: 7200 },
+  ],
 ];
 
 /** Report `i` of the demo for `seed`: a bundle report, exactly as an import would read it. */
@@ -72,13 +76,14 @@ export function demoReport(seed: string, i: number, reference: number): BundleRe
 
   const long = i % 500 === 7;
   const interval = long ? 60 : rnd.weighted(INTERVALS);
-  const noData = i % 250 === 13;
-  const n = noData ? 0 : long ? 20_000 + rnd.int(0, 400) : Math.round(20 * Math.pow(100, rnd.next()));
+  // A label that was never tapped has given no reading yet: no datapoints, still active.
+  const neverTapped = i === 4 || i % 250 === 13 || (!long && rnd.chance(0.05));
+  const n = neverTapped ? 0 : long ? 20_000 + rnd.int(0, 400) : Math.round(20 * Math.pow(100, rnd.next()));
   const startDelay = rnd.pick([0, 0, 0, 300, 1800, 3600]);
   const duration = startDelay + Math.max(0, n - 1) * interval;
 
   // Active reports are still running at the reference time; completed ones ended earlier.
-  const active = i < 2 ? i === 0 : noData || rnd.chance(0.25);
+  const active = i < 2 ? i === 0 : neverTapped || rnd.chance(0.25);
   const window = 120 * DAY - duration - DAY;
   const configTime = active
     ? reference - duration - rnd.int(600, 2 * DAY)
@@ -95,8 +100,8 @@ export function demoReport(seed: string, i: number, reference: number): BundleRe
   const datapoints = makeDatapoints(rnd, n, startTime, interval, spec, scenario, humidity ? limits : null);
   const last = n > 0 ? startTime + (n - 1) * interval : startTime;
 
-  const taps = i === 4 || rnd.chance(0.06) ? 0 : rnd.int(1, 6);
-  const incomplete = rnd.chance(0.03);
+  const taps = neverTapped ? 0 : rnd.int(1, 6);
+  const incomplete = !neverTapped && rnd.chance(0.03);
   const available = n + (incomplete ? rnd.int(5, 200) : 0);
 
   const owner = rnd.weighted([['acme', 78], ['nordic', 22]]);
@@ -172,7 +177,8 @@ export function demoReport(seed: string, i: number, reference: number): BundleRe
       startDelay,
       runningTime: Math.max(duration, rnd.pick([7, 14, 30, 60, 90]) * DAY),
     },
-    ...(rnd.chance(0.15) && { alertsConfig: { rules: rnd.pick(CUSTOM_RULES).map((r) => ({ ...r })) } }),
+    // Report 1 has spikes and rules with delays: excursions that raise no alert, as happens.
+    ...((i === 1 || rnd.chance(0.2)) && { alertsConfig: { rules: (i === 1 ? CUSTOM_RULES[0] : rnd.pick(CUSTOM_RULES)).map((r) => ({ ...r })) } }),
     numberOfTaps: taps,
     dataIsIncomplete: incomplete,
     reportedSenseData: {

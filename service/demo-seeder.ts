@@ -1,8 +1,9 @@
 /** Writes the demo data (demo/) through the service's own paths: keys as hashes, reports through the writer. */
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
-import { DEMO_COMPANIES, DEMO_KEYS, demoReport, referenceTime, type DemoOptions } from '../demo';
+import { DEMO_COMPANIES, DEMO_KEYS, demoReport, demoReview, referenceTime, type DemoOptions } from '../demo';
 import { describeZodError } from '../contract/zod-messages';
+import type { BundleReport } from '../schema/bundle';
 import type { Company } from '../schema/report';
 import { generateKey, hashKey, type CreatedApiKey } from './api-keys';
 import { validateBundleReport } from './bundle-import/datapoint-check';
@@ -46,7 +47,41 @@ export function seedDemo(data: DataStore, writer: ReportWriter, options: DemoOpt
       const parsed = validateBundleReport(demoReport(seedText, i, reference));
       if (!parsed.success) throw new Error(`demo report ${i} is invalid: ${describeZodError(parsed.error)}`);
       writer.put(recordFromBundle(parsed.data), { kind: 'demo' });
+      seedReview(data, seedText, i, parsed.data);
     }
   });
   return { companies: DEMO_COMPANIES.map((c) => ({ ...c })), keys, reports: options.reports };
+}
+
+/**
+ * The demo review of one report, written with the company's demo key that may update. A
+ * company that has reviewed the report already keeps its review as it is: seeding again changes
+ * nothing.
+ */
+function seedReview(data: DataStore, seed: string, i: number, report: BundleReport): void {
+  const row = data.reports.findRow(report.id)!;
+  const alert = { level: row.alert_level, timestamp: row.alert_timestamp };
+  const unreviewed = new Map<string, boolean>();
+  for (const entry of demoReview(seed, i, report, alert.level)) {
+    let mayWrite = unreviewed.get(entry.companyId);
+    if (mayWrite === undefined) unreviewed.set(entry.companyId, (mayWrite = data.reviews.entries(report.id, entry.companyId).length === 0));
+    const key = demoWriteKey(data, entry.companyId);
+    if (!mayWrite || !key) continue;
+    data.reviews.append({
+      reportId: report.id,
+      companyId: entry.companyId,
+      kind: entry.kind,
+      text: entry.text,
+      decision: entry.decision,
+      alert: entry.kind === 'acknowledgement' ? alert : null,
+      keyId: key.id,
+      keyName: key.name,
+      at: entry.at,
+    });
+  }
+}
+
+function demoWriteKey(data: DataStore, companyId: string): { id: string; name: string | null } | undefined {
+  const spec = DEMO_KEYS.find((k) => k.companyId === companyId && k.permissions.includes('labelReports:update'));
+  return spec && data.keys.list(companyId).find((k) => k.name === spec.name && k.revoked === null);
 }
