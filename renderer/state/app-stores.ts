@@ -22,6 +22,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     getClient,
     getBridge: () => (typeof window === 'undefined' ? undefined : window.labeldesk),
     visibility: documentVisibility(),
+    onMirrorChanged: () => void list.getState().reload(),
   });
   const detail = createDetailStore({
     getClient,

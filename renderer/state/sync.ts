@@ -24,6 +24,17 @@ export interface Visibility {
 
 export type KeyBridge = Pick<LabelDeskBridge, 'saveRemoteKey' | 'hasRemoteKey'>;
 
+/** The one timer the store keeps (setTimeout in the window; tests run it by hand). */
+export interface Timers {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const globalTimers: Timers = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 export interface SyncStoreOptions {
   getClient(): ApiClient | null;
   /** The desktop app's bridge, or undefined in a plain browser. */
@@ -33,6 +44,9 @@ export interface SyncStoreOptions {
   intervalMs?: number;
   /** Between reads while a cycle runs, and for a while after "Sync now". */
   busyIntervalMs?: number;
+  timers?: Timers;
+  /** After a cycle that changed the local reports (the list is read again then). */
+  onMirrorChanged?(): void;
 }
 
 export type SyncAction = 'test' | 'save' | 'sync' | 'off';
@@ -133,16 +147,19 @@ export function createSyncStore(options: SyncStoreOptions) {
   const interval = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   const busyInterval = options.busyIntervalMs ?? DEFAULT_BUSY_INTERVAL_MS;
   const visibility = options.visibility;
+  const timers = options.timers ?? globalTimers;
   const bridge = () => options.getBridge?.();
 
   let starts = 0;
   let listWatchers = 0;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: unknown = null;
   let stopVisibility: (() => void) | null = null;
   let quickReads = 0;
   /** Replaced on reset: answers for a previous key are dropped. */
   let generation = {};
   let reading: Promise<void> | null = null;
+  /** The newest report and the count the local list showed after the last completed cycle. */
+  let mirrorFingerprint: string | null = null;
   let readAgain = false;
 
   const client = (): SyncClient | null => {
@@ -152,13 +169,16 @@ export function createSyncStore(options: SyncStoreOptions) {
 
   return createStore<SyncUiState>()((set, get) => {
     function schedule() {
-      if (timer) clearTimeout(timer);
+      if (timer !== null) timers.clear(timer);
       timer = null;
       if (starts === 0 || (visibility && !visibility.isVisible())) return;
       const state = get().status?.state;
       const quick = quickReads > 0 || (state !== undefined && isSyncBusy(state));
       if (quickReads > 0) quickReads--;
-      timer = setTimeout(() => void get().refresh(), quick ? busyInterval : interval);
+      timer = timers.set(() => {
+        timer = null;
+        void get().refresh();
+      }, quick ? busyInterval : interval);
     }
 
     async function readLists(sync: SyncClient, token: object) {
@@ -170,6 +190,20 @@ export function createSyncStore(options: SyncStoreOptions) {
         deadLetters: deadLetters.status === 'fulfilled' ? deadLetters.value : get().deadLetters,
         listsError: failed ? errorMessage(failed.reason) : null,
       });
+    }
+
+    /**
+     * Whether the cycle that just completed changed what the local list shows: a pull moves the
+     * newest `updated` or the count. Asked only when a cycle completes, so an idle window reads
+     * nothing more than the status.
+     */
+    async function checkMirror(api: ApiClient, token: object) {
+      const page = await api.listReports({ output: 'minimal', order: 'updated[desc]', pageSize: 1 }).catch(() => null);
+      if (!page || token !== generation) return;
+      const fingerprint = `${page.totalDocuments}|${page.data[0]?.id ?? ''}|${page.data[0]?.updated ?? ''}`;
+      const previous = mirrorFingerprint;
+      mirrorFingerprint = fingerprint;
+      if (previous !== null && previous !== fingerprint) options.onMirrorChanged?.();
     }
 
     /** One read of the status, and of what its counts say has changed. */
@@ -189,6 +223,8 @@ export function createSyncStore(options: SyncStoreOptions) {
           const outbox = await sync.outbox().catch(() => null);
           if (outbox && token === generation) set({ pendingIds: new Set(outbox.map((e) => e.labelReportId)) });
         }
+        const api = options.getClient();
+        if (api && changed('lastSuccessAt')) await checkMirror(api, token);
         if (listWatchers > 0 && (changed('conflicts') || changed('deadLetters') || get().conflicts === null)) await readLists(sync, token);
       } catch (err) {
         if (isAbortError(err) || token !== generation) return;
@@ -218,7 +254,7 @@ export function createSyncStore(options: SyncStoreOptions) {
           if (starts === 0) {
             stopVisibility?.();
             stopVisibility = null;
-            if (timer) clearTimeout(timer);
+            if (timer !== null) timers.clear(timer);
             timer = null;
           }
         };
@@ -350,6 +386,7 @@ export function createSyncStore(options: SyncStoreOptions) {
 
       reset() {
         generation = {};
+        mirrorFingerprint = null;
         quickReads = 0;
         set({ ...initial, pendingIds: new Set() });
       },
