@@ -5,6 +5,7 @@
  */
 import type { DataStore } from '../db/data-store';
 import { decodeDatapoints } from '../db/datapoint-codec';
+import type { ReportRow } from '../db/report-rows';
 import type { ReportTableRow } from '../db/report-store';
 import type { ListQuery } from '../query/list-query';
 import { ApiError } from '../schema/api-error';
@@ -29,11 +30,17 @@ export class ReportCsvExport {
     requirePermission(caller, 'labelReports:read');
     const row = this.data.read(() => this.data.reports.findVisible(caller.companyId, id));
     if (!row) throw notFound(id);
-    const trim = trimOf(row);
-    if (range === 'trimmed' && trim === null) {
-      throw new ApiError(400, 'INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
-    }
-    return readingsCsv(toTimeline(decodeDatapoints(row.datapoints)), trim, range);
+    return readingsOf(row, range);
+  }
+
+  /**
+   * The readings of any report in the file, for the command line: whoever runs it holds the
+   * database file itself, so no key and no company's view apply.
+   */
+  readingsOfReport(id: string, range: CsvRange = 'full'): Iterable<string> {
+    const row = this.data.read(() => this.data.reports.findRow(id));
+    if (!row) throw new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' in this database`);
+    return readingsOf(row, range);
   }
 
   /**
@@ -54,6 +61,14 @@ export class ReportCsvExport {
       }
     })();
   }
+}
+
+function readingsOf(row: ReportRow, range: CsvRange): Iterable<string> {
+  const trim = trimOf(row);
+  if (range === 'trimmed' && trim === null) {
+    throw new ApiError(400, 'INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
+  }
+  return readingsCsv(toTimeline(decodeDatapoints(row.datapoints)), trim, range);
 }
 
 export function tableRecordOf(row: ReportTableRow): ReportTableRecord {

@@ -100,6 +100,21 @@ describe('refusals, in the order of decisions §3', () => {
     }
   });
 
+  test('without a valid key every route is 401, before anything else', async () => {
+    for (const [path, method] of [
+      ['/local/labelReports/r-other/review', 'GET'],
+      ['/local/labelReports/r-shared/comments', 'POST'],
+      ['/local/labelReports/r-shared/decision', 'PUT'],
+      ['/local/labelReports.csv?filter=nonsense', 'GET'],
+      ['/local/customFields', 'GET'],
+    ] as const) {
+      const missing = await api(svc, path, { method, key: null, body: method === 'GET' ? undefined : { bad: 1 } });
+      expect([missing.status, missing.body.code]).toEqual([401, 'API_KEY_MISSING']);
+      const revoked = await api(svc, path, { method, key: 'revoked', body: method === 'GET' ? undefined : { bad: 1 } });
+      expect([revoked.status, revoked.body.code]).toEqual([401, 'API_KEY_INVALID']);
+    }
+  });
+
   test('the key permission answers before visibility', async () => {
     const res = await comment('r-other', { text: 'x' }, 'acmeRead');
     expect(res.status).toBe(403);
