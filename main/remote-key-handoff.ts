@@ -16,6 +16,8 @@ export interface RemoteKeyHandoffOptions {
 export class RemoteKeyHandoff {
   /** Set by the page's first key: a kept key read after it must not overwrite it. */
   private replaced = false;
+  /** Whether a key is kept, once known: asking the key store again may prompt the person (macOS Keychain). */
+  private kept: boolean | null = null;
 
   constructor(private readonly options: RemoteKeyHandoffOptions) {}
 
@@ -23,6 +25,7 @@ export class RemoteKeyHandoff {
   async start(): Promise<void> {
     const loaded = await this.options.vault.load();
     if (this.replaced) return;
+    this.kept = loaded.key !== null;
     if (loaded.key !== null) this.options.sendToService(loaded.key);
     else if (loaded.problem) this.options.warn?.(`LabelDesk: no remote sync key at start: ${loaded.problem}`);
   }
@@ -38,13 +41,17 @@ export class RemoteKeyHandoff {
     this.options.sendToService(value);
     try {
       await this.options.vault.save(value);
+      this.kept = value !== null;
       return { saved: true };
     } catch (err) {
+      // The previous file is untouched, but the service now uses another key: do not offer the old one as current.
+      this.kept = false;
       return { saved: false, reason: (err as Error).message };
     }
   }
 
-  has(): Promise<boolean> {
-    return this.options.vault.has();
+  async has(): Promise<boolean> {
+    this.kept ??= await this.options.vault.has();
+    return this.kept;
   }
 }

@@ -107,7 +107,11 @@ export class RemoteKeyVault {
     }
     const problem = remoteKeyProblem(key);
     if (problem) throw new Error(problem);
-    if (!(await this.canProtect())) throw new Error(NO_KEY_STORE_MESSAGE);
+    if (!(await this.canProtect())) {
+      // An older key must not come back at the next start in place of the one just given.
+      await rm(this.file, { force: true });
+      throw new Error(NO_KEY_STORE_MESSAGE);
+    }
     await this.write(key);
   }
 

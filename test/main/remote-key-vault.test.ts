@@ -104,6 +104,13 @@ describe('the remote key vault', () => {
     expect(await new RemoteKeyVault(file, store, 'win32').load()).toEqual({ key: KEY });
     rmSync(file);
 
+    // A key given when the store has gone replaces the kept one all the same: the old one is not kept.
+    store.backend = 'gnome_libsecret';
+    await new RemoteKeyVault(file, store, 'linux').save(KEY);
+    store.backend = 'basic_text';
+    await expect(new RemoteKeyVault(file, store, 'linux').save('ldk_newer_key')).rejects.toThrow(NO_KEY_STORE_MESSAGE);
+    expect(readdirSync(dir)).toEqual([]);
+
     store.backend = 'kwallet6';
     store.available = false;
     await expect(new RemoteKeyVault(file, store, 'linux').save(KEY)).rejects.toThrow(NO_KEY_STORE_MESSAGE);
