@@ -48,6 +48,8 @@ export interface ProxiedRequest {
   path: string;
   /** The body as text (requests of a sync client are small). */
   body: string;
+  /** When it arrived whole, in milliseconds since the epoch. */
+  at: number;
   outcome: Outcome;
 }
 
@@ -80,6 +82,8 @@ interface RuleState {
 interface HoldState {
   match: Match;
   stage: Stage;
+  /** Matching requests still to let pass before the one held. */
+  skip: number;
   taken: boolean;
   request?: ProxiedRequest;
   arrived: (request: ProxiedRequest) => void;
@@ -145,13 +149,16 @@ export class FaultProxy {
     return this.addRule(match, fault, () => true);
   }
 
-  /** The next matching request waits at `stage` until released or dropped. */
-  hold(match: Match, stage: Stage = 'request'): Hold {
+  /**
+   * The `nth` matching request from now on (the next one by default) waits at `stage` until
+   * released or dropped; the ones before it pass.
+   */
+  hold(match: Match, stage: Stage = 'request', nth = 1): Hold {
     let arrived!: (request: ProxiedRequest) => void;
     let decide!: (decision: 'release' | 'drop') => void;
     const arrival = new Promise<ProxiedRequest>((resolve) => (arrived = resolve));
     const decided = new Promise<'release' | 'drop'>((resolve) => (decide = resolve));
-    const state: HoldState = { match, stage, taken: false, arrived, decided, decide };
+    const state: HoldState = { match, stage, skip: nth - 1, taken: false, arrived, decided, decide };
     this.holds.push(state);
     return {
       arrived: arrival,
@@ -267,6 +274,7 @@ export class FaultProxy {
       method: req.method ?? 'GET',
       path: req.url ?? '/',
       body: body.toString('utf8'),
+      at: Date.now(),
       outcome: { kind: 'pending' },
     };
     this.requests.push(request);
@@ -327,7 +335,13 @@ export class FaultProxy {
   }
 
   private holdFor(request: ProxiedRequest): HoldState | undefined {
-    const hold = this.holds.find((h) => !h.taken && matches(h.match, request));
+    // Every waiting hold counts the request; the first whose turn it is takes it.
+    let hold: HoldState | undefined;
+    for (const h of this.holds) {
+      if (h.taken || !matches(h.match, request)) continue;
+      if (h.skip > 0) h.skip -= 1;
+      else hold ??= h;
+    }
     if (!hold) return undefined;
     hold.taken = true;
     hold.request = request;

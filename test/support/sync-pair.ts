@@ -20,6 +20,7 @@ import { startService, type RunningService } from '../../host/start-service';
 import type { BundleReport } from '../../schema/bundle';
 import type { ChangeEntry } from '../../schema/change-log';
 import type { Permission } from '../../schema/report';
+import type { DeadLetter, OutboxEntry, SyncConflict } from '../../schema/sync';
 import { createSyncWorker, type CycleOutcome, type SyncOptions, type SyncWorker } from '../../sync';
 import { REPO } from '../cli/run-labeldesk';
 import { FaultProxy } from './fault-proxy';
@@ -186,6 +187,32 @@ export class SyncPair {
 
   async localIds(): Promise<string[]> {
     return ids(await this.localApi('/v2/labelReports?output=minimal&order=id[asc]&pageSize=1000000', { key: 'reader' }));
+  }
+
+  /** `GET /local/sync/conflicts` of the local service. */
+  async conflicts(): Promise<SyncConflict[]> {
+    return this.localGet('/local/sync/conflicts');
+  }
+
+  /** `GET /local/sync/dead-letters` of the local service. */
+  async deadLetters(): Promise<DeadLetter[]> {
+    return this.localGet('/local/sync/dead-letters');
+  }
+
+  /** `GET /local/sync/outbox` of the local service: the edits not yet sent. */
+  async outbox(): Promise<OutboxEntry[]> {
+    return this.localGet('/local/sync/outbox');
+  }
+
+  /** The remote's change log of a report: what reached it, oldest first. */
+  remoteHistory(id: string): ChangeEntry[] {
+    return this.remote.service.history(id);
+  }
+
+  private async localGet(path: string): Promise<any> {
+    const answer = await this.localApi(path, { key: 'reader' });
+    expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+    return answer.body;
   }
 
   /** The local change log of a report, oldest first. */
