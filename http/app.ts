@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { UI_CONTENT_SECURITY_POLICY } from '../contract/content-security-policy';
 import { VERSION } from '../contract/version';
 import { ApiError } from '../schema/api-error';
@@ -14,6 +14,7 @@ import type { Service } from '../service/open-service';
 import { addAnswerHeaders } from './answer-headers';
 import { requireApiKey } from './auth';
 import { BUSY_WAIT_MS } from './busy';
+import { ClientGate } from './client-gate';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
 import { nodeServerOptions, type ServerLimits } from './node-server';
@@ -38,6 +39,8 @@ export interface AppOptions {
   logError?: (line: string) => void;
   /** Timeouts, connection cap and header size; without them (inject only), Node's own. */
   limits?: ServerLimits;
+  /** Told of each request whose work was dropped because its client had gone away (tests watch it). */
+  onAbandoned?: (request: FastifyRequest) => void;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -78,7 +81,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.register(async (api) => {
     requireApiKey(api, options.service.apiKeys);
-    const busy = { busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS };
+    const busy = { busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS, clients: new ClientGate(options.onAbandoned) };
     await api.register(labelReportRoutes(options.service, busy));
     await api.register(labelIntakeRoutes(options.service, busy));
     await api.register(localRoutes(options.service, info, busy));

@@ -9,6 +9,7 @@ import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify';
 import { DatabaseBusyError } from '../db/data-store';
 import { ApiError } from '../schema/api-error';
 import { ANSWER_HEADERS } from './answer-headers';
+import { ClientGoneError } from './client-gate';
 
 /** A client that met a busy database tries again after this long. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
@@ -47,6 +48,11 @@ export function toApiError(err: unknown): ApiError {
 /** `log` gets one line per unexpected error, starting with the request id its 500 names. */
 export function registerErrorHandling(app: FastifyInstance, log: (line: string) => void): void {
   app.setErrorHandler((err, request, reply) => {
+    // No one to answer: the work stopped because its client went away (client-gate.ts).
+    if (err instanceof ClientGoneError) {
+      request.raw.socket?.destroy();
+      return reply.hijack();
+    }
     let apiError = toApiError(err);
     if (apiError.statusCode === 500) {
       log(`${request.id} ${request.method} ${request.url.split('?')[0]} failed: ${(err as Error)?.stack ?? String(err)}`);

@@ -31,11 +31,18 @@ import { fullReportDocument, listedReport, minimalReport } from './report-view';
 const MINIMAL_CHUNK = 200;
 const FULL_CHUNK = 5;
 
+/**
+ * A read of list or retrieve from the database: a page's ids and count, one chunk of a page's
+ * reports, one retrieved report. Tests watch them to see that an abandoned request cost nothing.
+ */
+export type ReportRead = 'listPage' | 'listChunk' | 'retrieve';
+
 export class LabelReportService {
   constructor(
     private readonly data: DataStore,
     private readonly writer: ReportWriter,
     private readonly now: () => Date,
+    private readonly onRead: (read: ReportRead) => void = () => {},
   ) {}
 
   private get store() {
@@ -61,16 +68,19 @@ export class LabelReportService {
   /**
    * One page as the JSON text of `list`, a few reports at a time: the interface sets no maximum
    * page size, so only the page's ids are held, and each chunk is read when the consumer (the
-   * HTTP answer, at the pace of its client) asks for it. Between chunks other requests are
-   * served. The checks and the count happen before this returns, so a refusal is never a half
-   * sent answer.
+   * HTTP answer, at the pace of its client) takes the next one; it may stop taking at any point
+   * and nothing more is read. The checks and the count happen before this returns, so a refusal
+   * is never a half sent answer.
    */
-  listJson(caller: Caller, q: ListQuery): AsyncIterable<Buffer> {
+  listJson(caller: Caller, q: ListQuery): Iterable<Buffer> {
     const { ids, totalDocuments } = this.pageOf(caller, q);
     const perChunk = q.output === 'minimal' ? MINIMAL_CHUNK : FULL_CHUNK;
-    const elements = (from: number) => this.data.read(() => this.elements(caller, q, ids.slice(from, from + perChunk)));
+    const elements = (from: number) => {
+      this.onRead('listChunk');
+      return this.data.read(() => this.elements(caller, q, ids.slice(from, from + perChunk)));
+    };
     // As UTF-8 bytes: held in buffers, text with any non-Latin-1 character would take twice the space.
-    return (async function* () {
+    return (function* () {
       yield Buffer.from('{"data":[');
       let separator = '';
       for (let from = 0; from < ids.length; from += perChunk) {
@@ -86,6 +96,7 @@ export class LabelReportService {
   /** The page's ids and the count of every match, in one read transaction: the same moment. */
   private pageOf(caller: Caller, q: ListQuery): { ids: string[]; totalDocuments: number } {
     requirePermission(caller, 'labelReports:read');
+    this.onRead('listPage');
     const sql = this.store.compile(q);
     const offset = (q.pageNumber - 1) * q.pageSize;
     return this.data.read(() => {
@@ -115,9 +126,8 @@ export class LabelReportService {
   /** Retrieve, with the datapoint lists left as columns for `reportJson`. */
   retrieveDocument(caller: Caller, id: string): ReportDocument {
     requirePermission(caller, 'labelReports:read');
-    return this.data.read(() => {
-      return this.view(caller, id);
-    });
+    this.onRead('retrieve');
+    return this.data.read(() => this.view(caller, id));
   }
 
   update(caller: Caller, id: string, patch: LabelReportPatch): LabelReport {

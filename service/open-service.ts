@@ -13,7 +13,7 @@ import { exportBundle, type ExportCounts } from './bundle-export';
 import { importBundle, type BundleSource, type ImportOptions, type ImportResult } from './bundle-import';
 import { seedDemo, type DemoSummary } from './demo-seeder';
 import { LabelIntake } from './label-intake';
-import { LabelReportService } from './label-reports';
+import { LabelReportService, type ReportRead } from './label-reports';
 import { recordFromBundle } from './report-record';
 import { ReportCsvExport } from './report-csv-export';
 import { ReportHistoryService } from './report-history';
@@ -60,13 +60,15 @@ export interface ServiceOptions {
   now?: () => Date;
   /** See OpenOptions.busyTimeoutMs: a server keeps it short and waits for a busy database itself. */
   busyTimeoutMs?: number;
+  /** Told of each list and retrieve read from the database (tests count them). */
+  onRead?: (read: ReportRead) => void;
 }
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
   const now = options.now ?? (() => new Date());
   const data = DataStore.open(dbFile, { busyTimeoutMs: options.busyTimeoutMs });
   const writer = new ReportWriter(data, now);
-  const reports = new LabelReportService(data, writer, now);
+  const reports = new LabelReportService(data, writer, now, options.onRead);
   // What taking in labels announces (ReportEvents) lands here, in the transaction of its change.
   const outbox = new WebhookOutbox(data, reports, now);
   return {

@@ -27,6 +27,7 @@ import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../busy';
+import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 
 const REPORT = shape('LabelReport', labelReportSchema);
@@ -85,23 +86,29 @@ const UPDATE_DOC: OperationDoc = {
   refusals: [404],
 };
 
-export function labelReportRoutes(service: Service, options: { busyWaitMs: number }) {
+export function labelReportRoutes(service: Service, options: { busyWaitMs: number; clients: ClientGate }) {
+  const { clients } = options;
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
     app.get('/v2/labelReports', { config: { openapi: LIST_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       service.reports.authorize(caller, 'read');
-      const page = service.reports.listJson(caller, parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS));
+      const query = parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS);
+      const page = await clients.run(request, () => service.reports.listJson(caller, query));
+      if (page === CLIENT_GONE) return clients.abandon(request, reply);
       // Streamed with backpressure: a page of any size is written as the client reads it.
-      return reply.type('application/json; charset=utf-8').send(Readable.from(page, { highWaterMark: 1 }));
+      const chunks = clients.stream(request, page);
+      return reply.type('application/json; charset=utf-8').send(Readable.from(chunks, { highWaterMark: 1 }));
     });
 
     app.get<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: RETRIEVE_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       service.reports.authorize(caller, 'read', request.params.id);
       refuseQueryParameters(request);
-      return sendReport(reply, service.reports.retrieveDocument(caller, request.params.id));
+      const json = await clients.run(request, () => reportJson(service.reports.retrieveDocument(caller, request.params.id)));
+      if (json === CLIENT_GONE) return clients.abandon(request, reply);
+      return reply.type('application/json; charset=utf-8').send(json);
     });
 
     app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: UPDATE_DOC } }, async (request, reply) => {
@@ -110,7 +117,11 @@ export function labelReportRoutes(service: Service, options: { busyWaitMs: numbe
       const body = jsonBody(request);
       refuseQueryParameters(request);
       const patch = parseObjectBody(labelReportPatchSchema, body);
-      const updated = await waitForDatabase(() => service.reports.updateDocument(caller, request.params.id, patch), options.busyWaitMs);
+      const updated = await waitForDatabase(
+        () => service.reports.updateDocument(caller, request.params.id, patch),
+        options.busyWaitMs,
+        clients.signal(request, reply),
+      );
       return sendReport(reply, updated);
     });
   };
