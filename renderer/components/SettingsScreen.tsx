@@ -43,7 +43,7 @@ function SessionPanel() {
       <p data-testid="session-company">
         <strong>{session.companyName}</strong> ({session.companyId}) — key from {from}, service at <code>{baseUrl}</code>
       </p>
-      <p className="muted small">Key permissions: {session.permissions.join(', ') || 'none'}</p>
+      <p className="muted small">This key may: {session.permissions.map((p) => PERMISSION_TEXT[p].replace(/ \(.*\)$/, '')).join(' · ') || 'nothing'}</p>
       <button type="button" className="button" onClick={() => stores.connection.getState().useAnotherKey(browserEnv())}>
         Use another key
       </button>
@@ -52,6 +52,7 @@ function SessionPanel() {
 }
 
 function ServiceInfoPanel() {
+  const unreachable = useKeys((s) => s.unreachable) || !useConnection((s) => s.reachable);
   const info = useKeys((s) => s.info);
   const infoError = useKeys((s) => s.infoError);
   const curl = info
@@ -60,8 +61,9 @@ function ServiceInfoPanel() {
   return (
     <section className="panel" aria-labelledby="info-title">
       <h3 id="info-title">For local tools</h3>
-      {infoError && <ErrorBanner message={infoError} />}
-      {!info && !infoError && <p className="muted">Loading…</p>}
+      {unreachable && !info && <p className="muted">Shown when the service answers again.</p>}
+      {infoError && !unreachable && <ErrorBanner message={infoError} />}
+      {!info && !infoError && !unreachable && <p className="muted">Loading…</p>}
       {info && (
         <>
           <dl className="facts">
@@ -123,22 +125,46 @@ function CreateKeyForm() {
   );
 }
 
-function KeyRow({ k }: { k: ApiKeyInfo }) {
+/** Said on the Connect screen after someone revokes the key they are signed in with. */
+const REVOKED_OWN_KEY = 'You revoked the key this window was signed in with, so it is signed out. Sign in with another key to go on.';
+
+function KeyRow({ k, isThisKey }: { k: ApiKeyInfo; isThisKey: boolean }) {
   const revoking = useKeys((s) => s.revoking === k.id);
+  const name = k.name ?? 'unnamed';
+  const revoke = async () => {
+    const revoked = await stores.keys.getState().revoke(k.id, { signsOut: isThisKey });
+    if (revoked && isThisKey) stores.connection.getState().signOut(REVOKED_OWN_KEY);
+  };
   return (
-    <tr data-testid={`key-${k.id}`} className={k.revoked !== null ? 'is-revoked' : ''}>
-      <td>{k.name || <span className="muted">unnamed</span>}</td>
-      <td>{k.permissions.join(', ')}</td>
+    <tr data-testid={`key-${k.id}`} className={`${k.revoked !== null ? 'is-revoked' : ''}${isThisKey ? ' is-this-key' : ''}`}>
+      <td>
+        {k.name || <span className="muted">unnamed</span>}
+        {isThisKey && (
+          <span className="this-key" data-testid="this-key">
+            this key
+          </span>
+        )}
+      </td>
+      <td>{k.permissions.map((p) => PERMISSION_TEXT[p].replace(/ \(.*\)$/, '')).join(', ')}</td>
       <td>{when(k.created)}</td>
       <td>{k.revoked !== null ? `Revoked ${when(k.revoked)}` : 'Active'}</td>
       <td className="actions">
         {k.revoked === null && (
           <ConfirmAction
             label="Revoke…"
-            question={`Revoke “${k.name ?? 'unnamed'}”? Tools using it stop working.`}
-            confirmLabel="Yes, revoke"
+            question={
+              isThisKey ? (
+                <span className="confirm__warning" data-testid="revoke-own-key-warning">
+                  <strong>This is the key this window is signed in with.</strong> Revoking “{name}” signs you out here at once, and tools using it stop
+                  working.
+                </span>
+              ) : (
+                `Revoke “${name}”? Tools using it stop working.`
+              )
+            }
+            confirmLabel={isThisKey ? 'Yes, revoke and sign out' : 'Yes, revoke'}
             busy={revoking}
-            onConfirm={() => stores.keys.getState().revoke(k.id)}
+            onConfirm={revoke}
           />
         )}
       </td>
@@ -150,17 +176,20 @@ function KeysPanel({ canManage }: { canManage: boolean }) {
   const keys = useKeys((s) => s.keys);
   const error = useKeys((s) => s.error);
   const loading = useKeys((s) => s.loading);
+  const unreachable = useKeys((s) => s.unreachable) || !useConnection((s) => s.reachable);
+  const thisKey = useConnection((s) => s.session?.keyId ?? null);
   return (
     <section className="panel" aria-labelledby="keys-title">
       <h3 id="keys-title">Local API keys</h3>
       {!canManage ? (
         <p className="note note--locked">
-          <strong>Read only: </strong>this key cannot manage API keys (it lacks the apiKeys:manage permission). Use the desktop session key or another key
-          that has it.
+          This key may not manage API keys. Sign in with the desktop app&apos;s own key, or with a key that may, to create or revoke keys.
         </p>
       ) : (
         <>
-          {error && <ErrorBanner message={error} onDismiss={() => stores.keys.getState().dismissError()} />}
+          {/* Unreachable is said once, by the header's indicator. */}
+          {error && !unreachable && <ErrorBanner message={error} onDismiss={() => stores.keys.getState().dismissError()} />}
+          {unreachable && !keys && <p className="muted">The keys are listed when the service answers again.</p>}
           <CreateKeyForm />
           {loading && !keys && <p className="muted">Loading keys…</p>}
           {keys && keys.length === 0 && <p className="muted">No keys yet.</p>}
@@ -179,7 +208,7 @@ function KeysPanel({ canManage }: { canManage: boolean }) {
               </thead>
               <tbody>
                 {keys.map((k) => (
-                  <KeyRow key={k.id} k={k} />
+                  <KeyRow key={k.id} k={k} isThisKey={k.id === thisKey} />
                 ))}
               </tbody>
             </table>
@@ -192,9 +221,11 @@ function KeysPanel({ canManage }: { canManage: boolean }) {
 
 export function SettingsScreen() {
   const canManage = useConnection((s) => s.session?.permissions.includes('apiKeys:manage') ?? false);
+  const reachable = useConnection((s) => s.reachable);
+  // Loaded on opening, and again when the service is back after being unreachable.
   useEffect(() => {
-    void stores.keys.getState().load(canManage);
-  }, [canManage]);
+    if (reachable) void stores.keys.getState().load(canManage);
+  }, [canManage, reachable]);
   return (
     <div className="settings">
       <SessionPanel />

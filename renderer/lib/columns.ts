@@ -26,7 +26,7 @@ export const COLUMN_INFO: Record<ColumnId, ColumnInfo> = {
   type: { title: 'Type', sort: 'type', minWidth: 126 },
   created: { title: 'Created', sort: 'created', minWidth: 196 },
   updated: { title: 'Updated', sort: 'updated', minWidth: 196 },
-  flag: { title: 'Flag', sort: 'flag', minWidth: 100 },
+  flag: { title: 'Flag', sort: 'flag', minWidth: 112 },
   archived: { title: 'Archived', sort: 'archived', minWidth: 124 },
 };
 

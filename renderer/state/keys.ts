@@ -4,7 +4,8 @@
  * once and stores only a hash.
  */
 import { createStore } from 'zustand/vanilla';
-import { errorMessage } from '../api/client';
+import { ApiClientError, NETWORK_ERROR } from '../api/client';
+import { plainProblem } from '../lib/problem-text';
 import type { ApiClient, ApiKeyInfo, CreatedApiKey, ServiceInfo } from '../api/client';
 import type { Permission } from '../../schema/report';
 
@@ -18,6 +19,8 @@ export interface KeysState {
   loading: boolean;
   error: string | null;
   infoError: string | null;
+  /** The last load found no service (the header says so; the panels only wait). */
+  unreachable: boolean;
   creating: boolean;
   /** The key just created, secret included; shown once. */
   created: CreatedApiKey | null;
@@ -25,7 +28,8 @@ export interface KeysState {
   /** includeKeys false: only /local/info (the key lacks apiKeys:manage). */
   load(includeKeys?: boolean): Promise<void>;
   create(name: string, permissions: Permission[]): Promise<boolean>;
-  revoke(id: string): Promise<boolean>;
+  /** signsOut: the key revoked is the one in use, so the list is not asked for again with it. */
+  revoke(id: string, options?: { signsOut?: boolean }): Promise<boolean>;
   dismissCreated(): void;
   dismissError(): void;
   reset(): void;
@@ -37,6 +41,7 @@ const initial = {
   loading: false,
   error: null,
   infoError: null,
+  unreachable: false,
   creating: false,
   created: null,
   revoking: null,
@@ -52,12 +57,14 @@ export function createKeysStore(options: KeysStoreOptions) {
       set({ loading: true, error: null, infoError: null });
       // Info and keys are independent: a key without apiKeys:manage still sees the port.
       const [keys, info] = await Promise.allSettled([includeKeys ? client.listKeys() : Promise.resolve(null), client.info()]);
+      const offline = (r: PromiseSettledResult<unknown>) => r.status === 'rejected' && r.reason instanceof ApiClientError && r.reason.code === NETWORK_ERROR;
       set({
         loading: false,
         keys: keys.status === 'fulfilled' ? keys.value : null,
-        error: keys.status === 'rejected' ? errorMessage(keys.reason) : null,
+        error: keys.status === 'rejected' ? plainProblem(keys.reason) : null,
         info: info.status === 'fulfilled' ? info.value : null,
-        infoError: info.status === 'rejected' ? errorMessage(info.reason) : null,
+        infoError: info.status === 'rejected' ? plainProblem(info.reason) : null,
+        unreachable: offline(keys) || offline(info),
       });
     },
 
@@ -72,22 +79,22 @@ export function createKeysStore(options: KeysStoreOptions) {
         if (keys) set({ keys });
         return true;
       } catch (err) {
-        set({ creating: false, error: errorMessage(err) });
+        set({ creating: false, error: plainProblem(err) });
         return false;
       }
     },
 
-    async revoke(id) {
+    async revoke(id, { signsOut = false } = {}) {
       const client = options.getClient();
       if (!client) return false;
       set({ revoking: id, error: null });
       try {
         await client.revokeKey(id);
-        const keys = await client.listKeys().catch(() => get().keys);
+        const keys = signsOut ? get().keys : await client.listKeys().catch(() => get().keys);
         set({ revoking: null, keys });
         return true;
       } catch (err) {
-        set({ revoking: null, error: errorMessage(err) });
+        set({ revoking: null, error: plainProblem(err) });
         return false;
       }
     },

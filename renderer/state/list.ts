@@ -20,7 +20,7 @@ export interface ListStoreOptions {
   maxCachedPages?: number;
   /** Requests in flight at once, so a fast scroll does not queue dozens of pages. */
   maxConcurrent?: number;
-  /** Delay before fetching a requested range; lets a scrollbar drag settle. 0 in tests. */
+  /** Delay before fetching a requested range, for callers that ask on every frame. */
   debounceMs?: number;
 }
 
@@ -65,7 +65,8 @@ export function createListStore(options: ListStoreOptions) {
   const pageSize = options.pageSize ?? 100;
   const maxCachedPages = Math.max(4, options.maxCachedPages ?? 60);
   const maxConcurrent = Math.max(1, options.maxConcurrent ?? 4);
-  const debounceMs = options.debounceMs ?? 60;
+  // The table asks only once scrolling has settled, so by default a range is fetched at once.
+  const debounceMs = options.debounceMs ?? 0;
 
   // Kept outside the reactive state: the page map changes often and is read through rowAt().
   let pages = new Map<number, MinimalLabelReport[]>();
