@@ -14,12 +14,14 @@ export class CompanyStore {
   private readonly selectOne: Statement;
   private readonly selectAll: Statement;
   private readonly selectExisting: Statement;
+  private readonly insertMissing: Statement;
 
   constructor(db: Db) {
     this.upsertRow = db.prepare(
       `INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, short_code = excluded.short_code`,
     );
+    this.insertMissing = db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING');
     this.selectOne = db.prepare('SELECT * FROM companies WHERE id = ?');
     this.selectAll = db.prepare('SELECT * FROM companies ORDER BY id');
     this.selectExisting = db.prepare('SELECT id FROM companies WHERE id IN (SELECT value FROM json_each(?))').pluck();
@@ -27,6 +29,11 @@ export class CompanyStore {
 
   upsert(company: Company): void {
     this.upsertRow.run(company.id, company.name, company.shortCode);
+  }
+
+  /** Adds a company known only by its id (named after it) unless it exists; an existing one keeps its name. */
+  ensure(id: string): void {
+    this.insertMissing.run(id, id, '');
   }
 
   find(id: string): Company | undefined {

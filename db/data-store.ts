@@ -10,6 +10,7 @@ import { KeyStore } from './key-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
 import { ReviewStore } from './review-store';
+import { SyncStore } from './sync-store';
 import { WebhookStore } from './webhook-store';
 
 /** Another connection holds the write lock (an import switching in, another LabelDesk): nothing was written. */
@@ -36,6 +37,7 @@ export class DataStore {
   private writing = 0;
   readonly webhooks: WebhookStore;
   readonly reviews: ReviewStore;
+  readonly sync: SyncStore;
 
   private constructor(
     private readonly db: Db,
@@ -49,6 +51,7 @@ export class DataStore {
     this.changes = new ChangeLogStore(db);
     this.webhooks = new WebhookStore(db);
     this.reviews = new ReviewStore(db);
+    this.sync = new SyncStore(db);
   }
 
   /** Opens (creating when missing) and migrates the file. */

@@ -128,6 +128,11 @@ export class ReportStore {
     for (const f of fields) this.upsertCustomField.run(f.label_report_id, f.custom_field_id, f.value);
   }
 
+  /** Removes a report; its datapoints, access entries, states and custom fields go with it by cascade. */
+  remove(id: string): void {
+    this.deleteReport.run(id);
+  }
+
   /** A parsed list query as SQL for `count` and the list pages; opaque to callers. */
   compile(query: ListQuery): SqlFilter {
     return compileListQuery(query);

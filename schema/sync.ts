@@ -4,6 +4,17 @@
  * bodies they take. The service, the command line and the renderer share them.
  */
 import { z } from 'zod';
+import {
+  companySchema,
+  customFieldSchema,
+  firmwareVersionInfoSchema,
+  modeSchema,
+  reportTypeSchema,
+  roleSchema,
+  statusSchema,
+  subCompanySchema,
+} from './report';
+import { alertsConfigSchema, datapointSchema, limitsSchema, MAX_DATAPOINTS, senseConfigSchema } from './sense';
 
 export const SYNC_STATES = ['off', 'idle', 'pushing', 'pulling', 'reconciling', 'offline', 'paused'] as const;
 export const syncStateSchema = z.enum(SYNC_STATES);
@@ -130,3 +141,74 @@ export const syncTestResultSchema = z.object({
   message: z.string(),
 });
 export type SyncTestResult = z.infer<typeof syncTestResultSchema>;
+
+/**
+ * A report as sync reads it from a remote (a retrieve, a PATCH answer or a list element, whose
+ * label carries only uid and sequenceCode): the interface's shape, with what the interface
+ * leaves unshown optional, and extra keys ignored. Of the datapoint lists only the one sync
+ * keeps is checked, point by point (`remoteDatapointsSchema`).
+ */
+const datapointList = z.array(z.unknown());
+export const remoteReportSchema = z.object({
+  id: z.string().min(1),
+  created: isoInstant(),
+  updated: isoInstant(),
+  company: z.object(companySchema.shape),
+  subCompany: subCompanySchema.nullable().optional(),
+  user: z.record(z.string(), z.unknown()).nullable().optional(),
+  labelPreset: z.record(z.string(), z.unknown()).nullable().optional(),
+  label: z.object({
+    uid: z.string(),
+    sequenceCode: z.string(),
+    type: z.string().optional(),
+    name: z.string().optional(),
+    firmwareVersionInfo: z.object(firmwareVersionInfoSchema.shape).optional(),
+    estimatedBatteryDaysLeft: z.number().optional(),
+  }),
+  mode: modeSchema,
+  type: reportTypeSchema,
+  status: statusSchema,
+  labelReference: z.string().nullable().optional(),
+  senseConfig: z.object({ ...senseConfigSchema.shape, limits: z.object(limitsSchema.shape) }),
+  alertsConfig: alertsConfigSchema.nullable().optional(),
+  hasFlag: z.boolean(),
+  isArchived: z.boolean(),
+  numberOfTaps: z.int().nonnegative(),
+  dataIsIncomplete: z.boolean().optional(),
+  reportedSenseData: z
+    .object({
+      datapoints: datapointList.optional(),
+      currentTime: z.int().optional(),
+      numberOfDatapointsAvailable: z.int().nonnegative().optional(),
+      numberOfMeasurementsOccurred: z.int().nonnegative().optional(),
+    })
+    .nullable()
+    .optional(),
+  calculatedSenseData: z.object({
+    datapoints: datapointList,
+    currentTime: z.int(),
+    numberOfDatapointsAvailable: z.int().nonnegative(),
+    numberOfMeasurementsOccurred: z.int().nonnegative(),
+  }),
+  trimmedSenseData: z.object({ datapoints: datapointList }).nullable().optional(),
+  customFields: z.array(customFieldSchema).nullable().optional(),
+  access: z.array(z.object({ id: z.string(), companyId: z.string().min(1), role: roleSchema })),
+});
+export type RemoteReport = z.infer<typeof remoteReportSchema>;
+
+/** The raw datapoints sync keeps, checked as an import checks them. */
+export const remoteDatapointsSchema = z.array(z.object(datapointSchema.shape)).max(MAX_DATAPOINTS);
+
+/** A list answer's envelope; its elements are read one by one, so one bad report does not stop a page. */
+export const remotePageSchema = z.object({ data: z.array(z.unknown()), totalDocuments: z.int().nonnegative() });
+
+/** What sync needs of an element of `output=minimal`: which report, and when it last changed. */
+export const remoteMinimalSchema = z.object({ id: z.string().min(1), updated: isoInstant() });
+
+/** The remote's /local/session, when it is a LabelDesk. */
+export const remoteSessionSchema = z.object({ companyId: z.string().min(1), companyName: z.string() });
+
+/** ISO 8601 with a zone, in the canonical `toISOString()` form: paging compares and repeats it. */
+function isoInstant() {
+  return z.iso.datetime({ offset: true }).transform((s) => new Date(s).toISOString());
+}

@@ -9,6 +9,7 @@ import type { ListQuery } from '../query/list-query';
 import { ApiError } from '../schema/api-error';
 import {
   OWNER_FIELDS,
+  ROLE_MESSAGES,
   VIEWER_FIELDS,
   type LabelReport,
   type LabelReportPatch,
@@ -231,10 +232,10 @@ function mergeLimits(row: ReportRow, patch: Partial<Limits>): Limits {
 function checkRole(role: 'owner' | 'editor' | 'viewer', patch: LabelReportPatch): void {
   const fields = (Object.keys(patch) as (keyof LabelReportPatch)[]).filter((k) => patch[k] !== undefined);
   if (role === 'viewer' && fields.some((f) => !VIEWER_FIELDS.has(f))) {
-    throw new ApiError(403, 'ROLE_FORBIDDEN', 'Viewers can only update hasFlag and isArchived');
+    throw new ApiError(403, 'ROLE_FORBIDDEN', ROLE_MESSAGES.viewer);
   }
   if (role !== 'owner' && fields.some((f) => OWNER_FIELDS.has(f))) {
-    throw new ApiError(403, 'ROLE_FORBIDDEN', 'Only the label report owner can update limits');
+    throw new ApiError(403, 'ROLE_FORBIDDEN', ROLE_MESSAGES.limits);
   }
 }
 

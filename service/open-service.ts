@@ -19,6 +19,8 @@ import { ReportCsvExport } from './report-csv-export';
 import { ReportHistoryService } from './report-history';
 import { ReportReviews } from './report-review';
 import { ReportWriter } from './report-writer';
+import { SyncMirror } from './sync-mirror';
+import { SyncOutbox } from './sync-outbox';
 import { WebhookOutbox } from './webhook-outbox';
 import { Webhooks } from './webhooks';
 import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worker';
@@ -29,6 +31,8 @@ export interface Service {
   intake: LabelIntake;
   apiKeys: ApiKeys;
   webhooks: Webhooks;
+  /** The mirror of a remote instance (decisions §5): what the sync worker reads and writes. */
+  sync: SyncMirror;
   /** Starts delivering the webhook outbox of this database (the running service does; commands do not). */
   deliverWebhooks(options?: DeliveryOptions): DeliveryWorker;
   companies: {
@@ -67,11 +71,13 @@ export interface ServiceOptions {
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
   const now = options.now ?? (() => new Date());
   const data = DataStore.open(dbFile, { busyTimeoutMs: options.busyTimeoutMs });
-  const writer = new ReportWriter(data, now);
+  const syncOutbox = new SyncOutbox(data, now);
+  const writer = new ReportWriter(data, now, syncOutbox);
   const reports = new LabelReportService(data, writer, now, options.onRead);
-  // What taking in labels announces (ReportEvents) lands here, in the transaction of its change.
+  // What taking in labels and sync pulls announce (ReportEvents) lands here, in the transaction of its change.
   const outbox = new WebhookOutbox(data, reports, now);
   return {
+    sync: new SyncMirror(data, writer, syncOutbox, outbox, now),
     reports,
     intake: new LabelIntake(data, writer, outbox, now),
     apiKeys: new ApiKeys(data),

@@ -9,6 +9,7 @@ import type { ReportRow } from '../db/report-rows';
 import type { Actor, ChangeKind, FieldChange } from '../schema/change-log';
 import { diffFacts, reportFacts } from './report-facts';
 import type { ReportRecord } from './report-record';
+import type { SyncOutbox } from './sync-outbox';
 
 /** An edit of a stored report's values, decided by the service's rules. */
 export interface ReportEdit {
@@ -26,6 +27,8 @@ export class ReportWriter {
   constructor(
     private readonly data: DataStore,
     private readonly now: () => Date,
+    /** Records the edits of mirrored reports for sync to send back, in the edit's transaction. */
+    private readonly syncOutbox?: SyncOutbox,
   ) {}
 
   /**
@@ -75,6 +78,21 @@ export class ReportWriter {
       if (changes.length === 0) return false;
       reports.updateColumns(id, { updated: nextUpdated(before.row.updated, this.now()) });
       this.log(after, 'update', changes, actor);
+      this.syncOutbox?.recordChange(id, actor, changes);
+      return true;
+    });
+  }
+
+  /**
+   * Removes a report (sync, when the remote no longer shows it), logged as a `remove` naming
+   * the companies that could see it. Returns whether there was one.
+   */
+  remove(id: string, actor: Actor): boolean {
+    return this.atomically(() => {
+      const before = this.snapshot(id);
+      if (!before) return false;
+      this.data.reports.remove(id);
+      this.log(before, 'remove', [], actor);
       return true;
     });
   }
@@ -86,6 +104,11 @@ export class ReportWriter {
    */
   private atomically<T>(fn: () => T): T {
     return this.data.inTransaction ? fn() : this.data.write(fn);
+  }
+
+  /** The report as stored: its row, access entries, company states and custom fields. */
+  stored(id: string): ReportRecord | undefined {
+    return this.snapshot(id);
   }
 
   private snapshot(id: string): ReportRecord | undefined {
@@ -113,6 +136,6 @@ export class ReportWriter {
 }
 
 /** `updated` moves forward on every change, even two changes within one millisecond. */
-function nextUpdated(previous: string, now: Date): string {
+export function nextUpdated(previous: string, now: Date): string {
   return new Date(Math.max(now.getTime(), Date.parse(previous) + 1)).toISOString();
 }

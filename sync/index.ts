@@ -35,14 +35,7 @@ export interface SyncOptions {
   requestTimeoutMs?: number;
 }
 
-export const SYNC_DEFAULTS = {
-  pageSize: 100,
-  overlapSeconds: 300,
-  reconcileEverySeconds: 3600,
-  intervalSeconds: 30,
-  conflicts: 'remote',
-  requestTimeoutMs: 30_000,
-} as const satisfies Required<Omit<SyncOptions, 'remoteUrl' | 'remoteKey' | 'companyId'>>;
+export { SYNC_DEFAULTS } from './defaults';
 
 export type CycleOutcome = { ok: true } | { ok: false; reason: 'offline' | 'paused' | 'error'; message: string };
 

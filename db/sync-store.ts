@@ -1,0 +1,318 @@
+/**
+ * SQL for sync (decisions §5): settings and the pull cursor, the worker's last state, which
+ * reports mirror the remote, the outbox of local edits, conflicts and dead letters. Callers own
+ * transactions; the rules (merging, when an entry dies) belong to them.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { SyncState, SyncValue } from '../schema/sync';
+import type { Db } from './database';
+
+/** A pending field: its value before the first pending edit, and the newest one. */
+export interface PendingField {
+  base: SyncValue;
+  value: SyncValue;
+}
+export type PendingFields = Record<string, PendingField>;
+
+export interface OutboxRecord {
+  labelReportId: string;
+  fields: PendingFields;
+  since: string;
+  version: number;
+}
+
+/** The highest remote `updated` applied, and the ids applied at it. */
+export interface PullCursor {
+  updated: string | null;
+  ids: string[];
+}
+
+export interface SyncSettingsRecord {
+  remoteUrl: string | null;
+  companyId: string | null;
+  cursor: PullCursor;
+  lastReconcileAt: string | null;
+}
+
+export interface SyncStateRecord {
+  state: SyncState;
+  lastSuccessAt: string | null;
+  lastError: { at: string; message: string } | null;
+  nextAttemptAt: string | null;
+}
+
+export interface ConflictRecord {
+  id: string;
+  labelReportId: string;
+  field: string;
+  kind: 'field' | 'gone';
+  base: SyncValue;
+  local: SyncValue;
+  remote: SyncValue;
+  at: string;
+}
+
+export interface DeadLetterRecord {
+  id: string;
+  labelReportId: string;
+  fields: PendingFields;
+  status: number;
+  message: string;
+  at: string;
+}
+
+interface SettingsRow {
+  remote_url: string | null;
+  company_id: string | null;
+  cursor_updated: string | null;
+  cursor_ids: string;
+  last_reconcile_at: string | null;
+}
+interface StateRow {
+  state: SyncState;
+  last_success_at: string | null;
+  last_error_at: string | null;
+  last_error_message: string | null;
+  next_attempt_at: string | null;
+}
+interface OutboxRow {
+  label_report_id: string;
+  fields: string;
+  since: string;
+  version: number;
+}
+interface ConflictRow {
+  id: string;
+  label_report_id: string;
+  field: string;
+  kind: 'field' | 'gone';
+  base: string;
+  local: string;
+  remote: string;
+  at: string;
+}
+interface DeadLetterRow {
+  id: string;
+  label_report_id: string;
+  fields: string;
+  status: number;
+  message: string;
+  at: string;
+}
+
+export class SyncStore {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(private readonly db: Db) {}
+
+  settings(): SyncSettingsRecord {
+    const row = this.statement('SELECT * FROM sync_settings WHERE id = 1').get() as SettingsRow;
+    return {
+      remoteUrl: row.remote_url,
+      companyId: row.company_id,
+      cursor: { updated: row.cursor_updated, ids: JSON.parse(row.cursor_ids) as string[] },
+      lastReconcileAt: row.last_reconcile_at,
+    };
+  }
+
+  /** Another remote or company starts the pull from the beginning and reconciles at once. */
+  setRemote(remoteUrl: string | null, companyId: string | null): void {
+    const now = this.settings();
+    const same = now.remoteUrl === remoteUrl && (now.companyId === companyId || now.companyId === null || companyId === null);
+    this.statement(
+      `UPDATE sync_settings SET remote_url = ?, company_id = ?${same ? '' : ", cursor_updated = NULL, cursor_ids = '[]', last_reconcile_at = NULL"} WHERE id = 1`,
+    ).run(remoteUrl, companyId ?? (same ? now.companyId : null));
+  }
+
+  saveCursor(cursor: PullCursor): void {
+    this.statement('UPDATE sync_settings SET cursor_updated = ?, cursor_ids = ? WHERE id = 1').run(cursor.updated, JSON.stringify(cursor.ids));
+  }
+
+  markReconciled(at: string): void {
+    this.statement('UPDATE sync_settings SET last_reconcile_at = ? WHERE id = 1').run(at);
+  }
+
+  state(): SyncStateRecord {
+    const row = this.statement('SELECT * FROM sync_state WHERE id = 1').get() as StateRow;
+    return {
+      state: row.state,
+      lastSuccessAt: row.last_success_at,
+      lastError: row.last_error_at === null ? null : { at: row.last_error_at, message: row.last_error_message ?? '' },
+      nextAttemptAt: row.next_attempt_at,
+    };
+  }
+
+  saveState(state: SyncStateRecord): void {
+    this.statement(
+      `UPDATE sync_state SET state = ?, last_success_at = ?, last_error_at = ?, last_error_message = ?, next_attempt_at = ? WHERE id = 1`,
+    ).run(state.state, state.lastSuccessAt, state.lastError?.at ?? null, state.lastError?.message ?? null, state.nextAttemptAt);
+  }
+
+  // The mirror.
+
+  isMirrored(id: string): boolean {
+    return this.statement('SELECT 1 FROM sync_mirror WHERE label_report_id = ?').get(id) !== undefined;
+  }
+
+  /** The remote `updated` last applied, of those of `ids` that are mirrored. */
+  remoteUpdated(ids: readonly string[]): Map<string, string | null> {
+    if (ids.length === 0) return new Map();
+    const rows = this.statement(
+      'SELECT label_report_id AS id, remote_updated AS updated FROM sync_mirror WHERE label_report_id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(ids)) as { id: string; updated: string | null }[];
+    return new Map(rows.map((r) => [r.id, r.updated]));
+  }
+
+  setMirrored(id: string, remoteUpdated: string | null): void {
+    this.statement(
+      `INSERT INTO sync_mirror (label_report_id, remote_updated) VALUES (?, ?)
+       ON CONFLICT (label_report_id) DO UPDATE SET remote_updated = excluded.remote_updated`,
+    ).run(id, remoteUpdated);
+  }
+
+  unmirror(id: string): void {
+    this.statement('DELETE FROM sync_mirror WHERE label_report_id = ?').run(id);
+  }
+
+  /** Mirrored ids after `after` (exclusive) up to `upTo` (inclusive; null: to the end), by id. */
+  mirroredIdsBetween(after: string | null, upTo: string | null): string[] {
+    return this.statement(
+      `SELECT label_report_id FROM sync_mirror
+       WHERE (@after IS NULL OR label_report_id > @after) AND (@upTo IS NULL OR label_report_id <= @upTo) ORDER BY label_report_id`,
+    )
+      .pluck()
+      .all({ after, upTo }) as string[];
+  }
+
+  mirrorCount(): number {
+    return this.statement('SELECT count(*) FROM sync_mirror').pluck().get() as number;
+  }
+
+  // The outbox.
+
+  outboxEntry(id: string): OutboxRecord | undefined {
+    const row = this.statement('SELECT * FROM sync_outbox WHERE label_report_id = ?').get(id) as OutboxRow | undefined;
+    return row && toOutbox(row);
+  }
+
+  /** Entries oldest first. */
+  outboxEntries(limit = -1): OutboxRecord[] {
+    return (this.statement('SELECT * FROM sync_outbox ORDER BY since, label_report_id LIMIT ?').all(limit) as OutboxRow[]).map(toOutbox);
+  }
+
+  /** Writes the entry, or removes it when no field is pending. */
+  putOutbox(entry: OutboxRecord): void {
+    if (Object.keys(entry.fields).length === 0) {
+      this.deleteOutbox(entry.labelReportId);
+      return;
+    }
+    this.statement(
+      `INSERT INTO sync_outbox (label_report_id, fields, since, version) VALUES (?, ?, ?, ?)
+       ON CONFLICT (label_report_id) DO UPDATE SET fields = excluded.fields, since = excluded.since, version = excluded.version`,
+    ).run(entry.labelReportId, JSON.stringify(entry.fields), entry.since, entry.version);
+  }
+
+  deleteOutbox(id: string): void {
+    this.statement('DELETE FROM sync_outbox WHERE label_report_id = ?').run(id);
+  }
+
+  outboxCount(): number {
+    return this.statement('SELECT count(*) FROM sync_outbox').pluck().get() as number;
+  }
+
+  // Conflicts.
+
+  addConflict(conflict: ConflictRecord): void {
+    this.statement(
+      `INSERT INTO sync_conflicts (id, label_report_id, field, kind, base, local, remote, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      conflict.id,
+      conflict.labelReportId,
+      conflict.field,
+      conflict.kind,
+      JSON.stringify(conflict.base),
+      JSON.stringify(conflict.local),
+      JSON.stringify(conflict.remote),
+      conflict.at,
+    );
+  }
+
+  conflicts(): ConflictRecord[] {
+    return (this.statement('SELECT * FROM sync_conflicts ORDER BY at, id').all() as ConflictRow[]).map(toConflict);
+  }
+
+  conflict(id: string): ConflictRecord | undefined {
+    const row = this.statement('SELECT * FROM sync_conflicts WHERE id = ?').get(id) as ConflictRow | undefined;
+    return row && toConflict(row);
+  }
+
+  deleteConflict(id: string): void {
+    this.statement('DELETE FROM sync_conflicts WHERE id = ?').run(id);
+  }
+
+  conflictCount(): number {
+    return this.statement('SELECT count(*) FROM sync_conflicts').pluck().get() as number;
+  }
+
+  // Dead letters.
+
+  addDeadLetter(letter: DeadLetterRecord): void {
+    this.statement(
+      'INSERT INTO sync_dead_letters (id, label_report_id, fields, status, message, at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(letter.id, letter.labelReportId, JSON.stringify(letter.fields), letter.status, letter.message, letter.at);
+  }
+
+  deadLetters(): DeadLetterRecord[] {
+    return (this.statement('SELECT * FROM sync_dead_letters ORDER BY at, id').all() as DeadLetterRow[]).map(toDeadLetter);
+  }
+
+  deadLetter(id: string): DeadLetterRecord | undefined {
+    const row = this.statement('SELECT * FROM sync_dead_letters WHERE id = ?').get(id) as DeadLetterRow | undefined;
+    return row && toDeadLetter(row);
+  }
+
+  deleteDeadLetter(id: string): void {
+    this.statement('DELETE FROM sync_dead_letters WHERE id = ?').run(id);
+  }
+
+  deadLetterCount(): number {
+    return this.statement('SELECT count(*) FROM sync_dead_letters').pluck().get() as number;
+  }
+
+  private statement(sql: string): Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+function toOutbox(row: OutboxRow): OutboxRecord {
+  return { labelReportId: row.label_report_id, fields: JSON.parse(row.fields) as PendingFields, since: row.since, version: row.version };
+}
+
+function toConflict(row: ConflictRow): ConflictRecord {
+  return {
+    id: row.id,
+    labelReportId: row.label_report_id,
+    field: row.field,
+    kind: row.kind,
+    base: JSON.parse(row.base) as SyncValue,
+    local: JSON.parse(row.local) as SyncValue,
+    remote: JSON.parse(row.remote) as SyncValue,
+    at: row.at,
+  };
+}
+
+function toDeadLetter(row: DeadLetterRow): DeadLetterRecord {
+  return {
+    id: row.id,
+    labelReportId: row.label_report_id,
+    fields: JSON.parse(row.fields) as PendingFields,
+    status: row.status,
+    message: row.message,
+    at: row.at,
+  };
+}

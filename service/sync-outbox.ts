@@ -1,0 +1,48 @@
+/**
+ * The sync outbox's side of the write path (decisions §5 "Local edits and push"): a change an
+ * API key makes to a mirrored report is recorded, in the transaction of the change, as the
+ * report's one pending entry, per field its base and its newest value.
+ */
+import type { DataStore } from '../db/data-store';
+import type { Actor, FieldChange } from '../schema/change-log';
+import { mergeLocalEdit } from '../sync/merge';
+import { syncEditsOf } from './sync-fields';
+
+export class SyncOutbox {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly data: DataStore,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Called by the write path inside the change's transaction. Pulls (actor sync) never reach the outbox: no echo. */
+  recordChange(reportId: string, actor: Actor, changes: readonly FieldChange[]): void {
+    if (actor.kind !== 'apiKey') return;
+    const { sync } = this.data;
+    if (!sync.isMirrored(reportId)) return;
+    const { companyId } = sync.settings();
+    if (companyId === null) return;
+    const edits = syncEditsOf(changes, companyId);
+    if (edits.length === 0) return;
+    const entry = sync.outboxEntry(reportId);
+    sync.putOutbox({
+      labelReportId: reportId,
+      fields: mergeLocalEdit(entry?.fields ?? {}, edits),
+      since: entry?.since ?? this.now().toISOString(),
+      version: (entry?.version ?? 0) + 1,
+    });
+    this.notify();
+  }
+
+  /** `listener` runs after a local edit was queued (the worker pushes about a second later). Returns its removal. */
+  onQueued(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Listeners only schedule their work, which runs after the transaction. */
+  notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

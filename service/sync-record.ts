@@ -1,0 +1,144 @@
+/**
+ * A remote's report as a mirrored one (decisions §5 "What the mirror holds"): everything as the
+ * remote shows it, with the calculated figures computed here from the raw datapoints, and the
+ * inputs the remote does not show derived from what it shows.
+ */
+import { describeZodError } from '../contract/zod-messages';
+import type { AccessRow } from '../db/report-store';
+import { remoteDatapointsSchema, type RemoteReport } from '../schema/sync';
+import type { BundleReport } from '../schema/bundle';
+import type { Datapoint, Trim } from '../schema/sense';
+import { datapointsFromColumns, estimatedBatteryDaysLeft } from '../sense';
+import { decodeDatapoints } from '../db/datapoint-codec';
+import { accessId, labelOf, recordFromBundle, trimOf, type ReportRecord } from './report-record';
+
+/** A remote report sync cannot take (its datapoints do not check, or a list element of a report never fetched whole). */
+export class UnusableRemoteReport extends Error {}
+
+/**
+ * `stored` is the local report of that id, if any: a list element's label keeps its stored
+ * facts, and the flags of other companies than the remote key's stay as they were here.
+ */
+export function recordFromRemote(remote: RemoteReport, stored: ReportRecord | undefined, companyId: string, nowSeconds: number): ReportRecord {
+  const storedLabel = stored && { ...labelOf(stored.row), batteryLifeDays: stored.row.battery_life_days ?? undefined };
+  const { type, name, firmwareVersionInfo, estimatedBatteryDaysLeft: daysLeft } = remote.label;
+  const whole = type !== undefined && name !== undefined && firmwareVersionInfo !== undefined;
+  if (!whole && !storedLabel) throw new UnusableRemoteReport(`label report '${remote.id}': the remote did not show its label`);
+  const label = whole
+    ? {
+        uid: remote.label.uid,
+        sequenceCode: remote.label.sequenceCode,
+        type,
+        name,
+        firmwareVersionInfo,
+        batteryLifeDays: batteryLife(daysLeft, remote.senseConfig.configTime, nowSeconds, storedLabel),
+      }
+    : { ...storedLabel!, uid: remote.label.uid, sequenceCode: remote.label.sequenceCode };
+
+  const datapoints = rawDatapoints(remote);
+  const shown = remote.reportedSenseData;
+  const counters = shown ?? remote.calculatedSenseData;
+  const bundle: BundleReport = {
+    id: remote.id,
+    created: new Date(remote.created).toISOString(),
+    updated: new Date(remote.updated).toISOString(),
+    companyId: remote.company.id,
+    subCompany: remote.subCompany ?? null,
+    user: remote.user ?? null,
+    labelPreset: remote.labelPreset ?? (stored?.row.label_preset ? JSON.parse(stored.row.label_preset) : null),
+    label: { ...label, batteryLifeDays: label.batteryLifeDays ?? undefined },
+    mode: remote.mode,
+    type: remote.type,
+    status: remote.status,
+    labelReference: remote.labelReference ?? '',
+    senseConfig: remote.senseConfig,
+    alertsConfig: remote.alertsConfig ?? null,
+    numberOfTaps: remote.numberOfTaps,
+    dataIsIncomplete: remote.dataIsIncomplete ?? stored?.row.data_is_incomplete === 1,
+    reportedSenseData: {
+      datapoints,
+      currentTime: counters.currentTime,
+      numberOfDatapointsAvailable: counters.numberOfDatapointsAvailable,
+      numberOfMeasurementsOccurred: counters.numberOfMeasurementsOccurred,
+    },
+    trim: trimFrom(remote, datapoints, stored),
+    customFields: remote.customFields ?? [],
+  };
+  const record = recordFromBundle(bundle);
+  return {
+    ...record,
+    access: accessOf(remote),
+    states: [
+      ...(stored?.states.filter((s) => s.company_id !== companyId) ?? []),
+      { company_id: companyId, label_report_id: remote.id, has_flag: remote.hasFlag ? 1 : 0, is_archived: remote.isArchived ? 1 : 0 },
+    ],
+  };
+}
+
+/** The stored battery life while it still gives the remote's estimate (so a fetch changes nothing), else one that does. */
+function batteryLife(
+  daysLeft: number | undefined,
+  configTime: number,
+  nowSeconds: number,
+  stored: { batteryLifeDays?: number } | undefined,
+): number | undefined {
+  if (daysLeft === undefined) return stored?.batteryLifeDays;
+  if (stored && estimatedBatteryDaysLeft(configTime, nowSeconds, stored.batteryLifeDays) === daysLeft) return stored.batteryLifeDays;
+  return batteryLifeFor(daysLeft, configTime, nowSeconds);
+}
+
+/**
+ * The battery life that makes the local estimate equal the remote's at `nowSeconds`: the
+ * default (365 days, stored as none) when that gives it, else the middle of the days that do.
+ */
+export function batteryLifeFor(daysLeft: number, configTime: number, nowSeconds: number): number | undefined {
+  if (estimatedBatteryDaysLeft(configTime, nowSeconds) === daysLeft) return undefined;
+  const elapsedDays = (nowSeconds - configTime) / 86_400;
+  return Math.max(Number.MIN_VALUE, daysLeft + elapsedDays + 0.5);
+}
+
+/** The remote's raw datapoints when it shows them, else the calculated timeline's. */
+function rawDatapoints(remote: RemoteReport): Datapoint[] {
+  const list = remote.reportedSenseData?.datapoints ?? remote.calculatedSenseData.datapoints;
+  const parsed = remoteDatapointsSchema.safeParse(list);
+  if (!parsed.success) {
+    throw new UnusableRemoteReport(`label report '${remote.id}': ${describeZodError(parsed.error, 'datapoints')}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The trim: the first and last timestamps of the trimmed timeline. A trimmed timeline without
+ * datapoints says only that the trim holds none: the stored trim is kept when it holds none
+ * either, else one past the last datapoint stands for it.
+ */
+function trimFrom(remote: RemoteReport, datapoints: readonly Datapoint[], stored: ReportRecord | undefined): Trim | null {
+  const trimmed = remote.trimmedSenseData;
+  if (trimmed === null || trimmed === undefined) return null;
+  let startTime = Infinity;
+  let endTime = -Infinity;
+  for (const d of trimmed.datapoints) {
+    const t = (d as { timestamp?: unknown }).timestamp;
+    if (typeof t !== 'number' || !Number.isInteger(t)) continue;
+    if (t < startTime) startTime = t;
+    if (t > endTime) endTime = t;
+  }
+  if (startTime <= endTime) return { startTime, endTime };
+  const storedTrim = stored && trimOf(stored.row);
+  if (storedTrim && !holdsAny(stored, storedTrim)) return storedTrim;
+  const after = datapoints.reduce((max, d) => Math.max(max, d.timestamp), 0) + 1;
+  return { startTime: after, endTime: after };
+}
+
+function holdsAny(stored: ReportRecord, trim: Trim): boolean {
+  return datapointsFromColumns(decodeDatapoints(stored.row.datapoints)).some((d) => d.timestamp >= trim.startTime && d.timestamp <= trim.endTime);
+}
+
+/** The remote's access entries with their own ids; the owner's added when the remote left it out. */
+function accessOf(remote: RemoteReport): AccessRow[] {
+  const rows: AccessRow[] = remote.access.map((a) => ({ id: a.id, label_report_id: remote.id, company_id: a.companyId, role: a.role }));
+  if (!rows.some((a) => a.role === 'owner' && a.company_id === remote.company.id)) {
+    rows.unshift({ id: accessId(remote.id, remote.company.id), label_report_id: remote.id, company_id: remote.company.id, role: 'owner' });
+  }
+  return rows;
+}

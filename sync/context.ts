@@ -1,0 +1,64 @@
+/** What the steps of a cycle (pull, reconcile, push) share: the service, the remote, the settings, and the worker's hooks. */
+import type { ConflictPolicy, RemoteReport } from '../schema/sync';
+import { remoteReportSchema } from '../schema/sync';
+import type { Service } from '../service/open-service';
+import { describeZodError } from '../contract/zod-messages';
+import type { RemoteClient } from './remote-client';
+
+export interface CycleContext {
+  service: Service;
+  remote: RemoteClient;
+  /** The remote key's company. */
+  companyId: string;
+  policy: ConflictPolicy;
+  pageSize: number;
+  overlapSeconds: number;
+  /**
+   * Between two steps (a page, a push): lets requests waiting on the event loop be served,
+   * and throws `Stopped` when the worker is asked to stop.
+   */
+  checkpoint(): Promise<void>;
+  /** During a pull: reports handled of the total the remote counts. */
+  progress(done: number, total: number): void;
+  /** A report the remote shows that cannot be taken (it is tried again at the next reconciliation). */
+  warn(message: string): void;
+  /** Runs a database write, waiting without blocking while another connection holds the write lock. */
+  write<T>(fn: () => T): Promise<T>;
+}
+
+/** The worker was asked to stop: the cycle ends after the step in flight. */
+export class Stopped extends Error {
+  constructor() {
+    super('sync stopped');
+    this.name = 'Stopped';
+  }
+}
+
+/** How many retrieves run at once when a page holds reports new to the mirror. */
+export const RETRIEVE_CONCURRENCY = 8;
+
+/**
+ * The whole reports of `ids`, fetched with retrieve a few at a time, in the order given;
+ * those the remote no longer shows (404) are left out.
+ */
+export async function retrieveAll(remote: RemoteClient, ids: readonly string[]): Promise<RemoteReport[]> {
+  const found: (RemoteReport | null)[] = new Array(ids.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const i = next++;
+      found[i] = await remote.retrieve(ids[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RETRIEVE_CONCURRENCY, ids.length) }, worker));
+  return found.filter((r): r is RemoteReport => r !== null);
+}
+
+/** A list element as a report, or a warning naming what does not fit. */
+export function readElement(ctx: Pick<CycleContext, 'warn'>, element: unknown): RemoteReport | null {
+  const parsed = remoteReportSchema.safeParse(element);
+  if (parsed.success) return parsed.data;
+  const id = (element as { id?: unknown } | null)?.id;
+  ctx.warn(`label report ${typeof id === 'string' ? `'${id}'` : '(without an id)'} was skipped: ${describeZodError(parsed.error)}`);
+  return null;
+}

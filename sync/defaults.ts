@@ -1,0 +1,11 @@
+/** The worker's settings when none are given (decisions §5 "Running it"). */
+import type { SyncOptions } from './index';
+
+export const SYNC_DEFAULTS = {
+  pageSize: 100,
+  overlapSeconds: 300,
+  reconcileEverySeconds: 3600,
+  intervalSeconds: 30,
+  conflicts: 'remote',
+  requestTimeoutMs: 30_000,
+} as const satisfies Required<Omit<SyncOptions, 'remoteUrl' | 'remoteKey' | 'companyId'>>;

@@ -1,0 +1,160 @@
+/**
+ * The remote instance, over HTTP: the three /v2 operations sync uses and the /local/session
+ * that tells a LabelDesk remote's company. Every failure is classified the way decisions §5
+ * treats it: `offline` (network, timeout, 5xx, 429, 408) is retried on the backoff timer;
+ * `paused` (401, or 403 for the key's permission) waits for another key or URL; `refused`
+ * (400, 404, 409, 422, a role's 403, and other refusals) is the remote's final word on that
+ * request.
+ */
+import { describeZodError } from '../contract/zod-messages';
+import { ROLE_MESSAGES } from '../schema/report';
+import { remotePageSchema, remoteReportSchema, remoteSessionSchema, type RemoteReport } from '../schema/sync';
+import type { LabelReportPatch } from '../schema/report';
+import { parseRetryAfter } from './backoff';
+
+export type FailureKind = 'offline' | 'paused' | 'refused';
+
+export class RemoteFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    /** The remote's status, when it answered. */
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'RemoteFailure';
+  }
+}
+
+export interface RemotePage {
+  data: unknown[];
+  totalDocuments: number;
+}
+
+const ROLE_REFUSALS: ReadonlySet<string> = new Set(Object.values(ROLE_MESSAGES));
+
+export class RemoteClient {
+  private readonly base: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly key: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.base = baseUrl.replace(/\/+$/, '');
+  }
+
+  /** The key's company, when the remote is a LabelDesk (else null: it has no /local/session). */
+  async session(): Promise<{ companyId: string; companyName: string } | null> {
+    const answer = await this.request('GET', '/local/session', undefined, [404]);
+    if (answer.status === 404) return null;
+    const parsed = remoteSessionSchema.safeParse(answer.body);
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** One page of the list; every value a string, as the query string carries it. */
+  async list(query: Record<string, string>): Promise<RemotePage> {
+    const answer = await this.request('GET', `/v2/labelReports?${new URLSearchParams(query)}`);
+    const parsed = remotePageSchema.safeParse(answer.body);
+    if (!parsed.success) throw this.unreadable('the list', describeZodError(parsed.error));
+    return parsed.data;
+  }
+
+  /** The whole report, or null when the remote does not show it (404). */
+  async retrieve(id: string): Promise<RemoteReport | null> {
+    const answer = await this.request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, undefined, [404]);
+    if (answer.status === 404) return null;
+    const parsed = remoteReportSchema.safeParse(answer.body);
+    if (!parsed.success) throw this.unreadable(`label report '${id}'`, describeZodError(parsed.error));
+    return parsed.data;
+  }
+
+  /**
+   * Sends one PATCH. Resolves with the report the remote answered, or null when its answer is
+   * not a whole report (the interface promises only some of its fields).
+   */
+  async patch(id: string, body: LabelReportPatch): Promise<RemoteReport | null> {
+    const answer = await this.request('PATCH', `/v2/labelReports/${encodeURIComponent(id)}`, body);
+    const parsed = remoteReportSchema.safeParse(answer.body);
+    return parsed.success ? parsed.data : null;
+  }
+
+  private async request(method: string, path: string, body?: unknown, accept: readonly number[] = []): Promise<{ status: number; body: unknown }> {
+    let response: Response;
+    const headers: Record<string, string> = { 'x-api-key': this.key, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      response = await fetch(this.base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'manual',
+      });
+    } catch (err) {
+      throw new RemoteFailure('offline', `cannot reach ${this.base}: ${networkMessage(err, this.timeoutMs)}`);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (err) {
+      throw new RemoteFailure('offline', `the answer from ${this.base} broke off: ${networkMessage(err, this.timeoutMs)}`);
+    }
+    const json = parseJson(text);
+    const { status } = response;
+    if ((status >= 200 && status < 300) || accept.includes(status)) {
+      if (json === undefined && status !== 404) throw this.unreadable(`the answer to ${method} ${path.split('?')[0]}`, 'it is not JSON');
+      return { status, body: json };
+    }
+    const said = remoteMessage(json) ?? `HTTP ${status}`;
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+    if (status >= 500 || status === 429 || status === 408) {
+      throw new RemoteFailure('offline', `the remote answered ${status}: ${said}`, status, retryAfterMs);
+    }
+    if (status === 401) throw new RemoteFailure('paused', `the remote refused the key (401): ${said}`, status);
+    if (status === 403 && !isRoleRefusal(json)) {
+      throw new RemoteFailure('paused', `the remote key may not do this (403): ${said}`, status);
+    }
+    if (status >= 300 && status < 400) {
+      throw new RemoteFailure('offline', `the remote answered ${status} (a redirect to ${response.headers.get('location') ?? 'nowhere'}); check the remote URL`, status);
+    }
+    throw new RemoteFailure('refused', said, status);
+  }
+
+  private unreadable(what: string, why: string): RemoteFailure {
+    return new RemoteFailure('offline', `${what} from ${this.base} is not what the label report interface answers: ${why}`);
+  }
+}
+
+/** A 403 for a role, by its code or by one of the two role messages of decisions §3; any other 403 is about the key. */
+export function isRoleRefusal(body: unknown): boolean {
+  if (body === null || typeof body !== 'object') return false;
+  const { code, message } = body as { code?: unknown; message?: unknown };
+  return code === 'ROLE_FORBIDDEN' || (typeof message === 'string' && ROLE_REFUSALS.has(message));
+}
+
+function remoteMessage(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const { message } = body as { message?: unknown };
+  return typeof message === 'string' && message !== '' ? message : undefined;
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function networkMessage(err: unknown, timeoutMs: number): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
+  const cause = e.cause;
+  if (cause?.code === 'ECONNREFUSED') return 'the connection was refused (is it running?)';
+  if (cause?.code === 'ENOTFOUND') return 'no such host';
+  if (cause?.code === 'ECONNRESET') return 'the connection was reset';
+  return cause?.message ?? e.message;
+}
