@@ -3,12 +3,14 @@
  * blocks the window. It starts the desktop service, reports `{ type: 'ready', url, sessionKey }`
  * (or `{ type: 'error', message }`) to its parent and closes on `{ type: 'shutdown' }`: the
  * server stops accepting, in-flight requests finish, the database closes, the process exits 0.
+ * `{ type: 'sync-key', remoteKey }` hands it the remote sync key the main process keeps with
+ * safeStorage; sync then runs here, beside the service, with the settings in the database.
  *
  * The parent is Electron (process.parentPort) or, in tests, Node's child_process.fork
  * (process.send), so it runs without Electron.
  */
 import { startDesktopService, type DesktopService } from './desktop-service';
-import { isShutdownMessage, parseServiceArgs, type ServiceMessage } from './service-protocol';
+import { isShutdownMessage, isSyncKeyMessage, parseServiceArgs, type ServiceMessage } from './service-protocol';
 
 interface ParentPortLike {
   postMessage(message: unknown): void;
@@ -72,8 +74,18 @@ async function run(): Promise<void> {
       });
   };
 
+  // The key may come before the service is up: the newest one is handed over once it is.
+  let syncKey: { remoteKey: string | null } | undefined;
+  const handOverKey = () => {
+    if (!service || !syncKey || stopping) return;
+    service.running.sync.setKey(syncKey.remoteKey).catch((err: unknown) => console.error('LabelDesk service: the sync key could not be set:', err));
+  };
   channel.onMessage((message) => {
     if (isShutdownMessage(message)) stop(0);
+    else if (isSyncKeyMessage(message)) {
+      syncKey = { remoteKey: message.remoteKey };
+      handOverKey();
+    }
   });
   channel.onDisconnect(() => stop(0));
   process.on('SIGTERM', () => stop(0));
@@ -94,6 +106,7 @@ async function run(): Promise<void> {
     await channel.post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
     process.exit(1);
   }
+  handOverKey();
   await channel.post({
     type: 'ready',
     url: service.url,

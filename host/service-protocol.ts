@@ -17,7 +17,15 @@ export type ServiceMessage = ReadyMessage | ErrorMessage;
 export interface ShutdownMessage {
   type: 'shutdown';
 }
-export type ParentMessage = ShutdownMessage;
+/**
+ * The remote sync key, as the desktop's main process keeps it with safeStorage: handed over at
+ * start and whenever it changes; null forgets it. The service holds it in memory only.
+ */
+export interface SyncKeyMessage {
+  type: 'sync-key';
+  remoteKey: string | null;
+}
+export type ParentMessage = ShutdownMessage | SyncKeyMessage;
 
 export function isServiceMessage(value: unknown): value is ServiceMessage {
   if (typeof value !== 'object' || value === null) return false;
@@ -28,6 +36,12 @@ export function isServiceMessage(value: unknown): value is ServiceMessage {
 
 export function isShutdownMessage(value: unknown): value is ShutdownMessage {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'shutdown';
+}
+
+export function isSyncKeyMessage(value: unknown): value is SyncKeyMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.type === 'sync-key' && (v.remoteKey === null || (typeof v.remoteKey === 'string' && v.remoteKey !== ''));
 }
 
 export interface ServiceArgs {

@@ -12,6 +12,7 @@ import { GracefulStop, type StopOptions } from '../http/graceful-stop';
 import type { ServerLimits } from '../http/node-server';
 import { MAX_CONDITIONS_LENGTH } from '../query/list-query';
 import type { DeliveryOptions, DeliveryWorker } from '../webhooks/delivery-worker';
+import { SyncController, type SyncControllerOptions } from '../sync/controller';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
@@ -54,6 +55,12 @@ export interface StartOptions {
   limits?: Partial<ServerLimits>;
   /** Overrides of the webhook delivery worker's settings (a test's short timeout, a stubbed DNS). */
   webhookDelivery?: DeliveryOptions;
+  /**
+   * Sync with a remote (decisions §5), off the request path once the service listens: with
+   * `remote`, from the start (`serve --remote`); else from the settings in the database when a
+   * key is given (the desktop).
+   */
+  sync?: SyncControllerOptions;
 }
 
 /**
@@ -67,6 +74,8 @@ export interface RunningService {
   port: number;
   app: FastifyInstance;
   service: Service;
+  /** Sync with a remote: its state, settings and key. */
+  sync: SyncController;
   /** The demo data this start created, or null. */
   demo: DemoSummary | null;
   /**
@@ -96,8 +105,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const demo = options.demoIfEmpty && service.isEmpty() ? service.createDemoData(DEFAULT_DEMO) : null;
     // Before listening, so that delivery settings that do not parse stop the start.
     const worker = (delivery = service.deliverWebhooks({ logError: options.logError, ...options.webhookDelivery }));
+    const sync = new SyncController(service, options.sync);
     const app = buildApp({
       service,
+      sync,
       staticDir: options.staticDir ?? DEFAULT_STATIC_DIR,
       version: options.version,
       logger: options.logger,
@@ -117,12 +128,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const urlHost = host.includes(':') ? `[${host}]` : host;
+    sync.start();
     let closing: Promise<void> | undefined;
     return {
       url: `http://${urlHost}:${port}`,
       port,
       app,
       service,
+      sync,
       demo,
       close: (closeOptions) =>
         (closing ??= graceful.stop(() => app.close().then(() => worker.stop()).then(() => service.close()), closeOptions)),

@@ -24,6 +24,8 @@ import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
 import { reviewRoutes } from './routes/review';
 import { webhookRoutes } from './routes/webhooks';
+import { syncRoutes } from './routes/sync';
+import { SyncController } from '../sync/controller';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -41,6 +43,8 @@ export interface AppOptions {
   limits?: ServerLimits;
   /** Told of each request whose work was dropped because its client had gone away (tests watch it). */
   onAbandoned?: (request: FastifyRequest) => void;
+  /** Sync with a remote, as the host started it; without it, one that starts when settings are given. Stopped when the app closes. */
+  sync?: SyncController;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -79,6 +83,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return { baseUrl: `http://127.0.0.1:${port}`, port, version: options.version ?? VERSION };
   };
 
+  const sync = options.sync ?? new SyncController(options.service);
+  app.addHook('onClose', () => sync.close());
+
   app.register(async (api) => {
     requireApiKey(api, options.service.apiKeys);
     const busy = { busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS, clients: new ClientGate(options.onAbandoned) };
@@ -87,6 +94,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(localRoutes(options.service, info, busy));
     await api.register(webhookRoutes(options.service, busy));
     await api.register(reviewRoutes(options.service, busy));
+    await api.register(syncRoutes(options.service, sync, busy));
   });
 
   if (options.staticDir && existsSync(options.staticDir)) {

@@ -28,6 +28,8 @@ export function parseRetryAfter(header: string | null | undefined, nowMs: number
   if (header === null || header === undefined) return undefined;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date names its day and month; Date.parse would also take '-5' as a year.
+  if (!/[a-z]/i.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);

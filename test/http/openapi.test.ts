@@ -92,6 +92,14 @@ describe('the document', () => {
       '/local/labelReports.csv': ['get'],
       '/local/customFields': ['get'],
       '/local/companies': ['get'],
+      '/local/sync': ['get', 'post'],
+      '/local/sync/conflicts': ['get'],
+      '/local/sync/conflicts/{id}': ['post'],
+      '/local/sync/dead-letters': ['get'],
+      '/local/sync/dead-letters/{id}': ['post'],
+      '/local/sync/outbox': ['get'],
+      '/local/sync/settings': ['get', 'put'],
+      '/local/sync/test': ['post'],
     });
   });
 

@@ -1,0 +1,175 @@
+/**
+ * /local/sync (decisions §5 "State, over HTTP and in the UI"): the sync state, a cycle now,
+ * conflicts and dead letters with their actions, and for the app the edits not yet sent and
+ * the settings (the remote key is taken, never shown). Reading needs any valid key; acting
+ * needs `sync:manage`, checked before the body is read.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  deadLetterActionBodySchema,
+  deadLetterSchema,
+  outboxEntrySchema,
+  resolveConflictBodySchema,
+  syncConflictSchema,
+  syncSettingsBodySchema,
+  syncSettingsSchema,
+  syncStatusSchema,
+  syncTestBodySchema,
+  syncTestResultSchema,
+} from '../../schema/sync';
+import { requirePermission } from '../../service/api-keys';
+import type { Service } from '../../service/open-service';
+import type { SyncController } from '../../sync/controller';
+import { callerOf } from '../auth';
+import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { waitForDatabase } from '../busy';
+import { shape, type OperationDoc } from '../openapi';
+import { refuseQueryParameters } from './label-reports';
+
+const NEEDS = ' (needs sync:manage)';
+const SETTINGS = shape('SyncSettings', syncSettingsSchema);
+
+const STATUS_DOC: OperationDoc = {
+  operationId: 'getSyncStatus',
+  summary: 'The state of sync with the remote: what it does, when it last completed, what waits',
+  responses: { 200: { description: 'The sync status; configured false and state off when no remote is set', shape: shape('SyncStatus', syncStatusSchema) } },
+  refusals: [400],
+};
+const TRIGGER_DOC: OperationDoc = {
+  operationId: 'syncNow',
+  summary: `Start a sync cycle now (pull, reconcile when due, push)${NEEDS}`,
+  responses: { 202: { description: 'The cycle is on its way; follow it in GET /local/sync' } },
+  refusals: [400, 409],
+};
+const CONFLICTS_DOC: OperationDoc = {
+  operationId: 'listSyncConflicts',
+  summary: 'Fields changed both here and on the remote, with the base, local and remote values',
+  responses: { 200: { description: 'The conflicts, oldest first', shape: shape('SyncConflictList', z.array(syncConflictSchema), [shape('SyncConflict', syncConflictSchema)]) } },
+  refusals: [400],
+};
+const RESOLVE_DOC: OperationDoc = {
+  operationId: 'resolveSyncConflict',
+  summary: `Keep the local value (sent again) or the remote one${NEEDS}`,
+  params: { id: z.string().describe('The conflict id, as listed') },
+  body: shape('ResolveSyncConflictBody', resolveConflictBodySchema),
+  responses: { 204: { description: 'Resolved: the conflict left the list' } },
+  refusals: [404, 409],
+};
+const DEAD_LETTERS_DOC: OperationDoc = {
+  operationId: 'listSyncDeadLetters',
+  summary: 'Local edits the remote refused, with its answer',
+  responses: { 200: { description: 'The refused edits, oldest first', shape: shape('SyncDeadLetterList', z.array(deadLetterSchema), [shape('SyncDeadLetter', deadLetterSchema)]) } },
+  refusals: [400],
+};
+const DEAD_LETTER_DOC: OperationDoc = {
+  operationId: 'actOnSyncDeadLetter',
+  summary: `Send a refused edit again, or discard it and show the remote’s values${NEEDS}`,
+  params: { id: z.string().describe('The dead letter id, as listed') },
+  body: shape('SyncDeadLetterActionBody', deadLetterActionBodySchema),
+  responses: { 204: { description: 'Done: the dead letter left the list' } },
+  refusals: [404],
+};
+const OUTBOX_DOC: OperationDoc = {
+  operationId: 'listSyncOutbox',
+  summary: 'Reports edited here whose edits are not yet sent to the remote',
+  responses: { 200: { description: 'One entry per report, oldest first', shape: shape('SyncOutboxList', z.array(outboxEntrySchema), [shape('SyncOutboxEntry', outboxEntrySchema)]) } },
+  refusals: [400],
+};
+const SETTINGS_DOC: OperationDoc = {
+  operationId: 'getSyncSettings',
+  summary: 'The remote this service syncs with, and whether it holds a key for it (never the key)',
+  responses: { 200: { description: 'The settings', shape: SETTINGS } },
+  refusals: [400],
+};
+const PUT_SETTINGS_DOC: OperationDoc = {
+  operationId: 'setSyncSettings',
+  summary: `Set the remote (remoteUrl null turns sync off); the key is kept in memory only${NEEDS}`,
+  body: shape('SyncSettingsBody', syncSettingsBodySchema),
+  responses: { 200: { description: 'The settings now; sync restarts with them', shape: SETTINGS } },
+};
+const TEST_DOC: OperationDoc = {
+  operationId: 'testSyncConnection',
+  summary: `Try a remote with these settings, saving nothing${NEEDS}`,
+  body: shape('SyncTestBody', syncTestBodySchema),
+  responses: { 200: { description: 'Whether the remote answered the key, and as which company', shape: shape('SyncTestResult', syncTestResultSchema) } },
+};
+
+type WithId = { Params: { id: string } };
+
+export function syncRoutes(service: Service, sync: SyncController, options: { busyWaitMs: number }) {
+  const write = <T>(run: () => T) => waitForDatabase(run, options.busyWaitMs);
+
+  return async function routes(app: FastifyInstance): Promise<void> {
+    judgeBodiesLate(app);
+
+    app.get('/local/sync', { config: { openapi: STATUS_DOC } }, async (request) => {
+      callerOf(request);
+      refuseQueryParameters(request);
+      return sync.status();
+    });
+
+    app.post('/local/sync', { config: { openapi: TRIGGER_DOC } }, async (request, reply) => {
+      requirePermission(callerOf(request), 'sync:manage');
+      refuseQueryParameters(request);
+      sync.trigger();
+      return reply.code(202).send();
+    });
+
+    app.get('/local/sync/conflicts', { config: { openapi: CONFLICTS_DOC } }, async (request) => {
+      callerOf(request);
+      refuseQueryParameters(request);
+      return service.sync.conflicts();
+    });
+
+    app.post<WithId>('/local/sync/conflicts/:id', { config: { openapi: RESOLVE_DOC } }, async (request, reply) => {
+      requirePermission(callerOf(request), 'sync:manage');
+      const body = jsonBody(request);
+      refuseQueryParameters(request);
+      const { keep } = parseObjectBody(resolveConflictBodySchema, body);
+      await write(() => service.sync.resolveConflict(request.params.id, keep));
+      return reply.code(204).send();
+    });
+
+    app.get('/local/sync/dead-letters', { config: { openapi: DEAD_LETTERS_DOC } }, async (request) => {
+      callerOf(request);
+      refuseQueryParameters(request);
+      return service.sync.deadLetters();
+    });
+
+    app.post<WithId>('/local/sync/dead-letters/:id', { config: { openapi: DEAD_LETTER_DOC } }, async (request, reply) => {
+      requirePermission(callerOf(request), 'sync:manage');
+      const body = jsonBody(request);
+      refuseQueryParameters(request);
+      const { action } = parseObjectBody(deadLetterActionBodySchema, body);
+      await write(() => service.sync.actOnDeadLetter(request.params.id, action));
+      return reply.code(204).send();
+    });
+
+    app.get('/local/sync/outbox', { config: { openapi: OUTBOX_DOC } }, async (request) => {
+      callerOf(request);
+      refuseQueryParameters(request);
+      return service.sync.outboxEntries();
+    });
+
+    app.get('/local/sync/settings', { config: { openapi: SETTINGS_DOC } }, async (request) => {
+      callerOf(request);
+      refuseQueryParameters(request);
+      return sync.settings();
+    });
+
+    app.put('/local/sync/settings', { config: { openapi: PUT_SETTINGS_DOC } }, async (request) => {
+      requirePermission(callerOf(request), 'sync:manage');
+      const body = jsonBody(request);
+      refuseQueryParameters(request);
+      return sync.updateSettings(parseObjectBody(syncSettingsBodySchema, body));
+    });
+
+    app.post('/local/sync/test', { config: { openapi: TEST_DOC } }, async (request) => {
+      requirePermission(callerOf(request), 'sync:manage');
+      const body = jsonBody(request);
+      refuseQueryParameters(request);
+      return sync.test(parseObjectBody(syncTestBodySchema, body));
+    });
+  };
+}

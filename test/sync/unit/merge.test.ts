@@ -1,0 +1,68 @@
+/** The per-field three-way merge of sync: local edits coalesced, a pull met field by field, what a push leaves. */
+import { describe, expect, it } from 'vitest';
+import { afterPush, mergeLocalEdit, mergeRemote } from '../../../sync/merge';
+
+describe('local edits', () => {
+  it('keep the value before the first pending edit as the base and the newest as the value', () => {
+    let pending = mergeLocalEdit({}, [{ field: 'labelReference', old: 'A', new: 'B' }]);
+    pending = mergeLocalEdit(pending, [{ field: 'labelReference', old: 'B', new: 'C' }, { field: 'hasFlag', old: false, new: true }]);
+    expect(pending).toEqual({ labelReference: { base: 'A', value: 'C' }, hasFlag: { base: false, value: true } });
+  });
+
+  it('leave nothing to send for a field edited back to its base', () => {
+    const pending = mergeLocalEdit({ 'limits.maxTemperature': { base: 8, value: 9 } }, [{ field: 'limits.maxTemperature', old: 9, new: 8 }]);
+    expect(pending).toEqual({});
+  });
+
+  it('compare custom field values by content', () => {
+    const pending = mergeLocalEdit({ 'customFields.po': { base: ['a', 1], value: 'x' } }, [{ field: 'customFields.po', old: 'x', new: ['a', 1] }]);
+    expect(pending).toEqual({});
+  });
+});
+
+describe('a pulled report met with pending fields', () => {
+  const pending = {
+    labelReference: { base: 'A', value: 'L' },
+    status: { base: 'active', value: 'completed' },
+    hasFlag: { base: false, value: true },
+  };
+  const remote = (values: Record<string, unknown>) => (field: string) => values[field] as never;
+
+  it('keeps the local value of a field the remote did not change, and it stays pending', () => {
+    const merge = mergeRemote(pending, remote({ labelReference: 'A', status: 'active', hasFlag: false }), 'remote');
+    expect(merge).toEqual({ keepLocal: { labelReference: 'L', status: 'completed', hasFlag: true }, pending, conflicts: [] });
+  });
+
+  it('drops a field the remote changed to the local value: nothing to send, no conflict', () => {
+    const merge = mergeRemote(pending, remote({ labelReference: 'L', status: 'active', hasFlag: false }), 'remote');
+    expect(merge.conflicts).toEqual([]);
+    expect(merge.pending).not.toHaveProperty('labelReference');
+    expect(merge.keepLocal).not.toHaveProperty('labelReference');
+  });
+
+  it('records a conflict for a field both changed differently; by default the remote wins and the local value is only in the record', () => {
+    const merge = mergeRemote(pending, remote({ labelReference: 'R', status: 'active', hasFlag: false }), 'remote');
+    expect(merge.conflicts).toEqual([{ field: 'labelReference', base: 'A', local: 'L', remote: 'R' }]);
+    expect(merge.keepLocal).not.toHaveProperty('labelReference');
+    expect(merge.pending).not.toHaveProperty('labelReference');
+    expect(merge.pending.status).toEqual(pending.status);
+  });
+
+  it('with the local policy keeps the local value pending on the remote value as its base, so the same pull again is no new conflict', () => {
+    const once = mergeRemote(pending, remote({ labelReference: 'R', status: 'active', hasFlag: false }), 'local');
+    expect(once.conflicts).toHaveLength(1);
+    expect(once.keepLocal.labelReference).toBe('L');
+    expect(once.pending.labelReference).toEqual({ base: 'R', value: 'L' });
+    const again = mergeRemote(once.pending, remote({ labelReference: 'R', status: 'active', hasFlag: false }), 'local');
+    expect(again.conflicts).toEqual([]);
+    expect(again.pending).toEqual(once.pending);
+  });
+});
+
+describe('after a push was accepted', () => {
+  it('nothing stays of what was sent unchanged; a field edited again meanwhile stays on the sent value as its base', () => {
+    const sent = { labelReference: { base: 'A', value: 'B' }, hasFlag: { base: false, value: true } };
+    const now = { labelReference: { base: 'A', value: 'C' }, hasFlag: { base: false, value: true }, status: { base: 'active', value: 'completed' } };
+    expect(afterPush(now, sent)).toEqual({ labelReference: { base: 'B', value: 'C' }, status: { base: 'active', value: 'completed' } });
+  });
+});
