@@ -263,6 +263,36 @@ describe('report browser layout on desk screens', () => {
     });
   }
 
+  it('resizes the report panel by dragging or with the keyboard, and remembers its width', async () => {
+    const first = (await list({ pageSize: '1', filter: NOT_ARCHIVED })).data[0].id;
+    const { context, page } = await openApp(SIZES[2], `?report=${first}`);
+    try {
+      const pane = page.getByTestId('detail-pane');
+      const handle = page.getByTestId('split-handle');
+      await pane.waitFor();
+      const width = async () => (await pane.boundingBox())!.width;
+      const start = await width();
+      const h = (await handle.boundingBox())!;
+      await page.mouse.move(h.x + h.width / 2, h.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(h.x + h.width / 2 + 150, h.y + 200, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(width).toBeCloseTo(start - 150, -1);
+      const dragged = await width();
+      await handle.focus();
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(width).toBeCloseTo(dragged + 80, -1);
+      expect(Number(await handle.getAttribute('aria-valuenow'))).toBeCloseTo(dragged + 80, -1);
+      const chosen = await width();
+      await page.reload();
+      await pane.waitFor();
+      await expect.poll(width).toBeCloseTo(chosen, 0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('remembers the chosen columns over a reload, for this key', async () => {
     const { context, page } = await openApp(SIZES[0]);
     try {
