@@ -82,7 +82,11 @@ function sentence(f: SentenceFacts): string {
       ? 'No taps: the label has not been tapped yet, so there are no readings to judge.'
       : `No taps: the report counts no tap, so no alert is calculated, although it holds ${plural(f.n, 'reading')}.`;
   }
-  if (f.n === 0) return `None: the label was tapped but there are no readings ${where} yet.`;
+  if (f.n === 0) {
+    return f.range === 'trimmed'
+      ? 'None: the trimmed range holds no readings.'
+      : 'None: the label was tapped but there are no readings in the report yet.';
+  }
   let outside = 0;
   for (let i = 0; i < f.flags.length; i++) if (f.flags[i] !== 0) outside++;
   if (f.alert.level === 0) {

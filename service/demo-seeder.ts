@@ -5,6 +5,7 @@ import { DEMO_COMPANIES, DEMO_KEYS, demoReport, demoReview, referenceTime, type 
 import { describeZodError } from '../contract/zod-messages';
 import type { BundleReport } from '../schema/bundle';
 import type { Company } from '../schema/report';
+import type { Alert } from '../schema/sense';
 import { generateKey, hashKey, type CreatedApiKey } from './api-keys';
 import { validateBundleReport } from './bundle-import/datapoint-check';
 import { recordFromBundle } from './report-record';
@@ -46,8 +47,9 @@ export function seedDemo(data: DataStore, writer: ReportWriter, options: DemoOpt
     for (let i = 0; i < options.reports; i++) {
       const parsed = validateBundleReport(demoReport(seedText, i, reference));
       if (!parsed.success) throw new Error(`demo report ${i} is invalid: ${describeZodError(parsed.error)}`);
-      writer.put(recordFromBundle(parsed.data), { kind: 'demo' });
-      seedReview(data, seedText, i, parsed.data);
+      const record = recordFromBundle(parsed.data);
+      writer.put(record, { kind: 'demo' });
+      seedReview(data, seedText, i, parsed.data, { level: record.row.alert_level, timestamp: record.row.alert_timestamp });
     }
   });
   return { companies: DEMO_COMPANIES.map((c) => ({ ...c })), keys, reports: options.reports };
@@ -58,9 +60,7 @@ export function seedDemo(data: DataStore, writer: ReportWriter, options: DemoOpt
  * company that has reviewed the report already keeps its review as it is: seeding again changes
  * nothing.
  */
-function seedReview(data: DataStore, seed: string, i: number, report: BundleReport): void {
-  const row = data.reports.findRow(report.id)!;
-  const alert = { level: row.alert_level, timestamp: row.alert_timestamp };
+function seedReview(data: DataStore, seed: string, i: number, report: BundleReport, alert: Alert): void {
   const unreviewed = new Map<string, boolean>();
   for (const entry of demoReview(seed, i, report, alert.level)) {
     let mayWrite = unreviewed.get(entry.companyId);

@@ -61,7 +61,8 @@ export function* readingsCsv(readings: ReadingColumns, trim: Trim | null, range:
     const inTrim = trim === null ? null : t >= trim.startTime && t <= trim.endTime;
     if (range === 'trimmed' && inTrim !== true) continue;
     const h = humidities === null ? Number.NaN : humidities[i];
-    chunk += csvLine([isoSeconds(t), temperatures[i], Number.isNaN(h) ? null : h, inTrim]);
+    // Every field is a time or a number: none needs quoting, so the line is written directly.
+    chunk += `${isoSeconds(t)},${csvField(temperatures[i])},${csvField(Number.isNaN(h) ? null : h)},${csvField(inTrim)}${CRLF}`;
     if (++lines === perChunk) {
       yield chunk;
       chunk = '';

@@ -111,6 +111,7 @@ describe('the explanation', () => {
     expect(odd.excursions).toHaveLength(1);
     expect(odd.explanation).toBe('No taps: the report counts no tap, so no alert is calculated, although it holds 2 readings.');
     expect(explain([], { taps: 2 }).explanation).toBe('None: the label was tapped but there are no readings in the report yet.');
+    expect(explain(series([5, 9]), { taps: 2, trim: { startTime: 0, endTime: 100 } }).explanation).toBe('None: the trimmed range holds no readings.');
   });
 
   test('with a trim, everything is on the trimmed range and says so', () => {
