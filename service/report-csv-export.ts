@@ -45,16 +45,16 @@ export class ReportCsvExport {
 
   /**
    * Every report the query matches, in its order; `pageNumber`, `pageSize` and `output` do not
-   * apply. The matching ids are taken at one moment; a report removed before its chunk is read
-   * is left out.
+   * apply. The matching ids are taken at one moment (only ids are held); each chunk of reports
+   * is read when the consumer asks for it, and one removed before then is left out.
    */
-  table(caller: Caller, q: ListQuery): AsyncIterable<string> {
+  table(caller: Caller, q: ListQuery): Iterable<string> {
     requirePermission(caller, 'labelReports:read');
     const sql = this.data.reports.compile(q);
     // LIMIT -1: no limit in SQLite.
     const ids = this.data.read(() => this.data.reports.pageIds(caller.companyId, sql, -1, 0));
     const rows = (from: number) => this.data.read(() => this.data.reports.tableRowsByIds(caller.companyId, ids.slice(from, from + TABLE_CHUNK)));
-    return (async function* () {
+    return (function* () {
       yield reportTableCsvHeader();
       for (let from = 0; from < ids.length; from += TABLE_CHUNK) {
         yield rows(from).map((r) => reportTableCsvLine(tableRecordOf(r))).join('');

@@ -30,6 +30,7 @@ import { CSV_CONTENT_TYPE } from '../../service/report-csv';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../busy';
+import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import { refuseQueryParameters } from './label-reports';
 
@@ -121,82 +122,102 @@ const COMPANIES_DOC: OperationDoc = {
 
 type WithId = { Params: { id: string } };
 
-export function reviewRoutes(service: Service, options: { busyWaitMs: number }) {
+export function reviewRoutes(service: Service, options: { busyWaitMs: number; clients: ClientGate }) {
   const { reviews } = service;
+  const { clients } = options;
+  /** A read at its turn, for a client still there (client-gate.ts). */
+  const answer = async <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => {
+    const result = await clients.run(request, read);
+    return result === CLIENT_GONE ? clients.abandon(request, reply) : reply.send(result);
+  };
+  /** A write, waiting for a busy database as long as its client does. */
+  const write = <T>(request: FastifyRequest, reply: FastifyReply, work: () => T) =>
+    waitForDatabase(work, options.busyWaitMs, clients.signal(request, reply));
+  /** CSV streamed a chunk per turn while the client reads. */
+  const sendCsv = (request: FastifyRequest, reply: FastifyReply, text: Iterable<string>, filename: string) => {
+    const safeName = filename.replace(/[^A-Za-z0-9._-]/g, '_');
+    return reply
+      .type(CSV_CONTENT_TYPE)
+      .header('content-disposition', `attachment; filename="${safeName}"`)
+      .send(Readable.from(asBuffers(clients.stream(request, text)), { highWaterMark: 1 }));
+  };
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
-    app.get<WithId>('/local/labelReports/:id/alerts', { config: { openapi: ALERTS_DOC } }, async (request) => {
+    app.get<WithId>('/local/labelReports/:id/alerts', { config: { openapi: ALERTS_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'read', request.params.id);
       refuseQueryParameters(request);
-      return reviews.alerts(caller, request.params.id);
+      return answer(request, reply, () => reviews.alerts(caller, request.params.id));
     });
 
-    app.get<WithId>('/local/labelReports/:id/review', { config: { openapi: REVIEW_DOC } }, async (request) => {
+    app.get<WithId>('/local/labelReports/:id/review', { config: { openapi: REVIEW_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'read', request.params.id);
       refuseQueryParameters(request);
-      return reviews.review(caller, request.params.id);
+      return answer(request, reply, () => reviews.review(caller, request.params.id));
     });
 
     app.post<WithId>('/local/labelReports/:id/comments', { config: { openapi: COMMENT_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'comment', request.params.id);
       const body = readBody(request, commentBodySchema);
-      const comment = await waitForDatabase(() => reviews.comment(caller, request.params.id, body), options.busyWaitMs);
+      const comment = await write(request, reply, () => reviews.comment(caller, request.params.id, body));
       return reply.code(201).send(comment);
     });
 
-    app.put<WithId>('/local/labelReports/:id/acknowledgement', { config: { openapi: ACKNOWLEDGE_DOC } }, async (request) => {
+    app.put<WithId>('/local/labelReports/:id/acknowledgement', { config: { openapi: ACKNOWLEDGE_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'acknowledge', request.params.id);
       // Without a body: nothing to say but "seen".
       const body = readBody(request, acknowledgementBodySchema, true);
-      return waitForDatabase(() => reviews.acknowledge(caller, request.params.id, body), options.busyWaitMs);
+      return write(request, reply, () => reviews.acknowledge(caller, request.params.id, body));
     });
 
-    app.put<WithId>('/local/labelReports/:id/decision', { config: { openapi: DECIDE_DOC } }, async (request) => {
+    app.put<WithId>('/local/labelReports/:id/decision', { config: { openapi: DECIDE_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'decide', request.params.id);
       const body = readBody(request, decisionBodySchema);
-      return waitForDatabase(() => reviews.decide(caller, request.params.id, body), options.busyWaitMs);
+      return write(request, reply, () => reviews.decide(caller, request.params.id, body));
     });
 
-    app.get<WithId>('/local/labelReports/:id/history', { config: { openapi: HISTORY_DOC } }, async (request) => {
+    app.get<WithId>('/local/labelReports/:id/history', { config: { openapi: HISTORY_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'read', request.params.id);
       refuseQueryParameters(request);
-      return service.reportHistory.history(caller, request.params.id);
+      return answer(request, reply, () => service.reportHistory.history(caller, request.params.id));
     });
 
     app.get<WithId>('/local/labelReports/:id/readings.csv', { config: { openapi: READINGS_CSV_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'read', request.params.id);
       const range = csvRange(request);
-      const text = service.csv.readings(caller, request.params.id, range);
-      return sendCsv(reply, text, `label-report-${request.params.id}-readings.csv`);
+      const text = await clients.run(request, () => service.csv.readings(caller, request.params.id, range));
+      if (text === CLIENT_GONE) return clients.abandon(request, reply);
+      return sendCsv(request, reply, text, `label-report-${request.params.id}-readings.csv`);
     });
 
     app.get('/local/labelReports.csv', { config: { openapi: LIST_CSV_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'read');
       const query = parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS);
-      return sendCsv(reply, service.csv.table(caller, query), 'label-reports.csv');
+      const text = await clients.run(request, () => service.csv.table(caller, query));
+      if (text === CLIENT_GONE) return clients.abandon(request, reply);
+      return sendCsv(request, reply, text, 'label-reports.csv');
     });
 
-    app.get('/local/customFields', { config: { openapi: CUSTOM_FIELDS_DOC } }, async (request) => {
+    app.get('/local/customFields', { config: { openapi: CUSTOM_FIELDS_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'read');
       refuseQueryParameters(request);
-      return reviews.customFields(caller);
+      return answer(request, reply, () => reviews.customFields(caller));
     });
 
-    app.get('/local/companies', { config: { openapi: COMPANIES_DOC } }, async (request) => {
+    app.get('/local/companies', { config: { openapi: COMPANIES_DOC } }, async (request, reply) => {
       const caller = callerOf(request);
       reviews.authorize(caller, 'read');
       refuseQueryParameters(request);
-      return reviews.companies(caller);
+      return answer(request, reply, () => reviews.companies(caller));
     });
   };
 }
@@ -219,14 +240,6 @@ function csvRange(request: FastifyRequest): CsvRange {
   return range as CsvRange;
 }
 
-function sendCsv(reply: FastifyReply, text: Iterable<string> | AsyncIterable<string>, filename: string): FastifyReply {
-  const safeName = filename.replace(/[^A-Za-z0-9._-]/g, '_');
-  return reply
-    .type(CSV_CONTENT_TYPE)
-    .header('content-disposition', `attachment; filename="${safeName}"`)
-    .send(Readable.from(asBuffers(text), { highWaterMark: 1 }));
-}
-
-async function* asBuffers(text: Iterable<string> | AsyncIterable<string>): AsyncGenerator<Buffer> {
+async function* asBuffers(text: AsyncIterable<string>): AsyncGenerator<Buffer> {
   for await (const chunk of text) if (chunk !== '') yield Buffer.from(chunk, 'utf8');
 }
