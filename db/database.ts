@@ -8,11 +8,12 @@ import changeLog from './migrations/002-change-log';
 import webhooks from './migrations/003-webhooks';
 import review from './migrations/004-review';
 import sync from './migrations/005-sync';
+import listing from './migrations/006-listing';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

@@ -47,7 +47,7 @@ export interface ReportTableRow {
   is_archived: number;
 }
 
-/** A compiled filter: a SQL condition over the aliases r, c, s with positional parameters. */
+/** A compiled filter: a SQL condition over the listing alias l with positional parameters. */
 export interface SqlFilter {
   where: string;
   params: readonly unknown[];
@@ -59,6 +59,14 @@ const VISIBLE_FROM = `
   JOIN label_reports r ON r.id = a.label_report_id
   JOIN companies c ON c.id = r.owner_company_id
   LEFT JOIN company_report_state s ON s.label_report_id = r.id AND s.company_id = a.company_id`;
+
+/**
+ * Listing reads the caller's narrow rows (the listing migration), the company's id bound first: the
+ * count, and the page of ids in order, with the reports themselves read only for that page.
+ */
+const LISTING_ROWS = 'FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?)';
+const COUNT_SQL = (filter: SqlFilter) => `SELECT count(*) AS n ${LISTING_ROWS} AND (${filter.where})`;
+const PAGE_SQL = (filter: SqlFilter) => `SELECT l.id ${LISTING_ROWS} AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
 
 const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
 
@@ -181,28 +189,32 @@ export class ReportStore {
   }
 
   private countNow(companyId: string, filter: SqlFilter): number {
-    // Counting joins only the tables the filter reads: an access entry always has its report
-    // and the report its owner, so the unfiltered count is a scan of one small index.
-    const joins = [
-      /\b[rcs]\./.test(filter.where) ? 'JOIN label_reports r ON r.id = a.label_report_id' : '',
-      /\bc\./.test(filter.where) ? 'JOIN companies c ON c.id = r.owner_company_id' : '',
-      /\bs\./.test(filter.where)
-        ? 'LEFT JOIN company_report_state s ON s.label_report_id = r.id AND s.company_id = a.company_id'
-        : '',
-    ].join(' ');
-    const stmt = this.statement(`SELECT count(*) AS n FROM access a ${joins} WHERE a.company_id = ? AND (${filter.where})`);
+    const stmt = this.statement(COUNT_SQL(filter));
     return (stmt.get(companyId, ...filter.params) as { n: number }).n;
   }
 
   /**
-   * The ids of one page, in its order. Only ids are sorted and kept, so a page of any size costs
-   * little memory; its reports are then read a chunk at a time with `minimalByIds`/`fullByIds`.
+   * The ids of one page, in its order. The order, the filter and the offset are all taken on
+   * the company's narrow listing rows (an index holds the order and the id), so a deep page
+   * walks index entries, not reports; the reports themselves are then read a chunk at a time,
+   * by id, with `minimalByIds`/`fullByIds`.
    */
   pageIds(companyId: string, filter: SqlFilter, limit: number, offset: number): string[] {
-    const stmt = this.statement(
-      `SELECT r.id ${VISIBLE_FROM} WHERE a.company_id = ? AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`,
-    );
+    const stmt = this.statement(PAGE_SQL(filter));
     return stmt.pluck().all(companyId, ...filter.params, limit, offset) as string[];
+  }
+
+  /**
+   * How SQLite runs `count` and `pageIds` for this filter: the lines of EXPLAIN QUERY PLAN. The
+   * plan tests pin them; they also tell why a query is slow on a site's database.
+   */
+  plans(companyId: string, filter: SqlFilter, limit: number, offset: number): { count: string[]; page: string[] } {
+    const explain = (sql: string, params: unknown[]) =>
+      (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    return {
+      count: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
+      page: explain(PAGE_SQL(filter), [companyId, ...filter.params, limit, offset]),
+    };
   }
 
   /** The reports the company sees among `ids`, as the minimal output needs them, in the order of `ids`. */

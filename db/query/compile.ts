@@ -1,6 +1,7 @@
 /**
- * Compiles a parsed ListQuery to SQL fragments for the list query, which provides the aliases
- *   r = label_reports, c = owner company (JOIN), s = the caller's company_report_state (LEFT JOIN).
+ * Compiles a parsed ListQuery to SQL fragments for the list query, which reads one company's
+ * rows of report_listing under the alias l (the listing migration: one narrow row per report the
+ * company can see, its own flag and archive state included).
  *
  * Only constant text from the allow-list (fields.ts) and from this file goes into the SQL;
  * every value from the request is a bound positional parameter, in the order of `params`.
@@ -22,21 +23,27 @@
  * - Patterns: `%` and `*` match any run, `_` one character; `\%`, `\_`, `\*`, `\\` are literals;
  *   a backslash before any other character (or at the end) is a literal backslash.
  * - includes on strings → `instr(expr, ?) > 0` (substring; an empty value matches every non-NULL).
- * - Array keys (access.*): EXISTS (SELECT 1 FROM access x WHERE x.label_report_id = r.id AND cond),
+ * - Searchable texts (reference, label uid, sequence code, name): when the pattern holds a
+ *   literal run of 3 characters or more, the trigram index first picks the reports holding every
+ *   such run (case folded: a superset of the matches), and the condition above decides; with
+ *   shorter runs, or an ilike pattern outside ASCII (whose folding the index does not share),
+ *   the condition alone decides.
+ * - Array keys (access.*): EXISTS (SELECT 1 FROM access x WHERE x.label_report_id = l.id AND cond),
  *   so a condition holds when any element satisfies it; `includes` is membership (an element
  *   equals the value); neq → NOT EXISTS an element equal to the value.
- * - customFields: EXISTS over `custom_field_values cf` joined with `json_each(cf.value) e`, which
- *   yields the elements of an array one by one, or the scalar itself. Per element e:
- *     · number element (e.type 'integer'/'real'): eq/gt/gte/lt/lte compare numerically when the
- *       condition value parses as a number (strict grammar); otherwise a number element never
- *       matches. includes on a number element means numeric equality.
- *     · string element (e.type 'text'): eq/gt/gte/lt/lte compare as strings (code points) with the
- *       raw condition text, even when that text looks like a number ("10" vs "9" is text order);
- *       like/ilike match the pattern; includes is substring (so it also matches an equal element).
- *     · other JSON (true, false, null, nested arrays/objects — not written by the service) never match.
+ * - customFields: over custom_field_elements e, the elements of the stored JSON value (those of
+ *   an array one by one, or the scalar itself), numbers in e.num and texts in e.text:
+ *     · number element: eq/gt/gte/lt/lte compare numerically when the condition value parses as
+ *       a number (strict grammar); otherwise a number element never matches. includes on a
+ *       number element means numeric equality.
+ *     · text element: eq/gt/gte/lt/lte compare as strings (code points) with the raw condition
+ *       text, even when that text looks like a number ("10" vs "9" is text order); like/ilike
+ *       match the pattern; includes is substring (so it also matches an equal element).
+ *     · other JSON (true, false, null, nested arrays/objects — not written by the service) has
+ *       no element, so it never matches.
  *   neq → NOT EXISTS an element that eq-matches; a report without the field therefore matches
  *   only neq, as does one whose elements all differ.
- * - order: `<expr> ASC|DESC, r.id ASC`. SQLite sorts NULL lowest, so NULLs come first ascending
+ * - order: `<expr> ASC|DESC, l.id ASC`. SQLite sorts NULL lowest, so NULLs come first ascending
  *   and last descending, as decided.
  */
 import { lookupField, type FieldDef } from '../../query/fields';
@@ -48,7 +55,7 @@ export interface CompiledListQuery {
   where: string;
   /** Positional '?' parameters, in order. */
   params: unknown[];
-  /** e.g. "r.created DESC, r.id ASC" */
+  /** e.g. "l.created DESC, l.id ASC" */
   orderBy: string;
 }
 
@@ -70,7 +77,7 @@ export function compileOrder(order: ListQuery['order']): string {
   const { field, column } = requireField(order.key);
   if (field.array) throw new Error(`cannot order by array key ${order.key}`);
   const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
-  return order.key === 'id' ? `r.id ${dir}` : `${column.sql} ${dir}, r.id ASC`;
+  return order.key === 'id' ? `l.id ${dir}` : `${column.sql} ${dir}, l.id ASC`;
 }
 
 function requireField(key: string): { field: FieldDef; column: FieldColumn } {
@@ -114,9 +121,17 @@ function compileCondition(cond: Condition, params: unknown[]): string {
         break;
     }
   }
-  if (column.textIndex && (cond.op === 'like' || cond.op === 'ilike' || cond.op === 'includes')) {
-    const { index, sql } = column.textIndex;
-    return `r.rowid IN (SELECT t.rowid FROM label_reports t INDEXED BY ${index} WHERE ${scalar(sql, cond.op, value, params)})`;
+  if (column.ownerKey && (cond.op === 'eq' || cond.op === 'neq')) {
+    params.push(value);
+    // neq: the keys of every other company, each one range of the owner index.
+    return `l.owner_ck ${cond.op === 'eq' ? '=' : 'IN'} (SELECT k.ck FROM company_keys k WHERE k.company_id ${cond.op === 'eq' ? '=' : '<>'} ?)`;
+  }
+  if (column.textColumn && (cond.op === 'like' || cond.op === 'ilike' || cond.op === 'includes')) {
+    const match = trigramMatch(column.textColumn, cond.op, String(value));
+    if (match !== null) {
+      params.push(match);
+      return `l.rk IN (SELECT rowid FROM report_text WHERE report_text MATCH ?) AND ${scalar(column.sql, cond.op, value, params)}`;
+    }
   }
   return scalar(column.sql, cond.op, value, params);
 }
@@ -151,38 +166,65 @@ function ilike(expr: string, pattern: string, params: unknown[]): string {
   return `unicode_lower(${expr}) LIKE ? ESCAPE '\\'`;
 }
 
-const NUMBER_ELEMENT = `e.type IN ('integer', 'real')`;
-const TEXT_ELEMENT = `e.type = 'text'`;
+/** The index reads literal runs of at least this many characters (trigrams). */
+const TRIGRAM = 3;
+
+/**
+ * The MATCH expression that picks every report whose `column` may satisfy the condition: it
+ * holds each literal run of the pattern, case folded. Null when no run is long enough, or when
+ * the index's folding could miss a match (an ilike pattern outside ASCII).
+ */
+function trigramMatch(column: string, op: 'like' | 'ilike' | 'includes', value: string): string | null {
+  if (op === 'ilike' && !isAscii(value)) return null;
+  const runs: string[] = [];
+  let run = '';
+  const tokens: PatternToken[] = op === 'includes' ? [{ kind: 'literal', text: value }] : tokenizePattern(value);
+  for (const token of [...tokens, { kind: 'any' } as const]) {
+    if (token.kind === 'literal') {
+      run += token.text;
+      continue;
+    }
+    if ([...run].length >= TRIGRAM && !run.includes('\0')) runs.push(run);
+    run = '';
+  }
+  if (runs.length === 0) return null;
+  return runs.map((r) => `${column} : "${r.replaceAll('"', '""')}"`).join(' AND ');
+}
 
 function compileCustomField(cond: CustomFieldCondition, params: unknown[]): string {
-  params.push(cond.customFieldId);
-  const head = `SELECT 1 FROM custom_field_values cf, json_each(cf.value) e WHERE cf.label_report_id = r.id AND cf.custom_field_id = ? AND `;
-  const compare = (sqlOp: string) => {
-    const text = `(${TEXT_ELEMENT} AND e.value ${sqlOp} ?)`;
-    if (cond.number === null) {
-      params.push(cond.value);
-      return text;
-    }
-    params.push(cond.number, cond.value);
-    return `((${NUMBER_ELEMENT} AND e.value ${sqlOp} ?) OR ${text})`;
-  };
+  const field = cond.customFieldId;
+  /** Reports with an element matching `where`: one index range per kind of element. */
+  const any = (...wheres: [string, ...unknown[]][]) =>
+    `l.rk IN (${wheres
+      .map(([where, ...values]) => {
+        params.push(field, ...values);
+        return `SELECT e.rk FROM custom_field_elements e WHERE e.field = ? AND ${where}`;
+      })
+      .join(' UNION ALL ')})`;
   switch (cond.op) {
-    case 'neq':
-      return `NOT EXISTS (${head}${compare('=')})`;
-    case 'like':
-      params.push(toGlob(cond.value));
-      return `EXISTS (${head}${TEXT_ELEMENT} AND e.value GLOB ?)`;
-    case 'ilike':
-      return `EXISTS (${head}${TEXT_ELEMENT} AND ${ilike('e.value', cond.value, params)})`;
-    case 'includes': {
-      params.push(cond.value);
-      const text = `(${TEXT_ELEMENT} AND instr(e.value, ?) > 0)`;
-      if (cond.number === null) return `EXISTS (${head}${text})`;
-      params.push(cond.number);
-      return `EXISTS (${head}(${text} OR (${NUMBER_ELEMENT} AND e.value = ?)))`;
+    case 'neq': {
+      params.push(field);
+      const equal = cond.number === null ? 'e.text = ?' : '(e.num = ? OR e.text = ?)';
+      params.push(...(cond.number === null ? [cond.value] : [cond.number, cond.value]));
+      return `NOT EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND ${equal})`;
     }
-    default:
-      return `EXISTS (${head}${compare(COMPARATORS[cond.op]!)})`;
+    case 'like':
+      return any(['e.text GLOB ?', toGlob(cond.value)]);
+    case 'ilike': {
+      const values: unknown[] = [];
+      const where = ilike('e.text', cond.value, values);
+      return any([`e.text IS NOT NULL AND ${where}`, ...values]);
+    }
+    case 'includes':
+      return cond.number === null
+        ? any(['e.text IS NOT NULL AND instr(e.text, ?) > 0', cond.value])
+        : any(['e.text IS NOT NULL AND instr(e.text, ?) > 0', cond.value], ['e.num = ?', cond.number]);
+    default: {
+      const op = COMPARATORS[cond.op]!;
+      return cond.number === null
+        ? any([`e.text ${op} ?`, cond.value])
+        : any([`e.num ${op} ?`, cond.number], [`e.text ${op} ?`, cond.value]);
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 /**
- * Property: for random rows and random filter / customFields / order parameters, the SQL the
- * compiler produces selects exactly the ids, in exactly the order, that an independent JS
- * evaluation of the decided semantics (decisions §3 "List parameters") selects.
+ * Property: for random rows and random filter / customFields / order parameters, the list query
+ * (the compiled SQL on the caller's listing rows, as the report store runs it) selects exactly
+ * the ids, in exactly the order, that an independent JS evaluation of the decided semantics
+ * (decisions §3 "List parameters") selects among the reports the caller's company can see.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { hasTable, insertRow } from './sql-rows';
 import { compileListQuery } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
 import { registerSqlFunctions } from '../../db/query/sql-functions';
+import { ReportStore } from '../../db/report-store';
 import { MODES, ROLES } from '../../schema/report';
 
 // ---------------------------------------------------------------------------------------------
@@ -75,10 +77,18 @@ const modelArb: fc.Arbitrary<Omit<Model, 'id'>> = fc.record({
   hasFlag: fc.option(fc.boolean(), { nil: null }),
   otherFlag: fc.boolean(),
   dataIsIncomplete: fc.boolean(),
-  access: fc.uniqueArray(
-    fc.record({ companyId: fc.constantFrom('c1', 'c2', 'c3', 'c4'), role: fc.constantFrom(...ROLES) }),
-    { selector: (a) => a.companyId, maxLength: 3 },
-  ),
+  // Most reports are visible to the caller (an entry of its own); the others must never show.
+  access: fc
+    .tuple(
+      fc.uniqueArray(
+        fc.record({ companyId: fc.constantFrom('c1', 'c2', 'c3', 'c4'), role: fc.constantFrom(...ROLES) }),
+        { selector: (a) => a.companyId, maxLength: 3 },
+      ),
+      fc.integer({ min: 0, max: 4 }),
+    )
+    .map(([list, hide]) =>
+      hide === 0 || list.some((a) => a.companyId === CALLER) ? list : [...list, { companyId: CALLER, role: 'viewer' }],
+    ),
   cf1: fc.option(
     fc.oneof(
       str(2),
@@ -363,6 +373,7 @@ function expectedIds(rows: Model[], conds: Cond[], customs: CustomCond[], order:
     return typeof v === 'boolean' ? (v ? 1 : 0) : v;
   };
   return rows
+    .filter((m) => m.access.some((a) => a.companyId === CALLER))
     .filter((m) => conds.every((c) => conditionHolds(c, m)) && customs.every((c) => customHolds(c, m)))
     .sort((a, b) => {
       const va = sortValue(a);
@@ -383,11 +394,13 @@ function expectedIds(rows: Model[], conds: Cond[], customs: CustomCond[], order:
 
 let dir: string;
 let db: Db;
+let store: ReportStore;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labeldesk-query-prop-'));
   db = openDatabase(path.join(dir, 'prop.sqlite'));
   registerSqlFunctions(db);
+  store = new ReportStore(db);
   for (const c of COMPANIES) insertRow(db, 'companies', { id: c.id, name: c.name, short_code: c.id.toUpperCase() });
 });
 
@@ -455,14 +468,7 @@ describe('compileListQuery: SQL agrees with an independent evaluation', () => {
           if (conds.length) query.filter = conds.map((c) => `${c.key.key}[${c.op}]${escapeValue(c.text)}`).join(',');
           if (customs.length) query.customFields = customs.map((c) => `${c.field}[${c.op}]${escapeValue(c.text)}`).join(',');
           const compiled = compileListQuery(parseListQuery(query));
-          const actual = db
-            .prepare(
-              `SELECT r.id FROM label_reports r JOIN companies c ON c.id = r.owner_company_id
-               LEFT JOIN company_report_state s ON s.label_report_id = r.id AND s.company_id = ?
-               WHERE ${compiled.where} ORDER BY ${compiled.orderBy}`,
-            )
-            .pluck()
-            .all(CALLER, ...compiled.params);
+          const actual = store.pageIds(CALLER, compiled, 1000, 0);
           expect(actual, JSON.stringify(query)).toEqual(expectedIds(rows, conds, customs, order));
         },
       ),

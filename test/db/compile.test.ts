@@ -8,6 +8,7 @@ import { ApiError } from '../../schema/api-error';
 import { compileListQuery, toGlob, toLikePattern } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
 import { registerSqlFunctions } from '../../db/query/sql-functions';
+import { ReportStore } from '../../db/report-store';
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: five reports with every NOT NULL column filled and realistic stored figures.
@@ -137,6 +138,7 @@ const CUSTOM: [string, string, unknown][] = [
 const CALLER = 'c1';
 let dir: string;
 let db: Db;
+let store: ReportStore;
 
 function insertFixture(target: Db): void {
   target.transaction(() => {
@@ -181,6 +183,7 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labeldesk-query-'));
   db = openDatabase(path.join(dir, 'test.sqlite'));
   registerSqlFunctions(db);
+  store = new ReportStore(db);
   insertFixture(db);
 });
 
@@ -189,16 +192,12 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** The ids the list query answers to the caller, in order, and its count: the store's own SQL. */
 function run(query: Record<string, string>): string[] {
   const compiled = compileListQuery(parseListQuery(query));
-  const sql = `SELECT r.id FROM label_reports r
-    JOIN companies c ON c.id = r.owner_company_id
-    LEFT JOIN company_report_state s ON s.label_report_id = r.id AND s.company_id = ?
-    WHERE ${compiled.where} ORDER BY ${compiled.orderBy}`;
-  return db
-    .prepare(sql)
-    .pluck()
-    .all(CALLER, ...compiled.params) as string[];
+  const page = store.pageIds(CALLER, compiled, 1000, 0);
+  expect(store.count(CALLER, compiled)).toBe(page.length);
+  return page;
 }
 
 const ids = (filter: string, extra: Record<string, string> = {}) => run({ filter, ...extra });
@@ -209,7 +208,7 @@ const ALL_BY_CREATED = ['r05', 'r01', 'r02', 'r03', 'r04'];
 
 describe('compileListQuery on a real SQLite database', () => {
   it('answers everything by created ascending, ties by id, without a filter', () => {
-    expect(compileListQuery(parseListQuery({}))).toEqual({ where: '1', params: [], orderBy: 'r.created ASC, r.id ASC' });
+    expect(compileListQuery(parseListQuery({}))).toEqual({ where: '1', params: [], orderBy: 'l.created ASC, l.id ASC' });
     expect(ids('')).toEqual(ALL_BY_CREATED);
   });
 
@@ -469,8 +468,8 @@ describe('compileListQuery on a real SQLite database', () => {
     });
 
     it('compiles to a constant expression', () => {
-      expect(compileListQuery(parseListQuery({ order: 'numberOfTaps[desc]' })).orderBy).toBe('r.number_of_taps DESC, r.id ASC');
-      expect(compileListQuery(parseListQuery({ order: 'id[asc]' })).orderBy).toBe('r.id ASC');
+      expect(compileListQuery(parseListQuery({ order: 'numberOfTaps[desc]' })).orderBy).toBe('l.number_of_taps DESC, l.id ASC');
+      expect(compileListQuery(parseListQuery({ order: 'id[asc]' })).orderBy).toBe('l.id ASC');
     });
   });
 

@@ -1,0 +1,262 @@
+/**
+ * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ *
+ * A layout made for listing. `label_reports` keeps the whole report (wide JSON figures; the
+ * datapoints stay in report_datapoints); beside it, SQLite itself keeps in step:
+ * - integer keys for report and company ids, so the listing indexes hold small numbers;
+ * - `report_listing`: one narrow row per (company, report) the company can see, with every
+ *   allow-listed scalar of the list query and that company's flag and archive state, under
+ *   indexes that lead with the company: a list query and its count read one company's range;
+ * - `report_text`: a trigram index of the searchable texts, which narrows `like`, `ilike` and
+ *   `includes` to the reports holding the pattern's literal runs;
+ * - `custom_field_elements`: each custom field value as typed elements (an array gives one per
+ *   element), so a custom field condition is an index search instead of JSON parsing.
+ * `custom_field_values`, `access` and `company_report_state` stay the source of truth: the
+ * triggers below derive everything here from them in the transaction that writes them, whatever
+ * the order of the writes.
+ */
+
+/** [listing column, declared type, value from the label_reports row aliased by the prefix]. */
+const REPORT_SCALARS: readonly (readonly [string, string, (p: string) => string])[] = [
+  ['created', 'TEXT NOT NULL', (p) => `${p}.created`],
+  ['updated', 'TEXT NOT NULL', (p) => `${p}.updated`],
+  ['sub_company_id', 'ANY', (p) => `json_extract(${p}.sub_company, '$.id')`],
+  ['label_uid', 'TEXT NOT NULL', (p) => `${p}.label_uid`],
+  ['label_sequence_code', 'TEXT NOT NULL', (p) => `${p}.label_sequence_code`],
+  ['label_type', 'TEXT NOT NULL', (p) => `${p}.label_type`],
+  ['label_name', 'TEXT NOT NULL', (p) => `${p}.label_name`],
+  ['firmware_version', 'TEXT NOT NULL', (p) => `${p}.firmware_version`],
+  ['firmware_api_version', 'TEXT NOT NULL', (p) => `${p}.firmware_api_version`],
+  ['mode', 'TEXT NOT NULL', (p) => `${p}.mode`],
+  ['type', 'TEXT NOT NULL', (p) => `${p}.type`],
+  ['status', 'TEXT NOT NULL', (p) => `${p}.status`],
+  ['label_reference', 'TEXT NOT NULL', (p) => `${p}.label_reference`],
+  ['number_of_taps', 'INTEGER NOT NULL', (p) => `${p}.number_of_taps`],
+  ['data_is_incomplete', 'INTEGER NOT NULL', (p) => `${p}.data_is_incomplete`],
+  ['interval', 'INTEGER NOT NULL', (p) => `${p}.interval`],
+  ['config_time', 'INTEGER NOT NULL', (p) => `${p}.config_time`],
+  ['start_delay', 'INTEGER NOT NULL', (p) => `${p}.start_delay`],
+  ['running_time', 'INTEGER NOT NULL', (p) => `${p}.running_time`],
+  ['min_temperature', 'REAL NOT NULL', (p) => `${p}.min_temperature`],
+  ['max_temperature', 'REAL NOT NULL', (p) => `${p}.max_temperature`],
+  ['min_humidity', 'REAL', (p) => `${p}.min_humidity`],
+  ['max_humidity', 'REAL', (p) => `${p}.max_humidity`],
+  ['alert_level', 'INTEGER NOT NULL', (p) => `${p}.alert_level`],
+  ['alert_timestamp', 'INTEGER NOT NULL', (p) => `${p}.alert_timestamp`],
+  ...(
+    [
+      ['calc_datapoints_read', 'numberOfDatapointsRead'],
+      ['calc_datapoints_available', 'numberOfDatapointsAvailable'],
+      ['calc_measurements_occurred', 'numberOfMeasurementsOccurred'],
+      ['calc_start_time', 'startTime'],
+      ['calc_current_time', 'currentTime'],
+      ['calc_elapsed_time', 'elapsedTime'],
+      ['calc_violations_temperature', 'numberOfViolations.temperature'],
+      ['calc_violations_humidity', 'numberOfViolations.humidity'],
+      ['calc_violations_all', 'numberOfViolations.all'],
+      ['calc_violation_duration_temperature', 'durationOfViolations.temperature'],
+      ['calc_violation_duration_humidity', 'durationOfViolations.humidity'],
+      ['calc_violation_duration_all', 'durationOfViolations.all'],
+      ['calc_attained_min_temperature', 'attainedValues.minTemperature'],
+      ['calc_attained_max_temperature', 'attainedValues.maxTemperature'],
+      ['calc_average_temperature', 'analysedValues.temperature.average'],
+      ['calc_degree_hour', 'analysedValues.temperature.degreeHour'],
+      ['calc_mean_kinetic_temperature', 'analysedValues.temperature.meanKineticTemperature'],
+    ] as const
+  ).map(([column, path]) => [column, 'ANY', (p: string) => `json_extract(${p}.calculated, '$.${path}')`] as const),
+];
+
+const LISTING_COLUMNS = ['rk', 'ck', 'id', 'owner_ck', 'has_flag', 'is_archived', ...REPORT_SCALARS.map(([c]) => c)].join(', ');
+
+/**
+ * Listing rows for the access entries that `accessWhere` picks (alias a), from their report r.
+ * A report or an entry that is not there yet gives no row: the other one's trigger makes it.
+ */
+function insertListing(accessWhere: string): string {
+  return `INSERT INTO report_listing (${LISTING_COLUMNS})
+    SELECT rk.rk, ck.ck, r.id, oc.ck, COALESCE(s.has_flag, 0), COALESCE(s.is_archived, 0),
+           ${REPORT_SCALARS.map(([, , value]) => value('r')).join(', ')}
+    FROM access a
+    JOIN label_reports r ON r.id = a.label_report_id
+    JOIN report_keys rk ON rk.report_id = r.id
+    JOIN company_keys ck ON ck.company_id = a.company_id
+    JOIN company_keys oc ON oc.company_id = r.owner_company_id
+    LEFT JOIN company_report_state s ON s.label_report_id = a.label_report_id AND s.company_id = a.company_id
+    WHERE ${accessWhere}`;
+}
+
+/** The trigram rows of the reports `where` picks (alias r). */
+function insertText(where: string): string {
+  return `INSERT INTO report_text (rowid, label_reference, label_uid, label_sequence_code, label_name)
+    SELECT rk.rk, r.label_reference, r.label_uid, r.label_sequence_code, r.label_name
+    FROM label_reports r JOIN report_keys rk ON rk.report_id = r.id WHERE ${where}`;
+}
+
+/**
+ * The typed elements of the custom field values `where` picks (alias v): numbers in `num`, texts
+ * in `text`. Other JSON (true, false, null, nested arrays or objects) never matches a condition,
+ * so it has no element.
+ */
+function insertElements(where: string): string {
+  return `INSERT INTO custom_field_elements (rk, field, elem, text, num)
+    SELECT rk.rk, v.custom_field_id, e.id,
+           CASE WHEN e.type = 'text' THEN e.value END,
+           CASE WHEN e.type IN ('integer', 'real') THEN e.value END
+    FROM custom_field_values v
+    JOIN report_keys rk ON rk.report_id = v.label_report_id,
+    json_each(v.value) e
+    WHERE e.type IN ('text', 'integer', 'real') AND ${where}`;
+}
+
+/**
+ * Adds a key for the id unless it has one. Not INSERT OR IGNORE: inside a trigger, the conflict
+ * clause of the statement that fired it (an upsert's) would take the place of IGNORE.
+ */
+const ensureKey = (table: string, column: string, id: string) =>
+  `INSERT INTO ${table} (${column}) SELECT ${id} WHERE NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = ${id})`;
+const ensureReportKey = (id: string) => ensureKey('report_keys', 'report_id', id);
+const ensureCompanyKey = (id: string) => ensureKey('company_keys', 'company_id', id);
+
+const rkOf = (id: string) => `(SELECT rk FROM report_keys WHERE report_id = ${id})`;
+const ckOf = (id: string) => `(SELECT ck FROM company_keys WHERE company_id = ${id})`;
+
+/** Index columns after the company: each UI path reads them in its order, ties by id. */
+const BY_CREATED = 'created DESC, id';
+
+export default /* sql */ `
+-- Keys are never deleted: a report replaced by an import keeps its key.
+CREATE TABLE report_keys (
+  rk        INTEGER PRIMARY KEY,
+  report_id TEXT NOT NULL UNIQUE
+) STRICT;
+CREATE TABLE company_keys (
+  ck         INTEGER PRIMARY KEY,
+  company_id TEXT NOT NULL UNIQUE
+) STRICT;
+
+CREATE TABLE report_listing (
+  rk          INTEGER NOT NULL,
+  ck          INTEGER NOT NULL,        -- the company that sees the report
+  id          TEXT NOT NULL,           -- the report's id: the tiebreak of every order
+  owner_ck    INTEGER NOT NULL,
+  has_flag    INTEGER NOT NULL,        -- this company's own state
+  is_archived INTEGER NOT NULL,
+  ${REPORT_SCALARS.map(([column, type]) => `${column} ${type}`).join(',\n  ')},
+  -- The company's rows lie together: a filter no index serves reads one range of the table.
+  PRIMARY KEY (ck, rk)
+) STRICT, WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE report_text USING fts5(
+  label_reference, label_uid, label_sequence_code, label_name,
+  content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
+);
+
+CREATE TABLE custom_field_elements (
+  rk    INTEGER NOT NULL,
+  field TEXT NOT NULL,
+  elem  INTEGER NOT NULL,              -- the element's json_each id within the value
+  text  TEXT,                          -- a text element
+  num   ANY,                           -- a number element, integer or real as stored
+  PRIMARY KEY (rk, field, elem)
+) STRICT, WITHOUT ROWID;
+
+INSERT INTO report_keys (report_id) SELECT id FROM label_reports ORDER BY created, id;
+INSERT OR IGNORE INTO company_keys (company_id)
+  SELECT id FROM companies UNION SELECT company_id FROM access UNION SELECT owner_company_id FROM label_reports;
+${insertListing('1')};
+${insertText('1')};
+${insertElements('1')};
+
+CREATE INDEX listing_report ON report_listing (rk);
+CREATE INDEX listing_created ON report_listing (ck, ${BY_CREATED});
+CREATE INDEX listing_updated ON report_listing (ck, updated DESC, id);
+CREATE INDEX listing_status_alert ON report_listing (ck, status, alert_level, ${BY_CREATED});
+CREATE INDEX listing_alert ON report_listing (ck, alert_level, ${BY_CREATED});
+CREATE INDEX listing_mode ON report_listing (ck, mode, ${BY_CREATED});
+CREATE INDEX listing_type ON report_listing (ck, type, ${BY_CREATED});
+CREATE INDEX listing_flag ON report_listing (ck, has_flag, ${BY_CREATED});
+CREATE INDEX listing_archived ON report_listing (ck, is_archived, ${BY_CREATED});
+CREATE INDEX listing_owner ON report_listing (ck, owner_ck, ${BY_CREATED});
+CREATE INDEX custom_field_elements_text ON custom_field_elements (field, text) WHERE text IS NOT NULL;
+CREATE INDEX custom_field_elements_num ON custom_field_elements (field, num) WHERE num IS NOT NULL;
+
+-- The listing replaces these: text searches and the status filter read report_listing now.
+DROP INDEX label_reports_reference;
+DROP INDEX label_reports_sequence_code;
+DROP INDEX label_reports_label_uid;
+DROP INDEX label_reports_status_alert;
+
+CREATE TRIGGER listing_report_insert AFTER INSERT ON label_reports BEGIN
+  ${ensureReportKey('new.id')};
+  ${ensureCompanyKey('new.owner_company_id')};
+  ${insertListing('a.label_report_id = new.id')};
+  ${insertText('r.id = new.id')};
+END;
+
+CREATE TRIGGER listing_report_update AFTER UPDATE ON label_reports BEGIN
+  ${ensureCompanyKey('new.owner_company_id')};
+  UPDATE report_listing SET
+    owner_ck = ${ckOf('new.owner_company_id')},
+    ${REPORT_SCALARS.map(([column, , value]) => `${column} = ${value('new')}`).join(',\n    ')}
+  WHERE rk = ${rkOf('new.id')};
+END;
+
+CREATE TRIGGER listing_report_text_update
+AFTER UPDATE OF label_reference, label_uid, label_sequence_code, label_name ON label_reports BEGIN
+  DELETE FROM report_text WHERE rowid = ${rkOf('old.id')};
+  ${insertText('r.id = new.id')};
+END;
+
+CREATE TRIGGER listing_report_delete AFTER DELETE ON label_reports BEGIN
+  DELETE FROM report_listing WHERE rk = ${rkOf('old.id')};
+  DELETE FROM report_text WHERE rowid = ${rkOf('old.id')};
+  DELETE FROM custom_field_elements WHERE rk = ${rkOf('old.id')};
+END;
+
+CREATE TRIGGER listing_access_insert AFTER INSERT ON access BEGIN
+  ${ensureCompanyKey('new.company_id')};
+  ${insertListing('a.id = new.id')};
+END;
+
+CREATE TRIGGER listing_access_update AFTER UPDATE ON access BEGIN
+  DELETE FROM report_listing WHERE rk = ${rkOf('old.label_report_id')} AND ck = ${ckOf('old.company_id')};
+  ${ensureCompanyKey('new.company_id')};
+  ${insertListing('a.id = new.id')};
+END;
+
+CREATE TRIGGER listing_access_delete AFTER DELETE ON access BEGIN
+  DELETE FROM report_listing WHERE rk = ${rkOf('old.label_report_id')} AND ck = ${ckOf('old.company_id')};
+END;
+
+CREATE TRIGGER listing_state_insert AFTER INSERT ON company_report_state BEGIN
+  UPDATE report_listing SET has_flag = new.has_flag, is_archived = new.is_archived
+  WHERE rk = ${rkOf('new.label_report_id')} AND ck = ${ckOf('new.company_id')};
+END;
+
+CREATE TRIGGER listing_state_update AFTER UPDATE ON company_report_state BEGIN
+  UPDATE report_listing SET has_flag = 0, is_archived = 0
+  WHERE rk = ${rkOf('old.label_report_id')} AND ck = ${ckOf('old.company_id')};
+  UPDATE report_listing SET has_flag = new.has_flag, is_archived = new.is_archived
+  WHERE rk = ${rkOf('new.label_report_id')} AND ck = ${ckOf('new.company_id')};
+END;
+
+CREATE TRIGGER listing_state_delete AFTER DELETE ON company_report_state BEGIN
+  UPDATE report_listing SET has_flag = 0, is_archived = 0
+  WHERE rk = ${rkOf('old.label_report_id')} AND ck = ${ckOf('old.company_id')};
+END;
+
+CREATE TRIGGER listing_custom_field_insert AFTER INSERT ON custom_field_values BEGIN
+  ${ensureReportKey('new.label_report_id')};
+  ${insertElements('v.rowid = new.rowid')};
+END;
+
+CREATE TRIGGER listing_custom_field_update AFTER UPDATE ON custom_field_values BEGIN
+  DELETE FROM custom_field_elements WHERE rk = ${rkOf('old.label_report_id')} AND field = old.custom_field_id;
+  ${ensureReportKey('new.label_report_id')};
+  ${insertElements('v.rowid = new.rowid')};
+END;
+
+CREATE TRIGGER listing_custom_field_delete AFTER DELETE ON custom_field_values BEGIN
+  DELETE FROM custom_field_elements WHERE rk = ${rkOf('old.label_report_id')} AND field = old.custom_field_id;
+END;
+`;
