@@ -49,6 +49,8 @@ export type TimePerQuantity = z.infer<typeof timePerQuantitySchema>;
 
 /** One alert rule of the report, in words, with whether and when it fired on the effective timeline. */
 export const explainedRuleSchema = alertRuleSchema.safeExtend({
+  /** Its place in `alertsConfig.rules` (or in the default rules), from 0: rules have no id of their own. */
+  index: z.int().nonnegative(),
   /** e.g. "Moderate alert once readings have been out of limits for 30 min in total". */
   description: z.string(),
   fired: z.boolean(),

@@ -34,6 +34,7 @@ export function explainAlert(input: AlertExplanationInput): AlertExplanation {
   const firings = tapped ? ruleFirings(flags, timeline.timestamps, interval, rules) : rules.map(() => null);
   const explained: ExplainedRule[] = rules.map((rule, k) => ({
     ...rule,
+    index: k,
     description: describeRule(rule, interval),
     fired: firings[k] !== null,
     firedAt: firings[k],

@@ -88,6 +88,7 @@ describe('the explanation', () => {
         level: 1,
         kind: 'singleEvent',
         seconds: 1800,
+        index: 0,
         description: 'Moderate alert once readings stay out of limits for 30 min without a break (3 readings at the 10 min interval in a row).',
         fired: false,
         firedAt: null,
