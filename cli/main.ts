@@ -10,9 +10,10 @@ import { exportCommand } from './export';
 import { importCommand } from './import';
 import { keysCommand } from './keys';
 import { serveCommand } from './serve';
+import { syncCommand } from './sync';
 import { webhooksCommand } from './webhooks';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, webhooksCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, webhooksCommand, syncCommand];
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -84,6 +85,7 @@ examples:
   labeldesk keys list --db labeldesk.db
   labeldesk keys revoke --db labeldesk.db KEY_ID
   labeldesk webhooks create --db labeldesk.db --company acme --url http://127.0.0.1:9000/hook
+  LABELDESK_REMOTE_KEY=ldk_... labeldesk sync --db labeldesk.db --remote https://labels.example.com --once
 `;
 }
 

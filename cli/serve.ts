@@ -7,6 +7,9 @@ import { SHUTDOWN_GRACE_MS } from '../http/graceful-stop';
 import { DatabaseOpenError, DEFAULT_PORT, startService, type RunningService } from '../host/start-service';
 import { isLoopback } from '../http/local-guard';
 import { demoKeyTable } from './demo';
+import { SYNC_DEFAULTS } from '../sync/defaults';
+import type { SyncOptions } from '../sync';
+import { REMOTE_KEY_ENV, refuseKeyInArgv, SYNC_ARG_SPECS, SYNC_OPTIONS_HELP, syncOptionsFrom } from './sync-options';
 import {
   cannotOpen,
   checkDatabaseFile,
@@ -22,7 +25,7 @@ import {
 } from './args';
 
 export const DEFAULT_HOST = '127.0.0.1';
-const USAGE = 'labeldesk serve [--db FILE] [--host H] [--port N] [--demo] [--allow-remote]';
+const USAGE = 'labeldesk serve [--db FILE] [--host H] [--port N] [--demo] [--allow-remote] [--remote URL [sync options]]';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -45,12 +48,17 @@ options:
                   address): there only the API keys protect the reports, since the check that
                   keeps web pages out (Host and Origin) works on loopback alone
 
+sync with a remote (as 'labeldesk sync' does, in this process, off the request path):
+${SYNC_OPTIONS_HELP}
+
 examples:
   labeldesk serve
   labeldesk serve --db labeldesk.db --port 0 --demo
+  ${REMOTE_KEY_ENV}=ldk_... labeldesk serve --db site.db --remote https://labels.example.com
   curl -H "x-api-key: $KEY" "http://127.0.0.1:${DEFAULT_PORT}/v2/labelReports?pageSize=5&output=minimal"
 `,
   async run(argv: string[], io: Io): Promise<number> {
+    refuseKeyInArgv(argv);
     const { values } = parseCommandArgs(
       argv,
       {
@@ -60,6 +68,7 @@ examples:
         demo: { type: 'boolean' },
         'allow-remote': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        ...SYNC_ARG_SPECS,
       },
       false,
     );
@@ -77,12 +86,13 @@ examples:
           'To serve other machines anyway, add --allow-remote.',
       );
     }
+    const sync = syncOptionsFrom(values, process.env);
     const dbFile = databaseFile(values.db);
     checkDatabaseFile(dbFile, 'create');
     if (remote) {
       write(io.err, `warning: serving on ${host}, which other machines can reach: only the API keys protect the reports there`);
     }
-    const running = await listen(dbFile, host, port, values.demo === true);
+    const running = await listen(dbFile, host, port, values.demo === true, sync, io);
     if (running.demo) {
       write(io.out, `created demo data: ${running.demo.reports} label reports; demo API keys:`);
       write(io.out, demoKeyTable(running.demo));
@@ -90,6 +100,8 @@ examples:
     // Listen for the signals before announcing the address, so none can slip in between.
     const stopSignal = nextSignal();
     write(io.out, `database: ${dbFile}`);
+    // On standard error: the remote's URL must not pass for the service's address line.
+    if (sync) write(io.err, `syncing with ${sync.remoteUrl}: a cycle every ${sync.intervalSeconds ?? SYNC_DEFAULTS.intervalSeconds} s`);
     // The one line with the address, and nothing else on it: tools wait for it.
     write(io.out, `LabelDesk service listening on ${running.url}`);
 
@@ -117,9 +129,16 @@ examples:
   },
 };
 
-async function listen(dbFile: string, host: string, port: number, demoIfEmpty: boolean): Promise<RunningService> {
+async function listen(
+  dbFile: string,
+  host: string,
+  port: number,
+  demoIfEmpty: boolean,
+  remote: SyncOptions | undefined,
+  io: Io,
+): Promise<RunningService> {
   try {
-    return await startService({ dbFile, host, port, demoIfEmpty });
+    return await startService({ dbFile, host, port, demoIfEmpty, sync: { remote, hooks: { log: (line) => write(io.err, line) } } });
   } catch (err) {
     if (err instanceof DatabaseOpenError) throw new CliError(cannotOpen(dbFile, err));
     const code = (err as NodeJS.ErrnoException).code;

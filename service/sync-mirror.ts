@@ -15,6 +15,7 @@ import type {
   OutboxEntry,
   RemoteReport,
   SyncConflict,
+  SyncStatus,
   SyncValue,
 } from '../schema/sync';
 import { afterPush, mergeRemote, sameValue } from '../sync/merge';
@@ -97,6 +98,27 @@ export class SyncMirror {
 
   markReconciled(at: string): void {
     this.data.write(() => this.store.markReconciled(at));
+  }
+
+  /** The status as the database holds it, for when no worker runs in this process (`labeldesk sync status`). */
+  savedStatus(): SyncStatus {
+    return this.data.read(() => {
+      const { remoteUrl, companyId } = this.store.settings();
+      const saved = this.store.state();
+      return {
+        configured: remoteUrl !== null,
+        remoteUrl,
+        companyId,
+        state: remoteUrl === null ? 'off' : saved.state,
+        lastSuccessAt: saved.lastSuccessAt,
+        lastError: saved.lastError,
+        pending: this.store.outboxCount(),
+        conflicts: this.store.conflictCount(),
+        deadLetters: this.store.deadLetterCount(),
+        progress: null,
+        nextAttemptAt: saved.nextAttemptAt,
+      };
+    });
   }
 
   counts(): SyncCounts {

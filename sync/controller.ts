@@ -87,21 +87,10 @@ export class SyncController {
 
   status(): SyncStatus {
     if (this.worker) return this.worker.status();
-    const { remoteUrl, companyId } = this.service.sync.settings();
-    const saved = this.service.sync.savedState();
-    const counts = this.service.sync.counts();
-    const configured = remoteUrl !== null;
-    return {
-      configured,
-      remoteUrl,
-      companyId,
-      state: configured ? 'paused' : 'off',
-      lastSuccessAt: saved.lastSuccessAt,
-      lastError: configured ? { at: saved.lastError?.at ?? new Date().toISOString(), message: NO_KEY_MESSAGE } : saved.lastError,
-      ...counts,
-      progress: null,
-      nextAttemptAt: null,
-    };
+    const saved = this.service.sync.savedStatus();
+    if (!saved.configured) return saved;
+    // A remote without a key here: nothing syncs until the key is given.
+    return { ...saved, state: 'paused', lastError: { at: saved.lastError?.at ?? new Date().toISOString(), message: NO_KEY_MESSAGE }, nextAttemptAt: null };
   }
 
   /** POST /local/sync: a cycle now. */

@@ -28,6 +28,8 @@ export interface WorkerHooks {
   /** Random in [0, 1) for the jitter (tests pass a fixed one). */
   random?: () => number;
   now?: () => Date;
+  /** After each cycle, with how it ended (the command line prints it). */
+  onCycle?: (outcome: CycleOutcome, status: SyncStatus) => void;
 }
 
 export function createSyncWorker(service: Service, options: SyncOptions, hooks: WorkerHooks = {}): SyncWorker {
@@ -86,6 +88,7 @@ class Worker implements SyncWorker {
       this.running = null;
       this.afterCycle();
     });
+    void cycle.then((outcome) => this.hooks.onCycle?.(outcome, this.status()));
     this.running = cycle;
     return cycle;
   }
