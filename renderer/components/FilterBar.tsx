@@ -140,7 +140,7 @@ function CustomFieldRow({ index, condition }: { index: number; condition: Custom
     const list = stores.list.getState().query.filters.customFields.filter((_, i) => i !== index);
     setFilters({ customFields: list });
   };
-  const hint = patternHint(draft.op);
+  const hint = patternHint(draft.op, kindOf(resolved.fieldId));
   const messageId = `cf-message-${index}`;
   return (
     <div className="cf-filter" data-testid="custom-field-filter">

@@ -119,8 +119,9 @@ export function canonicalFieldId(typed: string, known: readonly string[]): strin
   return known.find((k) => k.toLowerCase() === id.toLowerCase()) ?? id;
 }
 
-/** A hint for the pattern operators, whose wildcards nobody guesses. */
-export function patternHint(op: FilterOperator): string | null {
+/** A hint for the pattern operators, whose wildcards nobody guesses, and which compare text only. */
+export function patternHint(op: FilterOperator, kind?: CustomFieldKind): string | null {
   if (op !== 'like' && op !== 'ilike') return null;
+  if (kind === 'number') return 'This field holds numbers, which “like” does not compare: use =, ≥ or ≤ instead.';
   return `Use % for any text and _ for one character: DS% finds values starting with DS${op === 'ilike' ? ', in any case' : ''}.`;
 }

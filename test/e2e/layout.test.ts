@@ -385,9 +385,17 @@ describe('report browser layout on desk screens', () => {
       await expect.poll(() => count(page)).toBe(ten.totalDocuments);
       expect(counts.asked - asked).toBe(1);
 
-      // The pattern operators explain their wildcards.
+      // The pattern operators explain their wildcards, and that they compare text only.
       await row.getByLabel('Operator').selectOption('like');
+      await waitText(row.getByTestId('custom-field-message'), 'holds numbers');
+      await row.getByLabel('Custom field', { exact: true }).fill('Carrier');
+      await row.getByLabel('Custom field value').fill('D%');
+      await row.getByLabel('Custom field value').press('Enter');
       await waitText(row.getByTestId('custom-field-message'), 'Use % for any text');
+      const carriers = await list({ filter: NOT_ARCHIVED, customFields: 'carrier[like]D%', pageSize: '1' });
+      expect(carriers.totalDocuments).toBeGreaterThan(0);
+      await expect.poll(() => count(page)).toBe(carriers.totalDocuments);
+      await waitText(page.getByTestId('filter-chips'), 'carrier like D%');
       await shot(page, 'layout-custom-field-filter');
     } finally {
       await context.close();

@@ -145,5 +145,6 @@ describe('custom field conditions as people type them', () => {
     expect(patternHint('like')).toMatch(/% for any text/);
     expect(patternHint('ilike')).toMatch(/any case/);
     expect(patternHint('eq')).toBeNull();
+    expect(patternHint('like', 'number')).toMatch(/holds numbers/);
   });
 });
