@@ -47,4 +47,12 @@ describe('URL state codec', () => {
     expect(decodeUrlState('?sort=reference.up').query.sort).toEqual(defaultQuery().sort);
     expect(decodeUrlState('?sort=label.sequenceCode.asc').query.sort).toEqual(defaultQuery().sort);
   });
+
+  it('hides archived reports unless the link asks for them, and keeps the owner', () => {
+    const withArchived = { query: { ...defaultQuery(), filters: { ...defaultFilters(), archived: '' as const, owner: 'nordic' } }, report: null, view: 'reports' as const };
+    const search = encodeUrlState(withArchived);
+    expect(search).toBe('?archived=any&owner=nordic');
+    expect(decodeUrlState(search)).toEqual(withArchived);
+    expect(decodeUrlState('?archived=whatever').query.filters.archived).toBe('no');
+  });
 });
