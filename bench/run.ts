@@ -13,7 +13,10 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   webhooks: () => import('./webhooks'),
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+/** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */
+const OPTIONS_WITH_VALUE = new Set(['--sizes']);
+const args = process.argv.slice(2);
+const wanted = args.filter((a, i) => !a.startsWith('-') && !OPTIONS_WITH_VALUE.has(args[i - 1]));
 const unknown = wanted.filter((name) => !(name in SUITES));
 if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(SUITES).join(', ')}`);

@@ -1,118 +1,327 @@
 /**
- * The service's figures at the size of a large site: 100 000 reports averaging 500 datapoints.
- * List pages and retrieve are timed in process through the service layer and over loopback
- * HTTP; retrieve throughput runs the real `labeldesk serve` beside a bare HTTP server.
+ * The service at the size of a large site, as a user meets it: a database made by
+ * `labeldesk import` (bench/site-database.ts), the real `labeldesk serve`, and requests over
+ * loopback HTTP, each beside a bare Node server answering the very same bytes (the ratio is what
+ * the service adds to HTTP itself). The matrix: the UI's paths (the report browser's queries,
+ * made by its own code), every allow-listed filter key with a typical operator, every order key,
+ * output=normal, deep pages and retrieve of a 10 000-datapoint report; p50 and p95 of up to 60
+ * sequential requests per row, with the target beside each figure. Then the same at the next
+ * size, and how each figure grew. Import rate, the import's and the server's memory too.
+ *
+ *   npm run bench service                              # 100 000 and 1 000 000 reports
+ *   npm run bench service -- --sizes 100000            # one size; BENCH_SIZES works too
+ *   BENCH_SAMPLES=60 BENCH_CASE_SECONDS=6              # requests per row, and the time a row may take
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
+import http from 'node:http';
 import autocannon from 'autocannon';
-import { parseListQuery } from '../query/list-query';
-import type { BundleReport } from '../schema/bundle';
-import { MODES, REPORT_TYPES } from '../schema/report';
-import { openService } from '../service/open-service';
-import { reportJson } from '../service/report-json';
-import { median, percentile, timeMany } from './stats';
+import { FIELDS, type FieldDef } from '../query/fields';
+import { defaultQuery, toApiParams, type ListFilters, type ListQuery, type SortColumn, SORT_KEYS } from '../renderer/lib/list-query';
+import { BIG_REPORT_ID, fmt, rssMiB, SITE, siteCreated, siteDatabase, siteReport, siteReportId, type SiteDatabase } from './site-database';
+import { median, percentile } from './stats';
 
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
-const BIG_REPORT_POINTS = 10_000;
-const DB_FILE = join(tmpdir(), `labeldesk-bench-${REPORTS}-v3.sqlite`);
-const KEY = 'ldk_bench_key_for_the_benchmark_only_0000';
+type Group = 'UI path' | 'filter' | 'order' | 'output' | 'page' | 'retrieve';
 
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+interface Case {
+  group: Group;
+  name: string;
+  path: string;
 }
 
-function benchReport(i: number, rand: () => number, points: number): BundleReport {
-  const start = 1_760_000_000 + i * 300;
-  const interval = 300;
-  const datapoints = new Array(points);
-  let t = 5;
-  for (let k = 0; k < points; k++) {
-    t += (rand() - 0.5) * 0.4;
-    if (rand() < 0.002) t += 6; // an occasional excursion
-    t = Math.min(Math.max(t, -1), 14);
-    datapoints[k] = { timestamp: start + k * interval, temperature: Math.round(t * 100) / 100 };
+interface Row extends Case {
+  p50: number;
+  p95: number;
+  bareP50: number;
+  samples: number;
+  bytes: number;
+  matches: number | null;
+  target: number;
+}
+
+const DEFAULT_SIZES = [100_000, 1_000_000];
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
+const CASE_SECONDS = Number(process.env.BENCH_CASE_SECONDS ?? 6);
+/** The fewest requests a row is measured with, however slow: p95 is then the slowest of them. */
+const MIN_SAMPLES = 7;
+
+/** Targets by size (ms, p50 over HTTP): at 100 000 reports and at 1 000 000. */
+function targetOf(group: Group, size: number): number {
+  if (size <= 100_000) return group === 'UI path' ? 10 : group === 'retrieve' ? 5 : 50;
+  return group === 'UI path' ? 50 : 1000;
+}
+
+function sizesWanted(): number[] {
+  const argv = process.argv;
+  const at = argv.findIndex((a) => a === '--sizes' || a.startsWith('--sizes='));
+  const text = at < 0 ? process.env.BENCH_SIZES : argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1];
+  if (!text) return DEFAULT_SIZES;
+  const sizes = text.split(',').map((s) => Number(s.replace(/[_ ]/g, '')));
+  if (sizes.some((n) => !Number.isInteger(n) || n < 10_000)) throw new Error(`--sizes takes whole numbers of reports, at least 10 000: ${text}`);
+  return sizes;
+}
+
+const log = (line: string) => console.log(`service: ${line}`);
+
+export async function run(): Promise<void> {
+  const sizes = sizesWanted();
+  const results = new Map<number, { db: SiteDatabase; rows: Row[]; rss: number }>();
+  for (const size of sizes) {
+    log(`— ${fmt(size)} reports —`);
+    const db = await siteDatabase(size, log);
+    log(`import: ${fmt(size)} reports (${db.bundleMiB.toFixed(0)} MiB bundle) in ${db.importSeconds.toFixed(0)} s = ${fmt(Math.round(db.importPerSecond))} reports/s (target ≥ 10 000/s), peak RSS of the import ${db.importPeakRssMiB.toFixed(0)} MiB`);
+    results.set(size, await measureSize(db));
   }
+  if (sizes.length > 1) printGrowth(sizes, results);
+}
+
+async function measureSize(db: SiteDatabase): Promise<{ db: SiteDatabase; rows: Row[]; rss: number }> {
+  const served = await startChild(['bin/labeldesk.js', 'serve', '--db', db.file, '--port', '0']);
+  const bare = await startChild(['-e', BARE_SERVER]);
+  const client = new Client();
+  try {
+    const cases = matrix(db.reports);
+    log(`${cases.length} rows, up to ${SAMPLES} sequential requests each (at most ${CASE_SECONDS} s a row, at least ${MIN_SAMPLES} requests); times in ms, p50 / p95 over loopback HTTP`);
+    console.log('');
+    console.log('| group | request | matches | p50 | p95 | bare p50 | ratio | target | n |');
+    console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+    const rows: Row[] = [];
+    for (const c of cases) {
+      const row = await measureCase(client, served.url, bare.url, c, db.reports);
+      rows.push(row);
+      console.log(formatRow(row));
+    }
+    console.log('');
+    const rss = rssMiB(served.child.pid!);
+    const groups = [...new Set(rows.map((r) => r.group))];
+    const within = groups.map((g) => {
+      const of = rows.filter((r) => r.group === g);
+      return `${g} ${of.filter((r) => r.p50 <= r.target).length}/${of.length}`;
+    });
+    log(`${fmt(db.reports)} reports, rows within target: ${within.join(', ')}; slowest p50 ${Math.max(...rows.map((r) => r.p50)).toFixed(0)} ms`);
+    await throughput(client, served.url, bare.url);
+    log(`serving process RSS after the matrix: ${rss.toFixed(0)} MiB (target ≤ 300 MB)`);
+    return { db, rows, rss };
+  } finally {
+    client.close();
+    for (const child of [served.child, bare.child]) child.kill('SIGTERM');
+  }
+}
+
+/** The rows, made from the allow-list and the report browser's own query code. */
+function matrix(size: number): Case[] {
+  const cases: Case[] = [];
+  const list = (group: Group, name: string, params: Record<string, string>) =>
+    cases.push({ group, name, path: `/v2/labelReports?${new URLSearchParams({ pageSize: '100', output: 'minimal', ...params })}` });
+  const ui = (name: string, change: (q: ListQuery) => void, extra: Record<string, string> = {}) => {
+    const q = defaultQuery();
+    change(q);
+    list('UI path', name, { ...(toApiParams(q) as unknown as Record<string, string>), ...extra });
+  };
+  const filters = (patch: Partial<ListFilters>) => (q: ListQuery) => Object.assign(q.filters, patch);
+  const newest = siteCreated(size - 1, size);
+  const day = (epoch: number) => new Date(epoch * 1000).toISOString().slice(0, 10);
+
+  ui('first page: default filters and sort', () => {});
+  ui('a page of 1 row', () => {}, { pageSize: '1' });
+  ui('status active', filters({ status: 'active' }));
+  ui('alert moderate or worse', filters({ alert: 'moderateOrWorse' }));
+  ui('status active + alert moderate or worse', filters({ status: 'active', alert: 'moderateOrWorse' }));
+  ui('critical alerts', filters({ alert: 'critical' }));
+  ui('mode air freight', filters({ mode: 'airFreight' }));
+  ui('type humiditySense', filters({ type: 'humiditySense' }));
+  ui('flagged', filters({ flagged: 'yes' }));
+  ui('archived only', filters({ archived: 'yes' }));
+  ui('search reference "po-12"', filters({ search: 'po-12' }));
+  ui('search label "00123"', filters({ searchField: 'label', search: '00123' }));
+  ui('custom field batch = B-42', filters({ customFields: [{ fieldId: 'batch', op: 'eq', value: 'B-42' }] }));
+  ui('created in one week', filters({ createdFrom: day(newest - 40 * 86_400), createdTo: day(newest - 34 * 86_400) }));
+  ui('shared with me (owner: the other company)', filters({ owner: SITE.otherCompany }));
+  ui('page 500', () => {}, { pageNumber: '500' });
+  for (const column of Object.keys(SORT_KEYS) as SortColumn[]) {
+    if (column === 'created') continue;
+    const descending = column === 'updated' || column === 'alert' || column === 'excursions';
+    ui(`sort by ${column} ${descending ? 'desc' : 'asc'}`, (q) => (q.sort = { column, direction: descending ? 'desc' : 'asc' }));
+  }
+
+  for (const [key, def] of FIELDS) list('filter', `${key}${typicalCondition(key, def, size)}`, { filter: `${key}${typicalCondition(key, def, size)}`, order: 'created[desc]' });
+  list('filter', 'customFields pallets[gte]30', { customFields: 'pallets[gte]30', order: 'created[desc]' });
+  for (const [key, def] of FIELDS) {
+    if (def.array) continue;
+    list('order', `${key}[asc]`, { order: `${key}[asc]` });
+  }
+  list('output', 'output=normal, default filters and sort', { ...(toApiParams(defaultQuery()) as unknown as Record<string, string>), output: 'normal' });
+  list('page', 'page 900', { order: 'created[desc]', pageNumber: '900' });
+  list('page', 'page 500, no filter, created[asc]', { pageNumber: '500' });
+  cases.push({ group: 'retrieve', name: `retrieve, ${fmt(SITE.bigDatapoints)} datapoints`, path: `/v2/labelReports/${BIG_REPORT_ID}` });
+  return cases;
+}
+
+/** A condition as someone would write it for this key, on values the generated site holds. */
+function typicalCondition(key: string, def: FieldDef, size: number): string {
+  const sample = siteReport(12_345 % size, size);
+  const middle = siteCreated(Math.floor(size / 2), size);
+  const specific: Record<string, string> = {
+    id: `[eq]${siteReportId(12_345 % size)}`,
+    created: `[gte]${new Date((siteCreated(size - 1, size) - 30 * 86_400) * 1000).toISOString()}`,
+    updated: `[gte]${new Date((siteCreated(size - 1, size) - 30 * 86_400) * 1000).toISOString()}`,
+    labelReference: '[eq]PO-12345',
+    'company.id': `[eq]${SITE.company}`,
+    'company.name': '[eq]Beta Foods',
+    'company.shortCode': '[eq]BFD',
+    'subCompany.id': '[eq]site-3',
+    'label.uid': `[eq]${sample.label.uid}`,
+    'label.sequenceCode': `[eq]${sample.label.sequenceCode}`,
+    'label.type': '[eq]TempSense T2',
+    'label.name': '[eq]Pallet 7',
+    'label.firmwareVersionInfo.firmwareVersion': '[eq]3.0.2',
+    'label.firmwareVersionInfo.firmwareApiVersion': '[eq]4',
+    'senseConfig.interval': '[eq]300',
+    'senseConfig.configTime': `[gte]${middle}`,
+    'senseConfig.startDelay': '[eq]600',
+    'senseConfig.runningTime': '[gte]30000',
+    'senseConfig.limits.minTemperature': '[eq]-25',
+    'senseConfig.limits.maxTemperature': '[eq]25',
+    'senseConfig.limits.minHumidity': '[eq]20',
+    'senseConfig.limits.maxHumidity': '[eq]80',
+    numberOfTaps: '[gte]4',
+    'alert.level': '[eq]2',
+    'alert.timestamp': `[gte]${middle}`,
+    'calculatedSenseData.startTime': `[gte]${middle}`,
+    'calculatedSenseData.currentTime': `[gte]${middle}`,
+    'calculatedSenseData.elapsedTime': '[gte]20000',
+    'calculatedSenseData.numberOfDatapointsRead': '[gte]1000',
+    'calculatedSenseData.numberOfDatapointsAvailable': '[gte]1000',
+    'calculatedSenseData.numberOfMeasurementsOccurred': '[gte]1000',
+    'calculatedSenseData.durationOfViolations.temperature': '[gte]3600',
+    'calculatedSenseData.durationOfViolations.humidity': '[gte]600',
+    'calculatedSenseData.durationOfViolations.all': '[gte]3600',
+    'calculatedSenseData.attainedValues.minTemperature': '[lt]-20',
+    'calculatedSenseData.attainedValues.maxTemperature': '[gt]12',
+    'calculatedSenseData.analysedValues.temperature.average': '[gte]20',
+    'calculatedSenseData.analysedValues.temperature.degreeHour': '[gt]0',
+    'calculatedSenseData.analysedValues.temperature.meanKineticTemperature': '[gte]20',
+    'access.companyId': `[includes]${SITE.otherCompany}`,
+    'access.role': '[includes]viewer',
+  };
+  if (specific[key]) return specific[key];
+  if (def.type === 'boolean') return '[eq]true';
+  if (def.values) return `[eq]${def.values[0]}`;
+  if (def.type === 'number') return '[gte]1';
+  return '[eq]x';
+}
+
+async function measureCase(client: Client, service: string, bare: string, c: Case, size: number): Promise<Row> {
+  const first = await client.get(service + c.path);
+  if (first.status !== 200) throw new Error(`${c.name}: ${first.status} ${first.body.toString().slice(0, 300)}`);
+  await client.request(bare + '/__answer', 'PUT', first.body);
+  const matches = c.group === 'retrieve' ? null : (JSON.parse(first.body.toString()) as { totalDocuments: number }).totalDocuments;
+  const samples = await timeRequests(client, service + c.path);
+  const bareSamples = await timeRequests(client, bare + '/answer', samples.length);
   return {
-    id: `bench-${String(i).padStart(6, '0')}`,
-    created: new Date((start - 600) * 1000).toISOString(),
-    companyId: i % 5 === 4 ? 'beta' : 'alpha',
-    label: {
-      uid: `04:${(i * 7919).toString(16).padStart(12, '0')}`,
-      sequenceCode: `LBL-${String(i).padStart(7, '0')}`,
-      type: 'TempSense T1',
-      name: `Label ${i}`,
-      firmwareVersionInfo: { firmwareVersion: '2.4.1', firmwareApiVersion: '3' },
-    },
-    mode: MODES[i % MODES.length],
-    type: REPORT_TYPES[i % 2],
-    status: rand() < 0.3 ? 'active' : 'completed',
-    labelReference: `SHP-2026-${String(Math.floor(rand() * 1e6)).padStart(6, '0')}`,
-    senseConfig: {
-      limits: { minTemperature: 2, maxTemperature: 8 },
-      interval,
-      configTime: start - 600,
-      startDelay: 600,
-      runningTime: points * interval,
-    },
-    numberOfTaps: 1 + (i % 3),
-    reportedSenseData: { datapoints },
-    access: i % 5 === 4 ? [{ companyId: 'alpha', role: 'viewer' }] : [],
+    ...c,
+    p50: median(samples),
+    p95: percentile(samples, 95),
+    bareP50: median(bareSamples),
+    samples: samples.length,
+    bytes: first.body.length,
+    matches,
+    target: targetOf(c.group, size),
   };
 }
 
-/** Built the way a site builds it: a bundle file, then the import, streamed. */
-async function buildDatabase(): Promise<void> {
-  if (existsSync(DB_FILE)) return;
-  const building = DB_FILE + '.building';
-  const bundleFile = DB_FILE + '.bundle.json';
-  rmSync(building, { force: true });
-  const t0 = performance.now();
-  const rand = mulberry32(42);
-  const out = createWriteStream(bundleFile);
-  const put = async (text: string) => {
-    if (!out.write(text)) await once(out, 'drain');
-  };
-  await put(JSON.stringify({
-    version: 1,
-    companies: [
-      { id: 'alpha', name: 'Alpha Logistics', shortCode: 'ALP' },
-      { id: 'beta', name: 'Beta Foods', shortCode: 'BET' },
-    ],
-    apiKeys: [{ key: KEY, companyId: 'alpha', permissions: ['labelReports:read', 'labelReports:update'], name: 'bench' }],
-  }).slice(0, -1) + ',"labelReports":[\n');
-  for (let i = 0; i < REPORTS; i++) {
-    // Averages 500: lengths spread evenly over 100..900, and one report of 10 000.
-    const points = i === 0 ? BIG_REPORT_POINTS : 100 + Math.floor(rand() * 801);
-    await put((i === 0 ? '' : ',\n') + JSON.stringify(benchReport(i, rand, points)));
+/** Sequential requests on one kept-alive connection, after one untimed. */
+async function timeRequests(client: Client, url: string, count = SAMPLES): Promise<number[]> {
+  await client.get(url);
+  const samples: number[] = [];
+  const until = performance.now() + CASE_SECONDS * 1000;
+  while (samples.length < count && (samples.length < MIN_SAMPLES || performance.now() < until)) {
+    const t0 = performance.now();
+    const res = await client.get(url);
+    samples.push(performance.now() - t0);
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
   }
-  out.end(']}\n');
-  await finished(out);
-  const service = openService(building);
-  const result = await service.importBundle(createReadStream(bundleFile, { highWaterMark: 1 << 20 }), { parallel: true });
-  service.close();
-  rmSync(bundleFile, { force: true });
-  if (!result.ok) throw new Error(`the bench bundle was refused: ${JSON.stringify(result.problems.slice(0, 3))}`);
-  renameSync(building, DB_FILE);
-  rmSync(building + '-wal', { force: true });
-  rmSync(building + '-shm', { force: true });
-  console.log(`service: built ${REPORTS} reports through the import in ${((performance.now() - t0) / 1000).toFixed(1)} s → ${DB_FILE}`);
+  return samples;
 }
 
-function report(label: string, samples: number[], target?: string): void {
-  console.log(
-    `service: ${label}: median ${median(samples).toFixed(2)} ms, p95 ${percentile(samples, 95).toFixed(2)} ms` +
-      (target ? ` (target ${target})` : ''),
-  );
+function formatRow(r: Row): string {
+  const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+  const over = r.p50 > r.target ? ' ✗' : '';
+  return `| ${r.group} | \`${r.name}\` | ${r.matches === null ? '' : fmt(r.matches)} | ${ms(r.p50)}${over} | ${ms(r.p95)} | ${ms(r.bareP50)} | ${(r.p50 / r.bareP50).toFixed(1)} | ${r.target} | ${r.samples} |`;
+}
+
+function printGrowth(sizes: number[], results: Map<number, { rows: Row[]; rss: number; db: SiteDatabase }>): void {
+  const [small, ...larger] = sizes;
+  console.log('');
+  log(`how each p50 grows from ${fmt(small)} reports (ms)`);
+  console.log('');
+  console.log(`| request | ${sizes.map((s) => fmt(s)).join(' | ')} | ${larger.map((s) => `× at ${fmt(s)}`).join(' | ')} |`);
+  console.log(`|---|${sizes.map(() => '---:').join('|')}|${larger.map(() => '---:').join('|')}|`);
+  const base = results.get(small)!.rows;
+  for (const [i, row] of base.entries()) {
+    const figures = sizes.map((s) => results.get(s)!.rows[i]);
+    const cells = figures.map((f) => `${f.p50.toFixed(f.p50 >= 100 ? 0 : 1)}${f.p50 > f.target ? ' ✗' : ''}`);
+    const growth = figures.slice(1).map((f) => `${(f.p50 / row.p50).toFixed(1)}`);
+    console.log(`| ${row.group}: \`${row.name}\` | ${cells.join(' | ')} | ${growth.join(' | ')} |`);
+  }
+  for (const s of sizes) {
+    const r = results.get(s)!;
+    log(`${fmt(s)}: import ${fmt(Math.round(r.db.importPerSecond))} reports/s (peak RSS ${r.db.importPeakRssMiB.toFixed(0)} MiB), serve RSS ${r.rss.toFixed(0)} MiB`);
+  }
+}
+
+/** Retrieve of a small report from 16 connections, beside the bare server sending its bytes. */
+async function throughput(client: Client, service: string, bare: string): Promise<void> {
+  const url = `${service}/v2/labelReports/${siteReportId(1)}`;
+  const body = (await client.get(url)).body;
+  await client.request(bare + '/__answer', 'PUT', body);
+  const rps = async (target: string, headers: Record<string, string> = {}) =>
+    (await autocannon({ url: target, connections: 16, duration: 5, headers })).requests.average;
+  const served = await rps(url, { 'x-api-key': SITE.key });
+  const same = await rps(bare + '/answer');
+  log(`retrieve throughput (${(body.length / 1024).toFixed(1)} KiB report, 16 connections): ${fmt(Math.round(served))} req/s; bare server, same bytes: ${fmt(Math.round(same))} req/s (ratio ${(served / same).toFixed(2)})`);
+}
+
+/** A bare Node server answering whatever body it was last given, as the service would. */
+const BARE_SERVER = `
+let body = Buffer.from('{}');
+const s = require('node:http').createServer((q, r) => {
+  if (q.method === 'PUT') {
+    const parts = [];
+    q.on('data', (d) => parts.push(d));
+    q.on('end', () => { body = Buffer.concat(parts); r.end(); });
+    return;
+  }
+  r.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+  r.end(body);
+});
+s.keepAliveTimeout = 60000;
+s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));
+`;
+
+/** One kept-alive connection per server, as a local tool or the app uses. */
+class Client {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+  get(url: string): Promise<{ status: number; body: Buffer }> {
+    return this.request(url, 'GET');
+  }
+
+  request(url: string, method: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(url, { method, agent: this.agent, headers: { 'x-api-key': SITE.key } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
 }
 
 function startChild(args: string[]): Promise<{ child: ChildProcess; url: string }> {
@@ -126,74 +335,4 @@ function startChild(args: string[]): Promise<{ child: ChildProcess; url: string 
     });
     child.on('exit', (code) => reject(new Error(`child exited with ${code} before listening: ${out}`)));
   });
-}
-
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
-
-async function cannon(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const result = await autocannon({ url, connections: 16, duration: 5, headers });
-  return result.requests.average;
-}
-
-export async function run(): Promise<void> {
-  await buildDatabase();
-  const service = openService(DB_FILE);
-  const caller = service.apiKeys.authenticate(KEY);
-  // Parsing included, as a request pays for it.
-  const list = (query: Record<string, string>) => service.reports.list(caller, parseListQuery(query));
-
-  const statusAlert = { filter: 'status[eq]active,alert.level[eq]1', order: 'created[desc]', output: 'minimal', pageSize: '100' };
-  const search = { filter: 'labelReference[ilike]%2026-0012%', output: 'minimal', pageSize: '100' };
-  console.log(`service: ${REPORTS} reports; status+alert filter matches ${list(statusAlert).totalDocuments}, search matches ${list(search).totalDocuments}`);
-  report('list page of 100 (minimal), status+alert filter, created[desc], with totalDocuments', timeMany(() => list(statusAlert), 50), '< 15 ms');
-  report('list page of 100 (minimal), labelReference[ilike] search, with totalDocuments', timeMany(() => list(search), 50), '< 15 ms');
-  report('list page 500 of 100 (minimal), no filter', timeMany(() => list({ output: 'minimal', pageNumber: '500' }), 30));
-  const bigId = 'bench-000000';
-  report(`retrieve one report of ${BIG_REPORT_POINTS} datapoints (object)`, timeMany(() => service.reports.retrieve(caller, bigId), 50), '< 10 ms');
-  report(
-    `retrieve one report of ${BIG_REPORT_POINTS} datapoints as the HTTP answer's JSON text`,
-    timeMany(() => reportJson(service.reports.retrieveDocument(caller, bigId)), 50),
-    '< 10 ms',
-  );
-  service.close();
-
-  // Over loopback, against the real command, next to bare servers answering fixed JSON: one with
-  // a tiny body, one with the very body retrieve answers, so the ratio shows our own work.
-  const served = await startChild(['bin/labeldesk.js', 'serve', '--db', DB_FILE, '--port', '0']);
-  const headers = { 'x-api-key': KEY };
-  const smallId = 'bench-000001';
-  const sameBody = await (await fetch(`${served.url}/v2/labelReports/${smallId}`, { headers })).text();
-  const bareServer = (body: string) =>
-    startChild([
-      '-e',
-      `const body = ${JSON.stringify(body)};
-       const s = require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type': 'application/json' }); r.end(body); });
-       s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));`,
-    ]);
-  const bareTiny = await bareServer(JSON.stringify({ id: 'x', status: 'active', alert: { level: 1, timestamp: 0 } }));
-  const bareSame = await bareServer(sameBody);
-  try {
-    const httpSamples: number[] = [];
-    for (let i = 0; i < 40; i++) {
-      const t0 = performance.now();
-      await (await fetch(`${served.url}/v2/labelReports?filter=status[eq]active,alert.level[eq]1&order=created[desc]&output=minimal`, { headers })).text();
-      httpSamples.push(performance.now() - t0);
-    }
-    report('HTTP list page of 100 (minimal), status+alert filter', httpSamples.slice(5));
-    const serviceRps = await cannon(`${served.url}/v2/labelReports/${smallId}`, headers);
-    const sameRps = await cannon(bareSame.url);
-    const tinyRps = await cannon(bareTiny.url);
-    const kib = (Buffer.byteLength(sameBody) / 1024).toFixed(0);
-    console.log(`service: retrieve throughput (${kib} KiB report) ${serviceRps.toFixed(0)} req/s`);
-    console.log(`service:   bare HTTP, same ${kib} KiB body: ${sameRps.toFixed(0)} req/s → ratio ${(serviceRps / sameRps).toFixed(2)}`);
-    console.log(`service:   bare HTTP, tiny body: ${tinyRps.toFixed(0)} req/s → ratio ${(serviceRps / tinyRps).toFixed(3)}`);
-    const bigRps = await cannon(`${served.url}/v2/labelReports/${bigId}`, headers);
-    console.log(`service: retrieve throughput, ${BIG_REPORT_POINTS}-datapoint report: ${bigRps.toFixed(0)} req/s`);
-    console.log(`service: serving process RSS after load: ${rssMiB(served.child.pid!).toFixed(0)} MiB (target < 300 MiB)`);
-  } finally {
-    for (const child of [served.child, bareTiny.child, bareSame.child]) child.kill('SIGTERM');
-  }
 }
