@@ -11,13 +11,14 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { SCHEMA_VERSION } from '../db/database';
 import type { BundleReport } from '../schema/bundle';
 import type { Datapoint } from '../schema/sense';
+import { openService } from '../service/open-service';
 
 /** Bump when the generated data changes, so cached databases are rebuilt. */
 const GENERATOR_VERSION = 1;
@@ -43,7 +44,16 @@ export interface SiteDatabase {
   importPerSecond: number;
   importPeakRssMiB: number;
   bundleMiB: number;
+  /** Set when the import built an earlier schema and the migrations brought it up to date, as at a site. */
+  upgradedFromSchema?: number;
+  upgradeSeconds?: number;
 }
+
+/**
+ * From this size on, a database imported under an earlier schema is upgraded by the migrations
+ * rather than imported again: a million reports take most of an hour to import on a busy machine.
+ */
+const UPGRADE_FROM = 500_000;
 
 /** The id of report i: UUID-shaped, as ids are in practice. */
 export function siteReportId(i: number): string {
@@ -60,8 +70,8 @@ export function siteCreated(i: number, size: number): number {
   return SITE.firstCreated + Math.floor((i * SITE.spanSeconds) / size);
 }
 
-export function siteDatabaseFile(size: number): string {
-  return join(tmpdir(), `labeldesk-site-${size}-schema${SCHEMA_VERSION}-gen${GENERATOR_VERSION}.sqlite`);
+export function siteDatabaseFile(size: number, schema = SCHEMA_VERSION): string {
+  return join(tmpdir(), `labeldesk-site-${size}-schema${schema}-gen${GENERATOR_VERSION}.sqlite`);
 }
 
 export async function siteDatabase(size: number, log: (line: string) => void): Promise<SiteDatabase> {
@@ -72,6 +82,14 @@ export async function siteDatabase(size: number, log: (line: string) => void): P
     return JSON.parse(readFileSync(figuresFile, 'utf8')) as SiteDatabase;
   }
   const building = file + '.building';
+  if (size >= UPGRADE_FROM) {
+    const upgraded = upgradeEarlierBuild(size, building, log);
+    if (upgraded) {
+      renameSync(building, file);
+      writeFileSync(figuresFile, JSON.stringify({ ...upgraded, file }, null, 2));
+      return { ...upgraded, file };
+    }
+  }
   const bundle = file + '.bundle.json';
   for (const f of [building, building + '-wal', building + '-shm', bundle]) rmSync(f, { force: true });
   try {
@@ -94,6 +112,25 @@ export async function siteDatabase(size: number, log: (line: string) => void): P
   } finally {
     rmSync(bundle, { force: true });
   }
+}
+
+/** The newest earlier-schema build of this size, copied and migrated; null when there is none. */
+function upgradeEarlierBuild(size: number, building: string, log: (line: string) => void): SiteDatabase | null {
+  for (let schema = SCHEMA_VERSION - 1; schema > 0; schema--) {
+    const earlier = siteDatabaseFile(size, schema);
+    if (!existsSync(earlier) || !existsSync(earlier + '.import.json')) continue;
+    const figures = JSON.parse(readFileSync(earlier + '.import.json', 'utf8')) as SiteDatabase;
+    log(`upgrading ${earlier} (imported under schema ${schema}) to schema ${SCHEMA_VERSION} through the migrations`);
+    for (const f of [building, building + '-wal', building + '-shm']) rmSync(f, { force: true });
+    copyFileSync(earlier, building);
+    const t0 = performance.now();
+    openService(building).close();
+    const upgradeSeconds = (performance.now() - t0) / 1000;
+    for (const f of [building + '-wal', building + '-shm']) rmSync(f, { force: true });
+    log(`  migrated in ${upgradeSeconds.toFixed(0)} s`);
+    return { ...figures, upgradedFromSchema: figures.upgradedFromSchema ?? schema, upgradeSeconds };
+  }
+  return null;
 }
 
 async function writeSiteBundle(file: string, size: number, log: (line: string) => void): Promise<number> {
