@@ -134,9 +134,12 @@ export class FaultProxy {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Every `n`-th matching request from now on (the n-th, 2n-th, …) gets `fault`. */
-  failEvery(n: number, fault: Fault, match: Match = {}): Rule {
-    return this.addRule(match, fault, (nth) => nth % n === 0);
+  /**
+   * Every `n`-th matching request from now on gets `fault`: the `first`-th (n by default), then
+   * every n-th after it; two rules with different `first` make alternating faults.
+   */
+  failEvery(n: number, fault: Fault, match: Match = {}, first = n): Rule {
+    return this.addRule(match, fault, (nth) => nth >= first && (nth - first) % n === 0);
   }
 
   /** The next `count` matching requests get `fault`, one after another. */

@@ -21,6 +21,14 @@ export function plainReports(count: number, options: { prefix?: string; from?: n
   );
 }
 
+/** `count` plain reports of acme written just now, as an activation would: ahead of any cursor. */
+export function freshReports(count: number, prefix: string): BundleReport[] {
+  const now = Date.now();
+  return Array.from({ length: count }, (_, i) =>
+    makeReport(`${prefix}-${String(i).padStart(3, '0')}`, { updated: new Date(now + i).toISOString(), labelReference: `REF-${prefix}-${i}` }),
+  );
+}
+
 /** One of each kind a mirror meets; `hidden` is the one the key must not see. */
 export function variedReports(): { reports: BundleReport[]; hidden: string } {
   const reports = [
