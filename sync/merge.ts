@@ -24,7 +24,7 @@ export interface FieldEdit {
 export function mergeLocalEdit(pending: PendingFields, edits: readonly FieldEdit[]): PendingFields {
   const merged: PendingFields = { ...pending };
   for (const edit of edits) {
-    const base = merged[edit.field]?.base ?? edit.old;
+    const base = Object.hasOwn(merged, edit.field) ? merged[edit.field].base : edit.old;
     if (sameValue(base, edit.new)) delete merged[edit.field];
     else merged[edit.field] = { base, value: edit.new };
   }
