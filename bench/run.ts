@@ -11,6 +11,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   service: () => import('./service'),
   chart: () => import('./chart'),
   webhooks: () => import('./webhooks'),
+  sync: () => import('./sync'),
 };
 
 /** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */

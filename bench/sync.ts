@@ -1,0 +1,199 @@
+/**
+ * Sync at the size of a large site: the first mirror of 100 000 reports from a remote on
+ * loopback (target ≥ 2 000 reports/s, memory bounded), then one incremental cycle that brings
+ * 100 reports changed among the 100 000 (target ≤ 1 s).
+ *
+ * The remote is the real `labeldesk serve` in a process of its own, on a database built the way
+ * a site builds one: a generated bundle (50 datapoints a report; three quarters owned by the
+ * key's company, one quarter owned by another company and shared with it as viewer) put in
+ * with `labeldesk import`, cached in the temp folder. The local side is this process: a service
+ * on a fresh file and its sync worker. RSS is sampled during the mirror and printed at each
+ * quarter of it: flat means bounded by a page, not by the mirror.
+ *
+ *   BENCH_SYNC_REPORTS=10000 npm run bench sync    # smaller
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { parseListQuery } from '../query/list-query';
+import type { Caller } from '../service/api-keys';
+import { openService } from '../service/open-service';
+import { createSyncWorker, type SyncWorker } from '../sync';
+
+const REPORTS = Number(process.env.BENCH_SYNC_REPORTS ?? 100_000);
+const CHANGED = Math.min(100, REPORTS);
+const DATAPOINTS = 50;
+const TARGET_RATE = 2_000;
+const TARGET_INCREMENTAL_S = 1;
+const KEY = 'ldk_bench_sync_key_for_the_benchmark_only_0';
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+/** Reads the local mirror as the company does, in process. */
+const READER: Caller = { keyId: 'sync-bench', companyId: 'acme', permissions: new Set(['labelReports:read']) };
+const CACHED_REMOTE = join(tmpdir(), `labeldesk-bench-sync-${REPORTS}-v1.sqlite`);
+
+function mulberry32(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function benchReport(i: number, rand: () => number) {
+  const start = 1_770_000_000 + i * 60;
+  const interval = 600;
+  const datapoints = new Array(DATAPOINTS);
+  let t = 5;
+  for (let k = 0; k < DATAPOINTS; k++) {
+    t = Math.min(Math.max(t + (rand() - 0.5) * 0.6 + (rand() < 0.01 ? 5 : 0), -1), 14);
+    datapoints[k] = { timestamp: start + k * interval, temperature: Math.round(t * 100) / 100 };
+  }
+  const shared = i % 4 === 3;
+  return {
+    id: `sync-${String(i).padStart(7, '0')}`,
+    created: new Date((start - 600) * 1000).toISOString(),
+    companyId: shared ? 'nordic' : 'acme',
+    label: {
+      uid: `E004${i.toString(16).padStart(10, '0')}`,
+      sequenceCode: `TS-${String(i).padStart(7, '0')}`,
+      type: 'TempSense T1',
+      name: `Pallet ${i}`,
+      firmwareVersionInfo: { firmwareVersion: '2.4.1', firmwareApiVersion: '3' },
+    },
+    mode: 'roadTransport',
+    type: 'tempSense',
+    status: rand() < 0.3 ? 'active' : 'completed',
+    labelReference: `SHP-2026-${String(i).padStart(7, '0')}`,
+    senseConfig: { limits: { minTemperature: 2, maxTemperature: 8 }, interval, configTime: start - 600, startDelay: 600, runningTime: DATAPOINTS * interval },
+    numberOfTaps: 1 + (i % 3),
+    reportedSenseData: { datapoints },
+    ...(shared && { access: [{ companyId: 'acme', role: 'viewer' }] }),
+    ...(i % 5 === 0 && { customFields: [{ customFieldId: 'po', value: `PO-${10_000 + i}` }] }),
+  };
+}
+
+/** The remote's database: a bundle written report by report, then `labeldesk import`; kept for the next run. */
+async function buildRemote(): Promise<void> {
+  if (existsSync(CACHED_REMOTE)) return;
+  const started = performance.now();
+  const building = CACHED_REMOTE + '.building';
+  const bundle = CACHED_REMOTE + '.bundle.json';
+  rmSync(building, { force: true });
+  const out = createWriteStream(bundle, { highWaterMark: 1 << 20 });
+  const put = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  await put(
+    JSON.stringify({
+      version: 1,
+      companies: [
+        { id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' },
+        { id: 'nordic', name: 'Nordic Pharma Logistics', shortCode: 'NPL' },
+      ],
+      apiKeys: [{ key: KEY, companyId: 'acme', permissions: ['labelReports:read', 'labelReports:update'], name: 'sync bench' }],
+    }).slice(0, -1) + ',"labelReports":[\n',
+  );
+  const rand = mulberry32(7);
+  for (let i = 0; i < REPORTS; i++) await put((i === 0 ? '' : ',\n') + JSON.stringify(benchReport(i, rand)));
+  out.end(']}\n');
+  await finished(out);
+  const imported = await command(['import', '--db', building, bundle]);
+  rmSync(bundle, { force: true });
+  if (imported.code !== 0) throw new Error(`labeldesk import refused the bench bundle: ${imported.output}`);
+  renameSync(building, CACHED_REMOTE);
+  for (const suffix of ['-wal', '-shm']) rmSync(building + suffix, { force: true });
+  console.log(`sync: built the remote (${fmt(REPORTS)} reports) with labeldesk import in ${((performance.now() - started) / 1000).toFixed(1)} s → ${CACHED_REMOTE}`);
+}
+
+function command(args: string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+function serve(dbFile: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), 'serve', '--db', dbFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const url = /http:\/\/[\d.]+:\d+/.exec(out)?.[0];
+      if (url) resolve({ child, url });
+    });
+    child.on('exit', (code) => reject(new Error(`labeldesk serve exited with ${code} before listening: ${out}`)));
+  });
+}
+
+export async function run(): Promise<void> {
+  await buildRemote();
+  const dir = mkdtempSync(join(tmpdir(), 'labeldesk-bench-sync-'));
+  const remoteFile = join(dir, 'remote.sqlite');
+  copyFileSync(CACHED_REMOTE, remoteFile);
+  const remote = await serve(remoteFile);
+  const local = openService(join(dir, 'local.sqlite'));
+  let worker: SyncWorker | undefined;
+  try {
+    worker = createSyncWorker(local, { remoteUrl: remote.url, remoteKey: KEY, companyId: 'acme', reconcileEverySeconds: 86_400 });
+    global.gc?.();
+    const baseline = process.memoryUsage.rss();
+    let peak = baseline;
+    const quarters: string[] = [];
+    const sample = setInterval(() => {
+      const rss = process.memoryUsage.rss();
+      peak = Math.max(peak, rss);
+      const progress = worker!.status().progress;
+      if (progress && progress.total > 0 && progress.done >= ((quarters.length + 1) / 4) * progress.total && quarters.length < 4) {
+        quarters.push(`${fmt(progress.done)}: ${mb(rss)}`);
+      }
+    }, 20);
+    let started = performance.now();
+    const first = await worker.runCycle();
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sample);
+    if (!first.ok) throw new Error(`the first mirror did not complete: ${first.message}`);
+    const mirrored = local.reports.list(READER, parseListQuery({ output: 'minimal', pageSize: '1' })).totalDocuments;
+    const rate = mirrored / seconds;
+    console.log(`sync: first mirror of ${fmt(mirrored)} reports (${DATAPOINTS} datapoints each) from labeldesk serve on loopback: ${seconds.toFixed(1)} s = ${fmt(Math.round(rate))} reports/s (target ≥ ${fmt(TARGET_RATE)}: ${rate >= TARGET_RATE ? 'met' : 'NOT met'})`);
+    console.log(`sync:   RSS of the mirroring process: baseline ${mb(baseline)}, peak ${mb(peak)}; at each quarter of the pull: ${quarters.join(', ') || 'not sampled'}`);
+
+    // 100 reports change on the remote, spread over the whole set, as another desk would change them.
+    const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+    for (let k = 0; k < CHANGED; k++) {
+      const i = Math.floor((k * REPORTS) / CHANGED);
+      const id = `sync-${String(i).padStart(7, '0')}`;
+      const body = i % 4 === 3 ? { hasFlag: true } : { labelReference: `CHANGED-${k}`, limits: { maxTemperature: 9 } };
+      const res = await fetch(`${remote.url}/v2/labelReports/${id}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
+      if (res.status !== 200) throw new Error(`PATCH ${id} answered ${res.status}: ${await res.text()}`);
+    }
+    started = performance.now();
+    const incremental = await worker.runCycle();
+    const cycleSeconds = (performance.now() - started) / 1000;
+    if (!incremental.ok) throw new Error(`the incremental cycle did not complete: ${incremental.message}`);
+    const arrived = local.reports.retrieve(READER, 'sync-0000000').labelReference;
+    console.log(
+      `sync: incremental cycle bringing ${CHANGED} changed reports among ${fmt(REPORTS)}: ${(cycleSeconds * 1000).toFixed(0)} ms (target ≤ ${TARGET_INCREMENTAL_S * 1000} ms: ${cycleSeconds <= TARGET_INCREMENTAL_S ? 'met' : 'NOT met'})` +
+        (arrived === 'CHANGED-0' ? '' : ` — but the first change did not arrive (${arrived})`),
+    );
+  } finally {
+    await worker?.stop();
+    local.close();
+    remote.child.kill('SIGTERM');
+    await once(remote.child, 'exit');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US').replace(/,/g, ' ');
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / 1048576)} MB`;
+}
