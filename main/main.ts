@@ -31,8 +31,7 @@ import { connectionFor, requireTrustedSender, type ConnectionState } from './ipc
 import { RemoteKeyHandoff } from './remote-key-handoff';
 import { KEY_FILE_NAME, RemoteKeyVault } from './remote-key-vault';
 import { APP_NAME, menuTemplate } from './menu';
-import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage } from '../host/service-protocol';
-type SyncKeyMessage = { type: 'sync-key'; remoteKey: string | null };
+import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage, type SyncKeyMessage } from '../host/service-protocol';
 import { defaultDatabaseFile } from '../host/data-folder';
 import {
   decideWindowOpen,

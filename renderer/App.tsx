@@ -6,6 +6,7 @@ import { ConnectScreen } from './components/ConnectScreen';
 import { OfflineIndicator } from './components/OfflineIndicator';
 import { ReportBrowser } from './components/ReportBrowser';
 import { SettingsScreen } from './components/SettingsScreen';
+import { SyncIndicator } from './components/SyncIndicator';
 import { stores, useConnection, useUi } from './state/stores';
 
 function Header() {
@@ -30,6 +31,7 @@ function Header() {
         {tab('settings', 'Settings')}
       </nav>
       <OfflineIndicator />
+      <SyncIndicator />
       <span className="app-header__company" data-testid="header-company">
         {company}
       </span>

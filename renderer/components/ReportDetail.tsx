@@ -17,6 +17,7 @@ import { FactsPanel } from './FactsPanel';
 import { FiguresPanel } from './FiguresPanel';
 import { FlagArchiveToggles } from './FlagArchiveToggles';
 import { LimitsEditor } from './LimitsEditor';
+import { PendingMark } from './PendingMark';
 import { ReportChart } from './ReportChart';
 import { ReadOnlyReason, SaveMessage } from './SaveMessage';
 import { TrimEditor } from './TrimEditor';
@@ -41,6 +42,7 @@ function DetailBody({ report }: { report: LabelReport }) {
           </p>
         </div>
         <AlertBadge level={report.alert.level} large />
+        <PendingMark id={report.id} />
         <FlagArchiveToggles report={report} rights={rights} />
       </header>
       {notices.flags && <ReadOnlyReason reason={notices.flags} testId="detail-locked" />}

@@ -16,6 +16,7 @@ import { activeFilterCount } from '../lib/list-query';
 import { stores, useDetail, useList, useUi } from '../state/stores';
 import { AlertBadge } from './AlertBadge';
 import { FlagStrip } from './FlagStrip';
+import { PendingMark } from './PendingMark';
 
 export const ROW_HEIGHT = 44;
 const HEADER_HEIGHT = 44;
@@ -23,14 +24,18 @@ const HEADER_HEIGHT = 44;
 const PREFETCH_ROWS = 40;
 
 const CELLS: Record<ColumnId, (r: MinimalLabelReport) => ReactNode> = {
-  reference: (r) =>
-    r.labelReference ? (
-      <span className="cell-strong" title={r.labelReference}>
-        {r.labelReference}
-      </span>
-    ) : (
-      <span className="muted">no reference</span>
-    ),
+  reference: (r) => (
+    <>
+      <PendingMark id={r.id} compact />
+      {r.labelReference ? (
+        <span className="cell-strong" title={r.labelReference}>
+          {r.labelReference}
+        </span>
+      ) : (
+        <span className="muted">no reference</span>
+      )}
+    </>
+  ),
   alert: (r) => <AlertBadge level={r.alert.level} taps={r.numberOfTaps} />,
   label: (r) => (
     <span className="cell-stack" title={`${r.label.sequenceCode} · ${r.label.uid}`}>

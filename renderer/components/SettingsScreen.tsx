@@ -16,6 +16,7 @@ import { ConfirmAction } from './ConfirmAction';
 import { ErrorBanner } from './ErrorBanner';
 import { ProblemMessage } from './SaveMessage';
 import { CopyButton, ShownOnce } from './ShownOnce';
+import { SyncSettings } from './SyncSettings';
 import { WebhooksSettings } from './WebhooksSettings';
 
 const PERMISSION_TEXT: Record<Permission, string> = {
@@ -232,6 +233,7 @@ export function SettingsScreen() {
       <ServiceInfoPanel />
       <KeysPanel canManage={canManage} />
       <WebhooksSettings />
+      <SyncSettings />
     </div>
   );
 }

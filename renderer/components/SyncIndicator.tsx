@@ -4,7 +4,7 @@
  * header, so the status is read while the app is open (and visible).
  */
 import { useEffect } from 'react';
-import { attentionText, indicatorSummary, stateExplanation } from '../lib/sync-text';
+import { asSentence, attentionText, indicatorSummary, stateExplanation } from '../lib/sync-text';
 import { stores, useSync } from '../state/stores';
 import './sync.css';
 
@@ -19,7 +19,10 @@ export function SyncIndicator() {
   const status = useSync((s) => s.status);
   const statusError = useSync((s) => s.statusError);
   const checkedAt = useSync((s) => s.checkedAt) ?? 0;
+  const unreachable = useSync((s) => s.unreachable);
 
+  // The local service is down: the offline indicator beside this says so, and sync is unknown.
+  if (unreachable) return null;
   if (!status) {
     if (!statusError) return null;
     return (
@@ -39,7 +42,7 @@ export function SyncIndicator() {
       data-testid="sync-indicator"
       data-state={status.state}
       onClick={openSyncSettings}
-      title={`${stateExplanation(status, checkedAt)}${error ? `\nLast error: ${error.message}` : ''}\nClick for sync settings.`}
+      title={`${stateExplanation(status, checkedAt)}${error ? `\nLast error: ${asSentence(error.message)}` : ''}\nClick for sync settings.`}
     >
       <span className="sync-indicator__dot" aria-hidden="true" />
       <span data-testid="sync-summary">{indicatorSummary(status, checkedAt)}</span>
@@ -50,7 +53,7 @@ export function SyncIndicator() {
       )}
       {error && status.state !== 'off' && (
         <span className="sync-indicator__error" data-testid="sync-error">
-          {error.message}
+          {asSentence(error.message)}
         </span>
       )}
     </button>

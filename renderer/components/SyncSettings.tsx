@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { stateExplanation, STATE_TEXT } from '../lib/sync-text';
+import { asSentence, stateExplanation, STATE_TEXT } from '../lib/sync-text';
 import { stores, useConnection, useSync } from '../state/stores';
 import { ConfirmAction } from './ConfirmAction';
 import { ErrorBanner } from './ErrorBanner';
@@ -47,7 +47,7 @@ function StatusLine() {
       {status.lastError && status.state !== 'idle' && (
         <>
           {' '}
-          <span className="sync-status-line__error">Last error: {status.lastError.message}</span>
+          <span className="sync-status-line__error">Last error: {asSentence(status.lastError.message)}</span>
         </>
       )}
     </p>
@@ -168,7 +168,7 @@ export function SyncSettings() {
           {configured && canManage && (
             <ConfirmAction
               label="Turn off…"
-              question="Stop syncing and forget the remote key? The reports stay on this computer."
+              question="Stop syncing with the remote? The reports stay on this computer."
               confirmLabel="Yes, turn off"
               busy={busy === 'off'}
               onConfirm={() => stores.sync.getState().turnOff()}
@@ -177,8 +177,8 @@ export function SyncSettings() {
         </div>
         {testResult && (
           <p className={testResult.ok ? 'save-message save-message--ok' : 'save-message save-message--error'} role={testResult.ok ? 'status' : 'alert'} data-testid="sync-test-result">
-            {testResult.ok && testResult.companyName ? `Connected as ${testResult.companyName}${testResult.companyId ? ` (${testResult.companyId})` : ''}. ` : ''}
-            {testResult.message}
+            {asSentence(testResult.message)}
+            {testResult.ok && testResult.companyId ? ` Company: ${testResult.companyId}.` : ''}
           </p>
         )}
         {notice && (

@@ -137,6 +137,14 @@ export function deadLetterReason(letter: Pick<DeadLetter, 'status'>): string {
   }
 }
 
+/** The service's messages are clauses ("cannot reach …"): as a sentence of their own. */
+export function asSentence(message: string): string {
+  const text = message.trim();
+  if (text === '') return text;
+  const capital = text[0].toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** A list of fields for people: "Flag, Highest temperature". */
 export function fieldsText(fields: readonly string[]): string {
   return fields.map(fieldText).join(', ');

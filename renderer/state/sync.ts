@@ -10,7 +10,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { LabelDeskBridge } from '../../contract/ipc';
-import { errorMessage, isAbortError } from '../api/client';
+import { ApiClientError, errorMessage, isAbortError, NETWORK_ERROR } from '../api/client';
 import type { ApiClient } from '../api/client';
 import { syncClient } from '../api/sync-client';
 import type { DeadLetter, SyncClient, SyncConflict, SyncSettings, SyncStatus, SyncTestResult } from '../api/sync-client';
@@ -67,8 +67,10 @@ export interface SaveInput {
 
 export interface SyncUiState {
   status: SyncStatus | null;
-  /** Why the status could not be read. */
+  /** Why the status could not be read (not when the service itself is unreachable: see below). */
   statusError: string | null;
+  /** The local service does not answer: the header's offline indicator says so, once, so sync says nothing. */
+  unreachable: boolean;
   /** When the status was last read (ms since the epoch): "synced 2 min ago" counts from here. */
   checkedAt: number | null;
   /** Reports with a local edit not yet sent. */
@@ -114,6 +116,7 @@ const QUICK_READS_AFTER_ACTION = 20;
 const initial = {
   status: null,
   statusError: null,
+  unreachable: false,
   checkedAt: null,
   pendingIds: new Set<string>() as ReadonlySet<string>,
   conflicts: null,
@@ -140,6 +143,10 @@ export function documentVisibility(): Visibility | undefined {
     },
   };
 }
+
+const isUnreachable = (err: unknown) => err instanceof ApiClientError && err.code === NETWORK_ERROR;
+/** A read's failure in words, or null when the service is unreachable (said once, in the header). */
+const readProblem = (err: unknown): string | null => (isUnreachable(err) ? null : errorMessage(err));
 
 const trimmed = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
 
@@ -188,7 +195,7 @@ export function createSyncStore(options: SyncStoreOptions) {
       set({
         conflicts: conflicts.status === 'fulfilled' ? conflicts.value : get().conflicts,
         deadLetters: deadLetters.status === 'fulfilled' ? deadLetters.value : get().deadLetters,
-        listsError: failed ? errorMessage(failed.reason) : null,
+        listsError: failed ? readProblem(failed.reason) : null,
       });
     }
 
@@ -215,7 +222,7 @@ export function createSyncStore(options: SyncStoreOptions) {
       try {
         const status = await sync.status();
         if (token !== generation) return;
-        set({ status, statusError: null, checkedAt: Date.now() });
+        set({ status, statusError: null, unreachable: false, checkedAt: Date.now() });
         const changed = (key: 'pending' | 'conflicts' | 'deadLetters' | 'lastSuccessAt') => before === null || before[key] !== status[key];
         // The outbox changes with every local edit and every push; the counts (and the end of a
         // cycle) say when to read it again rather than reading it on every poll.
@@ -228,7 +235,7 @@ export function createSyncStore(options: SyncStoreOptions) {
         if (listWatchers > 0 && (changed('conflicts') || changed('deadLetters') || get().conflicts === null)) await readLists(sync, token);
       } catch (err) {
         if (isAbortError(err) || token !== generation) return;
-        set({ statusError: errorMessage(err), checkedAt: Date.now() });
+        set({ statusError: readProblem(err), unreachable: isUnreachable(err), checkedAt: Date.now() });
       }
     }
 
@@ -298,7 +305,7 @@ export function createSyncStore(options: SyncStoreOptions) {
         if (token !== generation) return;
         set({
           settings: settings.status === 'fulfilled' ? settings.value : get().settings,
-          settingsError: settings.status === 'rejected' ? errorMessage(settings.reason) : null,
+          settingsError: settings.status === 'rejected' ? readProblem(settings.reason) : null,
           keyKept: kept.status === 'fulfilled' ? kept.value : null,
         });
       },
@@ -364,8 +371,10 @@ export function createSyncStore(options: SyncStoreOptions) {
         set({ busy: 'off', notice: null, testResult: null });
         try {
           await sync.saveSettings({ remoteUrl: null });
-          await bridge()?.saveRemoteKey(null);
-          set({ busy: null, notice: { ok: true, text: 'Sync is off. The remote key has been forgotten; local edits not yet sent stay here.' } });
+          const desk = bridge();
+          if (desk) await desk.saveRemoteKey(null);
+          const forgot = desk ? ' The remote key kept on this computer has been removed.' : '';
+          set({ busy: null, notice: { ok: true, text: `Sync is off. The reports stay on this computer.${forgot}` } });
           await Promise.all([get().loadSettings(), get().refresh()]);
           return true;
         } catch (err) {

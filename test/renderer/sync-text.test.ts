@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { SyncStatus } from '../../renderer/api/sync-client';
 import {
+  asSentence,
   attentionText,
   deadLetterReason,
   fieldsText,
@@ -79,6 +80,12 @@ describe('sync in words', () => {
     expect(valueText('customFields.tags', ['a', 2])).toBe('a, 2');
     expect(valueText('labelReference', '')).toBe('(empty)');
     expect(valueText('labelReference', 'SHP-1')).toBe('SHP-1');
+  });
+
+  test('the service\'s clauses become sentences', () => {
+    expect(asSentence('connected as Acme Cold Chain')).toBe('Connected as Acme Cold Chain.');
+    expect(asSentence('Already one.')).toBe('Already one.');
+    expect(asSentence('  ')).toBe('');
   });
 
   test('refusals say why', () => {
