@@ -2,44 +2,76 @@
  * The pull (decisions §5 "Pull"): what changed on the remote since the cursor, page by page,
  * each page and the cursor that covers it committed in one transaction, so a kill at any
  * moment loses nothing and applies nothing twice. A report new to the mirror is fetched whole
- * with retrieve, as the list shows only part of its label.
+ * with retrieve, as the list shows only part of its label. The next page is fetched while one
+ * is written: the remote and the network work while the database does.
  */
+import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
 import { remoteMinimalSchema, type RemoteReport } from '../schema/sync';
-import { z } from 'zod';
 import { readElement, retrieveAll, type CycleContext } from './context';
 import { advanceCursor, firstQuery, listParameters, nextQuery, type Listed, type PageQuery } from './paging';
 import { RemoteFailure } from './remote-client';
 
 const listedSchema = z.array(remoteMinimalSchema);
 
+/** A page as fetched: what paging needs of every element, and the reports to write. */
+interface FetchedPage {
+  query: PageQuery;
+  listed: Listed[];
+  totalDocuments: number;
+  reports: RemoteReport[];
+}
+
 export async function pull(ctx: CycleContext): Promise<void> {
-  const { service, remote, pageSize } = ctx;
+  const { service, pageSize } = ctx;
   let cursor = service.sync.settings().cursor;
-  let query: PageQuery | null = firstQuery(cursor, ctx.overlapSeconds);
   let done = 0;
   let total = 0;
-  while (query) {
-    const page = await remote.list(listParameters(query, pageSize));
-    const listed = readListed(page.data);
+  let ahead: Promise<FetchedPage> | null = fetchPage(ctx, firstQuery(cursor, ctx.overlapSeconds));
+  while (ahead) {
+    const page: FetchedPage = await ahead;
+    const next = nextQuery(page.query, page.listed, pageSize);
+    ahead = next && fetchPage(ctx, next);
+    // Should this page's write fail, the page fetched ahead is abandoned without an unheard rejection.
+    ahead?.catch(() => undefined);
+
     // A tie page counts only its instant; the bound's count covers it already.
-    if (query.kind !== 'tie') total = done + page.totalDocuments;
-
-    const outdated = new Set(service.sync.outdated(listed));
-    const elements = page.data.map((e, i) => (outdated.has(listed[i].id) ? readElement(ctx, e) : null));
-    const known = service.sync.storedIds([...outdated]);
-    const wanted = elements.filter((r): r is RemoteReport => r !== null);
-    const fetched = new Map((await retrieveAll(remote, wanted.filter((r) => !known.has(r.id)).map((r) => r.id))).map((r) => [r.id, r]));
-    const reports = wanted.flatMap((r) => (known.has(r.id) ? [r] : (fetched.get(r.id) ?? [])));
-
-    cursor = advanceCursor(cursor, listed);
-    const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy, cursor }));
+    if (page.query.kind !== 'tie') total = done + page.totalDocuments;
+    cursor = advanceCursor(cursor, page.listed);
+    const applied = await ctx.write(() => service.sync.applyRemote(page.reports, { companyId: ctx.companyId, policy: ctx.policy, cursor }));
     for (const { message } of applied.unusable) ctx.warn(message);
-    done += listed.length;
+    done += page.listed.length;
     ctx.progress(Math.min(done, total), total);
-    query = nextQuery(query, listed, pageSize);
     await ctx.checkpoint();
   }
+}
+
+/**
+ * One list page, and the reports of it the mirror does not hold at their `updated`: those it
+ * has stored come from the page, new ones whole from retrieve (their list elements are not
+ * even read).
+ */
+async function fetchPage(ctx: CycleContext, query: PageQuery): Promise<FetchedPage> {
+  const { service, remote } = ctx;
+  const page = await remote.list(listParameters(query, ctx.pageSize));
+  const listed = readListed(page.data);
+  const outdated = new Set(service.sync.outdated(listed));
+  const stored = service.sync.storedIds([...outdated]);
+  const fromPage = new Map<string, RemoteReport>();
+  page.data.forEach((element, i) => {
+    const { id } = listed[i];
+    if (!outdated.has(id) || !stored.has(id)) return;
+    const report = readElement(ctx, element);
+    if (report) fromPage.set(id, report);
+  });
+  const fetched = new Map((await retrieveAll(remote, [...outdated].filter((id) => !stored.has(id)))).map((r) => [r.id, r]));
+  const reports = listed.flatMap(({ id }) => {
+    const report = fromPage.get(id) ?? fetched.get(id);
+    fromPage.delete(id);
+    fetched.delete(id);
+    return report ? [report] : [];
+  });
+  return { query, listed, totalDocuments: page.totalDocuments, reports };
 }
 
 function readListed(data: unknown[]): Listed[] {
