@@ -9,11 +9,12 @@ import { demoCommand } from './demo';
 import { exportCommand } from './export';
 import { importCommand } from './import';
 import { keysCommand } from './keys';
+import { reportCommand } from './report';
 import { serveCommand } from './serve';
 import { syncCommand } from './sync';
 import { webhooksCommand } from './webhooks';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, webhooksCommand, syncCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, webhooksCommand, syncCommand, reportCommand];
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -86,6 +87,7 @@ examples:
   labeldesk keys revoke --db labeldesk.db KEY_ID
   labeldesk webhooks create --db labeldesk.db --company acme --url http://127.0.0.1:9000/hook
   LABELDESK_REMOTE_KEY=ldk_... labeldesk sync --db labeldesk.db --remote https://labels.example.com --once
+  labeldesk report --db labeldesk.db --id REPORT_ID --pdf shipment.pdf
 `;
 }
 

@@ -10,6 +10,7 @@
  * Quit: the service is told to shut down and given up to 5 s to finish requests and close the
  * database.
  */
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   app,
@@ -25,7 +26,8 @@ import {
   type UtilityProcess,
   type WebContents,
 } from 'electron';
-import { GET_CONNECTION_CHANNEL, HAS_REMOTE_KEY_CHANNEL, SAVE_REMOTE_KEY_CHANNEL } from '../contract/ipc';
+import { GET_CONNECTION_CHANNEL, HAS_REMOTE_KEY_CHANNEL, SAVE_PDF_CHANNEL, SAVE_REMOTE_KEY_CHANNEL, type PdfSaved } from '../contract/ipc';
+import { PDF_OPTIONS, pdfFileName, printViewUrl, reportIdFromIpc, WAIT_FOR_PRINT_READY } from './print-pdf';
 import { VERSION } from '../contract/version';
 import { connectionFor, requireTrustedSender, type ConnectionState } from './ipc-guard';
 import { RemoteKeyHandoff } from './remote-key-handoff';
@@ -159,6 +161,29 @@ function createWindow(serviceUrl: string): void {
   void window.loadURL(`${serviceUrl}/`);
 }
 
+/**
+ * The report's print view in a hidden window of the same sandbox (it gets its key through the
+ * bridge like the main window), printed to A4 once it says it is ready, then saved where the
+ * person chooses.
+ */
+async function savePdf(serviceOrigin: string, reportId: string, parent: BrowserWindow | null): Promise<PdfSaved> {
+  const printer = new BrowserWindow({ show: false, width: 1000, height: 1400, webPreferences: secureWebPreferences(appFile('dist', 'preload', 'preload.cjs')) });
+  try {
+    await printer.loadURL(printViewUrl(serviceOrigin, reportId));
+    const reference = String(await printer.webContents.executeJavaScript(WAIT_FOR_PRINT_READY, true));
+    const pdf = await printer.webContents.printToPDF(PDF_OPTIONS);
+    const options = { defaultPath: path.join(app.getPath('documents'), pdfFileName(reference, reportId)), filters: [{ name: 'PDF', extensions: ['pdf'] }] };
+    const choice = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+    if (choice.canceled || !choice.filePath) return { saved: false, reason: null };
+    await writeFile(choice.filePath, pdf);
+    return { saved: true, path: choice.filePath };
+  } catch (err) {
+    return { saved: false, reason: (err as Error).message };
+  } finally {
+    printer.destroy();
+  }
+}
+
 function focusWindow(): void {
   if (!mainWindow) {
     if (connection) createWindow(connection.baseUrl);
@@ -225,6 +250,10 @@ async function onReady(): Promise<void> {
   ipcMain.handle(HAS_REMOTE_KEY_CHANNEL, (event) => {
     requireTrustedSender(event.senderFrame, serviceOrigin, HAS_REMOTE_KEY_CHANNEL);
     return remoteKey.has();
+  });
+  ipcMain.handle(SAVE_PDF_CHANNEL, (event, reportId: unknown) => {
+    requireTrustedSender(event.senderFrame, serviceOrigin, SAVE_PDF_CHANNEL);
+    return savePdf(serviceOrigin, reportIdFromIpc(reportId), BrowserWindow.fromWebContents(event.sender));
   });
   createWindow(serviceOrigin);
   // Reading the key store may wait on the OS (a Keychain prompt): the window does not.

@@ -1,22 +1,26 @@
 /**
  * Renderer entry. The key is taken out of the address bar first (connection resolution), then
- * the view in the query string is applied, then React renders.
+ * the view in the query string is applied, then React renders. The print view of one report
+ * (`?view=print&report=<id>`) is a page of its own: no list, no URL sync.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { PrintView } from './components/PrintView';
+import { decodeUrlState } from './lib/url-state';
 import { browserEnv } from './state/connection';
 import { stores } from './state/stores';
 import { browserUrlEnv, startUrlSync } from './state/url-sync';
 import './styles.css';
 
+const initial = decodeUrlState(window.location.search);
 void stores.connection.getState().resolve(browserEnv());
-startUrlSync(stores, browserUrlEnv());
+if (initial.view !== 'print') startUrlSync(stores, browserUrlEnv());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks the #root element');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    {initial.view === 'print' ? <PrintView reportId={initial.report} /> : <App />}
   </StrictMode>,
 );

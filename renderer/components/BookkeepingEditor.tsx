@@ -6,13 +6,13 @@ import type { LabelReport, LabelReportPatch, Status } from '../../schema/report'
 import { statusLabel } from '../lib/format';
 import type { EditRights } from '../lib/permissions';
 import { stores, useDetail } from '../state/stores';
-import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage } from './SaveMessage';
 
 export function BookkeepingEditor({ report, rights, notice }: { report: LabelReport; rights: EditRights; notice: string | null }) {
   const saving = useDetail((s) => s.saving === 'bookkeeping');
   const [status, setStatus] = useState<Status>(report.status);
   const [reference, setReference] = useState(report.labelReference);
-  const [problem, setProblem] = useState<string | null>(null);
+  const setProblem = (message: string | null) => stores.detail.getState().refuse('bookkeeping', message);
   const locked = !rights.canEditBookkeeping;
 
   const submit = async (e: FormEvent) => {
@@ -53,7 +53,6 @@ export function BookkeepingEditor({ report, rights, notice }: { report: LabelRep
         )}
       </form>
       {locked && notice && <ReadOnlyReason reason={notice} />}
-      <ProblemMessage problem={problem} />
       <SaveMessage section="bookkeeping" />
     </section>
   );

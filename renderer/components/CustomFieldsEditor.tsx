@@ -6,11 +6,11 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { customFieldIdSchema } from '../../schema/report';
 import type { CustomFieldValue, LabelReport } from '../../schema/report';
-import { describeZodError } from '../../contract/zod-messages';
 import { formatCustomValue } from '../lib/format';
 import type { EditRights } from '../lib/permissions';
+import { plainZodError } from '../lib/plain-words';
 import { stores, useDetail } from '../state/stores';
-import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage } from './SaveMessage';
 
 export type ValueKind = 'text' | 'number' | 'list';
 
@@ -42,7 +42,7 @@ function save(customFieldId: string, value: CustomFieldValue | null) {
 function FieldRow({ id, value, locked }: { id: string; value: CustomFieldValue; locked: boolean }) {
   const kind = kindOf(value);
   const [text, setText] = useState(formatCustomValue(value));
-  const [problem, setProblem] = useState<string | null>(null);
+  const setProblem = (message: string | null) => stores.detail.getState().refuse('customFields', message);
   const saving = useDetail((s) => s.saving === 'customFields');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -69,7 +69,6 @@ function FieldRow({ id, value, locked }: { id: string; value: CustomFieldValue; 
           </>
         )}
       </form>
-      <ProblemMessage problem={problem} />
     </li>
   );
 }
@@ -81,12 +80,12 @@ export function CustomFieldsEditor({ report, rights, notice }: { report: LabelRe
   const [newId, setNewId] = useState('');
   const [newValue, setNewValue] = useState('');
   const [newKind, setNewKind] = useState<ValueKind>('text');
-  const [problem, setProblem] = useState<string | null>(null);
+  const setProblem = (message: string | null) => stores.detail.getState().refuse('customFields', message);
 
   const add = async (e: FormEvent) => {
     e.preventDefault();
     const id = customFieldIdSchema.safeParse(newId.trim());
-    if (!id.success) return setProblem(describeZodError(id.error, 'Field id'));
+    if (!id.success) return setProblem(plainZodError(id.error));
     const parsed = parseCustomValue(newValue, newKind);
     if ('error' in parsed) return setProblem(parsed.error);
     setProblem(null);
@@ -133,7 +132,6 @@ export function CustomFieldsEditor({ report, rights, notice }: { report: LabelRe
           </button>
         </form>
       )}
-      <ProblemMessage problem={problem} />
       <SaveMessage section="customFields" />
     </section>
   );

@@ -11,7 +11,7 @@ import { formatHumidity, formatTemperature } from '../lib/format';
 import type { EditRights } from '../lib/permissions';
 import { hasHumidity } from '../lib/report-view';
 import { stores, useDetail } from '../state/stores';
-import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage } from './SaveMessage';
 
 type LimitKey = keyof Limits;
 
@@ -48,7 +48,7 @@ export function LimitsEditor({ report, rights, notice }: { report: LabelReport; 
     minHumidity: text(limits.minHumidity),
     maxHumidity: text(limits.maxHumidity),
   });
-  const [problem, setProblem] = useState<string | null>(null);
+  const setProblem = (message: string | null) => stores.detail.getState().refuse('limits', message);
 
   if (!rights.canEditLimits) {
     return (
@@ -112,7 +112,6 @@ export function LimitsEditor({ report, rights, notice }: { report: LabelReport; 
       <p id="limits-help" className="muted small">
         A reading equal to a limit is in range. Saving recalculates excursions and the alert level from the readings already taken.
       </p>
-      <ProblemMessage problem={problem} />
       <SaveMessage section="limits" />
     </section>
   );

@@ -1,14 +1,18 @@
 /**
- * One report in full, beside the list: what happened (chart and figures), what the label was
- * (facts), and the bookkeeping this company may do on it. Editors are keyed on the report's
- * `updated` so their forms start again from the server's values after every save.
+ * One report in full, beside the list: what happened (chart, the alert explained with each
+ * excursion, figures), what the label was (facts), the company's review and release decision,
+ * the bookkeeping this company may do on it, and the history of every change. Editors are keyed
+ * on the report's `updated` so their forms start again from the server's values after every save.
+ * Printing the app prints this panel alone (print.css).
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { LabelReport } from '../../schema/report';
 import { roleLabel, statusLabel } from '../lib/format';
-import { editRights, lockNotices } from '../lib/permissions';
+import { editRights, lockNotices, reviewRights } from '../lib/permissions';
 import type { TimeRange } from '../lib/report-view';
-import { stores, useConnection, useDetail } from '../state/stores';
+import { stores, useCatalogue, useConnection, useDetail, useReview } from '../state/stores';
+import { useTimeZone } from '../state/time-zone';
+import { AlertsPanel } from './AlertsPanel';
 import { AlertBadge } from './AlertBadge';
 import { BookkeepingEditor } from './BookkeepingEditor';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
@@ -16,17 +20,24 @@ import { ErrorBanner } from './ErrorBanner';
 import { FactsPanel } from './FactsPanel';
 import { FiguresPanel } from './FiguresPanel';
 import { FlagArchiveToggles } from './FlagArchiveToggles';
+import { HistoryPanel } from './HistoryPanel';
 import { LimitsEditor } from './LimitsEditor';
 import { PendingMark } from './PendingMark';
 import { ReportChart } from './ReportChart';
+import { ReportOutput } from './ReportOutput';
+import { ReviewPanel } from './ReviewPanel';
 import { ReadOnlyReason, SaveMessage } from './SaveMessage';
 import { TrimEditor } from './TrimEditor';
-
-const NO_NAMES: ReadonlyMap<string, string> = new Map();
+import './print.css';
 
 function DetailBody({ report }: { report: LabelReport }) {
   const session = useConnection((s) => s.session);
   const [viewRange, setViewRange] = useState<TimeRange | null>(null);
+  const companies = useCatalogue((s) => s.companies);
+  const companyNames = useMemo(() => new Map(companies.map((c) => [c.id, c.name])), [companies]);
+  const history = useReview((s) => s.history);
+  const reviewError = useReview((s) => s.error);
+  const zone = useTimeZone();
   if (!session) return null;
   const rights = editRights(report, session);
   const notices = lockNotices(rights);
@@ -44,19 +55,23 @@ function DetailBody({ report }: { report: LabelReport }) {
         <AlertBadge level={report.alert.level} large />
         <PendingMark id={report.id} />
         <FlagArchiveToggles report={report} rights={rights} />
+        <ReportOutput reportId={report.id} />
       </header>
       {notices.flags && <ReadOnlyReason reason={notices.flags} testId="detail-locked" />}
       <SaveMessage section="flags" />
       <ReportChart report={report} onViewRange={setViewRange} />
+      <AlertsPanel />
       <div className="detail__columns">
         <FiguresPanel report={report} />
-        <FactsPanel report={report} companyId={session.companyId} companyNames={NO_NAMES} />
+        <FactsPanel report={report} companyId={session.companyId} companyNames={companyNames} />
       </div>
+      <ReviewPanel report={report} rights={reviewRights(report, session)} />
       <h3 className="section-title">Edit</h3>
       <LimitsEditor key={`limits:${version}`} report={report} rights={rights} notice={notices.limits} />
       <BookkeepingEditor key={`book:${version}`} report={report} rights={rights} notice={notices.bookkeeping} />
       <CustomFieldsEditor key={`cf:${version}`} report={report} rights={rights} notice={notices.customFields} />
       <TrimEditor key={`trim:${version}`} report={report} rights={rights} viewRange={viewRange} notice={notices.trim} />
+      <HistoryPanel entries={history} error={reviewError} zone={zone} companyNames={companyNames} />
     </>
   );
 }

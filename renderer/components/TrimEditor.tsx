@@ -7,14 +7,14 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { LabelReport } from '../../schema/report';
 import { trimSchema } from '../../schema/sense';
-import { describeZodError } from '../../contract/zod-messages';
 import { formatTime, fromDateTimeInput, toDateTimeInput, zoneLabel } from '../lib/time-zone';
 import type { EditRights } from '../lib/permissions';
+import { plainZodError } from '../lib/plain-words';
 import { trimRange } from '../lib/report-view';
 import type { TimeRange } from '../lib/report-view';
 import { stores, useDetail } from '../state/stores';
 import { useTimeZone } from '../state/time-zone';
-import { ReadOnlyReason, SaveMessage, ProblemMessage } from './SaveMessage';
+import { ReadOnlyReason, SaveMessage } from './SaveMessage';
 
 export function TrimEditor({
   report,
@@ -32,7 +32,7 @@ export function TrimEditor({
   const zone = useTimeZone();
   const [start, setStart] = useState(trim ? toDateTimeInput(trim.start, zone) : '');
   const [end, setEnd] = useState(trim ? toDateTimeInput(trim.end, zone) : '');
-  const [problem, setProblem] = useState<string | null>(null);
+  const setProblem = (message: string | null) => stores.detail.getState().refuse('trim', message);
   const locked = !rights.canTrim;
   const dps = report.calculatedSenseData.datapoints;
 
@@ -42,7 +42,7 @@ export function TrimEditor({
     const endTime = fromDateTimeInput(end, zone);
     if (startTime === null || endTime === null) return setProblem('Enter both a start and an end date and time.');
     const checked = trimSchema.safeParse({ startTime, endTime });
-    if (!checked.success) return setProblem(describeZodError(checked.error));
+    if (!checked.success) return setProblem(plainZodError(checked.error));
     setProblem(null);
     await stores.detail.getState().save('trim', { trim: checked.data });
   };
@@ -98,7 +98,6 @@ export function TrimEditor({
           </button>
         </form>
       )}
-      <ProblemMessage problem={problem} />
       <SaveMessage section="trim" />
     </section>
   );

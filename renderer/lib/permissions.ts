@@ -88,3 +88,27 @@ export function lockNotices(rights: EditRights): LockNotices {
     trim: once(rights.bookkeepingReason),
   };
 }
+
+export interface ReviewRights {
+  canComment: boolean;
+  /** Acknowledge the alert and decide: owner and editors. */
+  canDecide: boolean;
+  /**
+   * Why deciding is not offered, when the rest of the panel has not said it already (a
+   * read-only key is told once at the top of the panel); null otherwise.
+   */
+  decideReason: string | null;
+}
+
+/** Comments need a key that may write, any role; acknowledging and deciding the owner or an editor. */
+export function reviewRights(report: Pick<LabelReport, 'access'>, session: { companyId: string; permissions: readonly string[] }): ReviewRights {
+  const role = callerRole(report, session.companyId);
+  const canWrite = session.permissions.includes('labelReports:update');
+  const byRole = role === 'owner' || role === 'editor';
+  return {
+    canComment: canWrite && role !== null,
+    canDecide: canWrite && byRole,
+    decideReason:
+      canWrite && !byRole ? 'Only the owning company and its editors acknowledge alerts and decide on the shipment; your company may comment.' : null,
+  };
+}

@@ -9,7 +9,8 @@ import type { CustomFieldCondition } from './filter';
 import { ALERT_FILTERS, DEFAULT_SORT, ENUMS, SEARCH_FIELDS, SORT_KEYS, TRI_STATES, defaultFilters } from './list-query';
 import type { ListQuery, SortColumn, SortDirection } from './list-query';
 
-export const VIEWS = ['reports', 'settings'] as const;
+/** `print` is one report laid out for paper (components/PrintView.tsx), opened by its own address. */
+export const VIEWS = ['reports', 'settings', 'print'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface UrlState {

@@ -8,6 +8,7 @@ import { createConnectionStore } from './connection';
 import { createDetailStore } from './detail';
 import { createKeysStore } from './keys';
 import { createListStore } from './list';
+import { createReviewStore } from './review';
 import type { ListStoreOptions } from './list';
 import { createSyncStore, documentVisibility } from './sync';
 import { createUiStore } from './ui';
@@ -34,8 +35,17 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   });
   const keys = createKeysStore({ getClient });
   const webhooks = createWebhooksStore({ getClient });
-  const ui = createUiStore('reports', uiOptions);
   const catalogue = createCatalogueStore({ getClient });
+  const ui = createUiStore('reports', uiOptions);
+  const review = createReviewStore({ getClient });
+
+  // The review parts follow the open report: loaded on open, again after each change to it.
+  detail.subscribe((state, previous) => {
+    if (state.id === null) {
+      if (previous.id !== null) review.getState().clear();
+    } else if (state.id !== previous.id) void review.getState().load(state.id);
+    else if (state.report && previous.report && state.report.updated !== previous.report.updated) void review.getState().refresh();
+  });
   /** A report named in the URL at start-up, opened once a key is connected. */
   let pendingOpen: string | null = null;
 
@@ -73,7 +83,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   /** The report the URL names: the open one, or the one waiting for a connection. */
   const wantedReportId = () => detail.getState().id ?? pendingOpen;
 
-  return { connection, list, detail, keys, webhooks, sync, ui, catalogue, openReport, wantedReportId };
+  return { connection, list, detail, keys, webhooks, sync, ui, catalogue, review, openReport, wantedReportId };
 }
 
 export type AppStores = ReturnType<typeof createAppStores>;

@@ -5,11 +5,11 @@
  * the list row is updated from the same answer.
  */
 import { createStore } from 'zustand/vanilla';
-import { describeZodError } from '../../contract/zod-messages';
-import { ApiClientError, errorMessage, isAbortError } from '../api/client';
+import { isAbortError } from '../api/client';
 import type { ApiClient } from '../api/client';
 import { labelReportPatchSchema } from '../../schema/report';
 import type { LabelReport, LabelReportPatch } from '../../schema/report';
+import { plainApiError, plainZodError } from '../lib/plain-words';
 
 /** Parts of the detail that save separately, so each shows its own result next to its form. */
 export type EditSection = 'limits' | 'bookkeeping' | 'customFields' | 'flags' | 'trim';
@@ -41,7 +41,21 @@ export interface DetailState {
   /** Validate and send a PATCH; resolves true when the server accepted it. */
   save(section: EditSection, patch: LabelReportPatch): Promise<boolean>;
   clearOutcome(): void;
+  /**
+   * A problem a form found before sending, shown in the section's one message line (replacing
+   * an earlier "saved"); null clears that section's message.
+   */
+  refuse(section: EditSection, message: string | null): void;
 }
+
+/** What each section does, to complete "This key may not …". */
+const SECTION_ACTIONS: Record<EditSection, string> = {
+  limits: 'change the limits',
+  bookkeeping: 'change the status or the reference',
+  customFields: 'change custom fields',
+  flags: 'flag or archive reports',
+  trim: 'trim reports',
+};
 
 const SAVED_MESSAGES: Record<EditSection, string> = {
   limits: 'Limits saved; figures and alert level recalculated.',
@@ -80,7 +94,7 @@ export function createDetailStore(options: DetailStoreOptions) {
         set({ report, loading: false });
       } catch (err) {
         if (isAbortError(err) || get().id !== id) return;
-        set({ loading: false, error: errorMessage(err) });
+        set({ loading: false, error: plainApiError(err, 'open this report') });
       }
     },
 
@@ -101,7 +115,7 @@ export function createDetailStore(options: DetailStoreOptions) {
       if (!report || !client) return false;
       const checked = labelReportPatchSchema.safeParse(patch);
       if (!checked.success) {
-        set({ outcome: { section, ok: false, message: describeZodError(checked.error) } });
+        set({ outcome: { section, ok: false, message: plainZodError(checked.error) } });
         return false;
       }
       const id = report.id;
@@ -113,14 +127,18 @@ export function createDetailStore(options: DetailStoreOptions) {
         return true;
       } catch (err) {
         if (get().id === id) {
-          const prefix = err instanceof ApiClientError && err.status === 403 ? 'Not allowed: ' : '';
-          set({ saving: null, outcome: { section, ok: false, message: prefix + errorMessage(err) } });
+          set({ saving: null, outcome: { section, ok: false, message: plainApiError(err, SECTION_ACTIONS[section]) } });
         }
         return false;
       }
     },
 
     clearOutcome: () => set({ outcome: null }),
+
+    refuse(section, message) {
+      if (message !== null) set({ outcome: { section, ok: false, message } });
+      else if (get().outcome?.section === section) set({ outcome: null });
+    },
   }));
 }
 

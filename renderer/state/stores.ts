@@ -10,6 +10,7 @@ import type { DetailState } from './detail';
 import type { KeysState } from './keys';
 import type { ListState } from './list';
 import type { SyncUiState } from './sync';
+import type { ReviewState } from './review';
 import type { UiState } from './ui';
 import type { WebhooksState } from './webhooks';
 
@@ -21,5 +22,6 @@ export const useDetail = <T>(selector: (s: DetailState) => T): T => useStore(sto
 export const useKeys = <T>(selector: (s: KeysState) => T): T => useStore(stores.keys, selector);
 export const useWebhooks = <T>(selector: (s: WebhooksState) => T): T => useStore(stores.webhooks, selector);
 export const useSync = <T>(selector: (s: SyncUiState) => T): T => useStore(stores.sync, selector);
+export const useReview = <T>(selector: (s: ReviewState) => T): T => useStore(stores.review, selector);
 export const useUi = <T>(selector: (s: UiState) => T): T => useStore(stores.ui, selector);
 export const useCatalogue = <T>(selector: (s: CatalogueState) => T): T => useStore(stores.catalogue, selector);

@@ -4,10 +4,8 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { isTimeZoneSetting } from '../lib/time-zone';
+import { isTimeZoneSetting, TIME_ZONE_STORAGE_KEY } from '../lib/time-zone';
 import type { TimeZoneSetting } from '../lib/time-zone';
-
-export const TIME_ZONE_STORAGE_KEY = 'labeldesk.timeZone';
 
 export interface TimeZoneState {
   zone: TimeZoneSetting;

@@ -225,7 +225,7 @@ describe('detail store and edits', () => {
     expect(detail.getState().outcome).toEqual({
       section: 'limits',
       ok: false,
-      message: 'Not allowed: Only the label report owner can update limits',
+      message: 'Only the report owner can update limits.',
     });
     // An editor may set the reference and the trim.
     const ref = `nordic-${Date.now()}`;
@@ -243,7 +243,7 @@ describe('detail store and edits', () => {
     await detail.getState().open(server.facts[1].id);
     expect(await detail.getState().save('limits', { limits: { maxTemperature: Number.NaN } })).toBe(false);
     expect(await detail.getState().save('trim', { trim: { startTime: 10, endTime: 5 } })).toBe(false);
-    expect(detail.getState().outcome?.message).toMatch(/trim.startTime must not be after trim.endTime/);
+    expect(detail.getState().outcome?.message).toBe("The trim start must not be after the trim end.");
     expect(patches).toBe(0);
   });
 
@@ -278,7 +278,7 @@ describe('detail store and edits', () => {
     await fresh.getState().open(id);
     expect(await fresh.getState().save('flags', { hasFlag: true })).toBe(true);
     expect(await fresh.getState().save('bookkeeping', { status: 'completed' })).toBe(false);
-    expect(fresh.getState().outcome?.message).toMatch(/Viewers can only update hasFlag and isArchived/);
+    expect(fresh.getState().outcome?.message).toBe("Viewers can only update Flagged and Archived.");
     await fresh.getState().save('flags', { hasFlag: false });
     await acme.getState().save('flags', { hasFlag: false, isArchived: false });
   });

@@ -5,9 +5,10 @@ import {
   fromDateTimeInput,
   toDateTimeInput,
   zoneLabel,
+  TIME_ZONE_STORAGE_KEY,
   zoneOffsetSeconds,
 } from '../../renderer/lib/time-zone';
-import { createTimeZoneStore, TIME_ZONE_STORAGE_KEY } from '../../renderer/state/time-zone';
+import { createTimeZoneStore } from '../../renderer/state/time-zone';
 
 // A zone with daylight saving time, so the conversions meet a clock change.
 const savedTz = process.env.TZ;

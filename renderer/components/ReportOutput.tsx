@@ -1,0 +1,72 @@
+/**
+ * What people hand on from the report: a PDF of its print view (the desktop app renders and
+ * saves it; a browser prints the page, whose print styles keep only the report) and its
+ * readings as CSV.
+ */
+import { useState } from 'react';
+import { reviewClient } from '../api/review-client';
+import { plainApiError } from '../lib/plain-words';
+import { stores } from '../state/stores';
+
+function download(text: string, fileName: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(url);
+}
+
+export function ReportOutput({ reportId }: { reportId: string }) {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const savePdf = async () => {
+    const bridge = window.labeldesk;
+    if (!bridge) {
+      window.print();
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    try {
+      const result = await bridge.savePdf(reportId);
+      if (result.saved) setMessage({ ok: true, text: `Saved ${result.path}.` });
+      else if (result.reason) setMessage({ ok: false, text: `The PDF could not be made: ${result.reason}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const saveCsv = async () => {
+    const client = stores.connection.getState().client;
+    if (!client) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      download(await reviewClient(client).readingsCsv(reportId), `label-report-${reportId}-readings.csv`);
+    } catch (err) {
+      setMessage({ ok: false, text: plainApiError(err, 'read reports') });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="detail__actions no-print">
+      <button type="button" className="button" onClick={() => void savePdf()} disabled={busy} data-testid="save-pdf">
+        Save PDF
+      </button>
+      <button type="button" className="button" onClick={() => void saveCsv()} disabled={busy} data-testid="save-csv">
+        Readings CSV
+      </button>
+      {message && (
+        <p className={`save-message save-message--${message.ok ? 'ok' : 'error'}`} role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * The company's review of the report: the decision (released, rejected or on hold) with its
+ * reason, the acknowledgement of the alert, and the comments, each with who and when. Forms are
+ * offered only to a key and company that may use them; the panel says once why not.
+ */
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import type { LabelReport } from '../../schema/report';
+import { DECISIONS } from '../../schema/review';
+import type { Decision, ReviewAuthor } from '../../schema/review';
+import { alertLevelInfo } from '../lib/format';
+import { decisionLabel } from '../lib/history-text';
+import type { ReviewRights } from '../lib/permissions';
+import { formatIsoTime } from '../lib/time-zone';
+import type { TimeZoneSetting } from '../lib/time-zone';
+import type { ReviewAction } from '../state/review';
+import { stores, useReview } from '../state/stores';
+import { useTimeZone } from '../state/time-zone';
+
+export function authorText(author: ReviewAuthor): string {
+  return author.keyName ? `key “${author.keyName}”` : `an unnamed key (${author.keyId.slice(0, 8)})`;
+}
+
+function ByLine({ author, at, zone }: { author: ReviewAuthor; at: string; zone: TimeZoneSetting }) {
+  return (
+    <span className="comment__meta">
+      by {authorText(author)}, {formatIsoTime(at, zone)}
+    </span>
+  );
+}
+
+function Outcome({ action }: { action: ReviewAction }) {
+  const outcome = useReview((s) => (s.outcome?.action === action ? s.outcome : null));
+  if (!outcome) return null;
+  return (
+    <p className={`save-message save-message--${outcome.ok ? 'ok' : 'error'}`} role={outcome.ok ? 'status' : 'alert'} data-testid={`review-${action}-message`}>
+      {outcome.message}
+    </p>
+  );
+}
+
+function DecisionForm() {
+  const busy = useReview((s) => s.busy === 'decide');
+  const [decision, setDecision] = useState<Decision>('released');
+  const [reason, setReason] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await stores.review.getState().decide(decision, reason)) setReason('');
+  };
+  return (
+    <form className="review-form" onSubmit={submit} data-testid="decision-form">
+      <fieldset className="review-form__row">
+        <legend className="field__label">Decision</legend>
+        {DECISIONS.map((d) => (
+          <label key={d}>
+            <input type="radio" name="decision" value={d} checked={decision === d} onChange={() => setDecision(d)} /> {decisionLabel(d)}
+          </label>
+        ))}
+      </fieldset>
+      <label className="field">
+        <span className="field__label">Reason (required)</span>
+        <textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} required aria-required="true" />
+      </label>
+      <div className="review-form__row">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save decision'}
+        </button>
+      </div>
+      <Outcome action="decide" />
+    </form>
+  );
+}
+
+function AcknowledgeForm({ level }: { level: number }) {
+  const busy = useReview((s) => s.busy === 'acknowledge');
+  const [note, setNote] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await stores.review.getState().acknowledge(note)) setNote('');
+  };
+  return (
+    <form className="review-form" onSubmit={submit} data-testid="acknowledge-form">
+      <label className="field">
+        <span className="field__label">Note (optional)</span>
+        <input name="note" value={note} onChange={(e) => setNote(e.target.value)} />
+      </label>
+      <div className="review-form__row">
+        <button type="submit" className="button" disabled={busy}>
+          Acknowledge the {alertLevelInfo(level).label.toLowerCase()} alert
+        </button>
+      </div>
+      <Outcome action="acknowledge" />
+    </form>
+  );
+}
+
+function CommentForm() {
+  const busy = useReview((s) => s.busy === 'comment');
+  const [text, setText] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await stores.review.getState().comment(text)) setText('');
+  };
+  return (
+    <form className="review-form" onSubmit={submit} data-testid="comment-form">
+      <label className="field">
+        <span className="field__label">Add a comment</span>
+        <textarea name="comment" value={text} onChange={(e) => setText(e.target.value)} />
+      </label>
+      <div className="review-form__row">
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? 'Adding…' : 'Add comment'}
+        </button>
+      </div>
+      <Outcome action="comment" />
+    </form>
+  );
+}
+
+export function ReviewPanel({ report, rights }: { report: LabelReport; rights: ReviewRights }) {
+  const review = useReview((s) => s.review);
+  const error = useReview((s) => s.error);
+  const zone = useTimeZone();
+  const alertLevel = report.alert.level;
+  return (
+    <section className="panel" aria-labelledby="review-title" data-testid="review-panel">
+      <h3 id="review-title">Review and release</h3>
+      {!review ? (
+        <p className="muted">{error ?? 'Loading…'}</p>
+      ) : (
+        <>
+          <dl className="review-state">
+            <dt>Decision</dt>
+            <dd data-testid="review-decision">
+              {review.decision ? (
+                <>
+                  <span className={`decision decision--${review.decision.decision}`}>{decisionLabel(review.decision.decision)}</span> —{' '}
+                  {review.decision.reason} <ByLine author={review.decision.by} at={review.decision.at} zone={zone} />
+                </>
+              ) : (
+                'None yet.'
+              )}
+            </dd>
+            <dt>Alert</dt>
+            <dd data-testid="review-acknowledgement">
+              {review.acknowledgement ? (
+                <>
+                  {alertLevelInfo(review.acknowledgement.alert.level).label} alert acknowledged
+                  {review.acknowledgement.note ? `: ${review.acknowledgement.note}` : ''}{' '}
+                  <ByLine author={review.acknowledgement.by} at={review.acknowledgement.at} zone={zone} />
+                  {review.acknowledgement.alert.level !== alertLevel && <strong> The alert has changed since.</strong>}
+                </>
+              ) : alertLevel > 0 ? (
+                'Not acknowledged.'
+              ) : (
+                'No alert to acknowledge.'
+              )}
+            </dd>
+          </dl>
+          {rights.decideReason && <p className="note">{rights.decideReason}</p>}
+          {rights.canDecide && alertLevel > 0 && <AcknowledgeForm level={alertLevel} />}
+          {rights.canDecide && <DecisionForm />}
+          <h4>Comments ({review.comments.length})</h4>
+          {review.comments.length === 0 ? (
+            <p className="muted">No comments yet.</p>
+          ) : (
+            <ul className="comment-list" data-testid="comment-list">
+              {review.comments.map((c) => (
+                <li key={c.id}>
+                  <ByLine author={c.author} at={c.at} zone={zone} />
+                  <p className="comment__text">{c.text}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+          {rights.canComment && <CommentForm />}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * `labeldesk report`: the PDF of a report with excursions, read back with pdftotext (Debian's
+ * poppler-utils), holds the report's reference and each excursion's row; the CSV holds every
+ * reading; a missing report, a missing Chromium or a missing UI build are told in words.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDuration, formatHumidity, formatTemperature } from '../../renderer/lib/format';
+import { formatTime } from '../../renderer/lib/time-zone';
+import { limitText } from '../../renderer/components/ExcursionTable';
+import { prepare } from '../e2e/browser';
+import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
+import { runLabeldesk } from './run-labeldesk';
+
+let dir: string;
+let uiDir: string;
+let dbFile: string;
+let target: ReportWithExcursions;
+
+beforeAll(async () => {
+  const prepared = await prepare('report-cli', { reports: 60, seed: 3 });
+  ({ dir, uiDir, dbFile } = prepared);
+  target = findReportWithExcursions(dbFile, 'acme');
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The PDF's text, one line per printed line, runs of spaces made one. */
+function pdfLines(file: string): string[] {
+  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  return text.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+}
+
+describe('labeldesk report', () => {
+  it('writes the PDF of the print view: the reference and every excursion row', async () => {
+    const out = join(dir, 'report.pdf');
+    const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', target.report.id, '--pdf', out, '--ui', uiDir, '--utc']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`wrote ${out}`);
+    expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
+    const lines = pdfLines(out);
+    expect(lines.some((l) => l.includes(target.report.labelReference))).toBe(true);
+    expect(lines.some((l) => l.includes(`Excursions (${target.alerts.excursions.length})`))).toBe(true);
+    target.alerts.excursions.forEach((e, i) => {
+      const peak = e.quantity === 'humidity' ? formatHumidity(e.peak) : formatTemperature(e.peak);
+      const cells = [String(i + 1), formatTime(e.start, 'utc'), formatTime(e.end, 'utc'), formatDuration(e.durationSeconds), peak, limitText(e)];
+      const row = lines.find((l) => l.startsWith(`${i + 1} ${formatTime(e.start, 'utc')}`));
+      expect(row, `row ${i + 1} of the excursion table`).toBeDefined();
+      // pdftotext sets tight gaps ("1 h") as "1h": cells are compared without spaces.
+      const bare = (text: string) => text.replace(/\s+/g, '');
+      for (const cell of cells) expect(bare(row!)).toContain(bare(cell));
+    });
+    // The alert rules in words, and the time zone said.
+    const text = lines.join(' ');
+    expect(text).toContain(target.alerts.rules[0].description);
+    expect(text).toContain('all times in UTC');
+  }, 120_000);
+
+  it('writes the readings as CSV', async () => {
+    const out = join(dir, 'readings.csv');
+    const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', target.report.id, '--csv', out]);
+    expect(run.code).toBe(0);
+    const lines = readFileSync(out, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const dps = target.report.calculatedSenseData.datapoints;
+    expect(lines[0]).toBe('timestamp,temperature,humidity,inTrimmedRange');
+    expect(lines).toHaveLength(dps.length + 1);
+    const first = lines[1].split(',');
+    expect(first[0]).toBe(new Date(dps[0].timestamp * 1000).toISOString().replace('.000Z', 'Z'));
+    expect(Number(first[1])).toBe(dps[0].temperature);
+  });
+
+  it('says so when the report is not there, and writes nothing', async () => {
+    const out = join(dir, 'missing.pdf');
+    const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', 'no-such-report', '--pdf', out, '--ui', uiDir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`there is no report 'no-such-report' in ${dbFile}`);
+    expect(() => readFileSync(out)).toThrow();
+  });
+
+  it('says where Chromium was looked for when it is missing', async () => {
+    const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', target.report.id, '--pdf', join(dir, 'x.pdf'), '--ui', uiDir], {
+      CHROMIUM_PATH: join(dir, 'no-chromium-here'),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Chromium was not found at ${join(dir, 'no-chromium-here')}`);
+    expect(run.stderr).toContain('CHROMIUM_PATH');
+  });
+
+  it('asks for exactly one output and a report id', async () => {
+    const both = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', 'x', '--pdf', 'a.pdf', '--csv', 'a.csv']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give one of --pdf FILE or --csv FILE');
+    const noId = await runLabeldesk(dir, ['report', '--db', dbFile, '--csv', 'a.csv']);
+    expect(noId.code).toBe(2);
+    expect(noId.stderr).toContain('--id');
+  });
+
+  it('tells how to build the UI when it is missing', async () => {
+    const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', target.report.id, '--pdf', join(dir, 'x.pdf'), '--ui', join(dir, 'no-ui')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('npm run build:renderer');
+  });
+});
