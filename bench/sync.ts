@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, createWriteStream, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -133,6 +133,8 @@ function serve(dbFile: string): Promise<{ child: ChildProcess; url: string }> {
 
 export async function run(): Promise<void> {
   await buildRemote();
+  // Rates over loopback depend on what else the machine runs: say so beside them.
+  console.log(`sync: load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores at the start`);
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-bench-sync-'));
   const remoteFile = join(dir, 'remote.sqlite');
   copyFileSync(CACHED_REMOTE, remoteFile);
