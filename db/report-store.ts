@@ -309,6 +309,45 @@ export class ReportStore {
     return this.statement('SELECT NOT EXISTS (SELECT 1 FROM label_reports)').pluck().get() === 1;
   }
 
+  /**
+   * Runs `write`, which brings `incoming` reports, inside the caller's transaction. When they
+   * are at least as many as the database holds (a first import, a restore), what listing
+   * derives from the reports is not kept up report by report: the list indexes and the
+   * triggers on label_reports are set aside for the writes, then the listing rows and the text
+   * index are built again for every report, a statement each, and the indexes with one sort
+   * each. (The text index writes a segment at every statement that touches it: row by row, an
+   * import would spend most of its time there.) A rollback undoes all of it with the writes.
+   */
+  writingMany<T>(incoming: number, write: () => T): T {
+    const held = this.statement('SELECT count(*) FROM report_keys').pluck().get() as number;
+    if (incoming === 0 || incoming < held) return write();
+    const setAside = this.db
+      .prepare(
+        `SELECT type, name, sql FROM sqlite_schema
+         WHERE (type = 'index' AND tbl_name = 'report_listing' AND sql IS NOT NULL AND name <> 'listing_report')
+            OR (type = 'trigger' AND tbl_name = 'label_reports' AND name LIKE 'listing%')`,
+      )
+      .all() as { type: 'index' | 'trigger'; name: string; sql: string }[];
+    for (const { type, name } of setAside) this.db.exec(`DROP ${type.toUpperCase()} "${name.replaceAll('"', '""')}"`);
+    const result = write();
+    const restore = (which: (name: string) => boolean) => {
+      for (const item of setAside) if (which(item.name)) this.db.exec(item.sql);
+    };
+    this.db.exec(`
+      INSERT INTO report_keys (report_id) SELECT id FROM label_reports WHERE id NOT IN (SELECT report_id FROM report_keys);
+      INSERT INTO company_keys (company_id)
+        SELECT owner_company_id FROM label_reports UNION SELECT company_id FROM access
+        EXCEPT SELECT company_id FROM company_keys;
+      DELETE FROM report_listing;
+      INSERT INTO report_text (report_text) VALUES ('delete-all');`);
+    // The triggers of the access entries and of the texts build the rows: a no-op update fires them.
+    this.db.exec('UPDATE access SET role = role');
+    restore((name) => name === 'listing_report_text_update');
+    this.db.exec('UPDATE label_reports SET label_reference = label_reference');
+    restore((name) => name !== 'listing_report_text_update');
+    return result;
+  }
+
   private byIds(selectFrom: string, companyId: string, ids: readonly string[]): unknown[] {
     if (ids.length === 0) return [];
     const stmt = this.statement(`${selectFrom} WHERE a.company_id = ? AND r.id IN (SELECT value FROM json_each(?))`);

@@ -65,7 +65,9 @@ export class ImportSink {
       // Companies first, so that every key and report finds the company it names.
       for (const page of this.staging.companies()) for (const company of page) this.data.companies.upsert(company);
       for (const page of this.staging.apiKeys()) for (const key of page) this.writeKey(key);
-      for (const page of this.staging.reports()) for (const record of page) this.writer.put(record, IMPORT);
+      this.data.reports.writingMany(this.counts.labelReports, () => {
+        for (const page of this.staging.reports()) for (const record of page) this.writer.put(record, IMPORT);
+      });
     });
   }
 
