@@ -11,6 +11,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   service: () => import('./service'),
   chart: () => import('./chart'),
   webhooks: () => import('./webhooks'),
+  pdf: () => import('./pdf'),
   sync: () => import('./sync'),
 };
 

@@ -15,7 +15,8 @@ import { decisionLabel } from '../lib/history-text';
 import { plainApiError } from '../lib/plain-words';
 import { trimRange } from '../lib/report-view';
 import { formatIsoTime, formatTime, zoneLabel } from '../lib/time-zone';
-import { useConnection } from '../state/stores';
+import { useStore } from 'zustand';
+import type { ConnectionStore } from '../state/connection';
 import { useTimeZone } from '../state/time-zone';
 import { AlertBadge } from './AlertBadge';
 import { AlertRules, TimeOutside } from './AlertRules';
@@ -36,9 +37,9 @@ interface PrintData {
   companyNames: ReadonlyMap<string, string>;
 }
 
-function PrintedReport({ data, onDrawn }: { data: PrintData; onDrawn(): void }) {
+function PrintedReport({ data, connection, onDrawn }: { data: PrintData; connection: ConnectionStore; onDrawn(): void }) {
   const zone = useTimeZone();
-  const session = useConnection((s) => s.session);
+  const session = useStore(connection, (s) => s.session);
   const { report, alerts, review, history, companyNames } = data;
   const limits = report.senseConfig.limits;
   const trim = trimRange(report);
@@ -133,10 +134,11 @@ function PrintedReport({ data, onDrawn }: { data: PrintData; onDrawn(): void }) 
   );
 }
 
-export function PrintView({ reportId }: { reportId: string | null }) {
-  const client = useConnection((s) => s.client);
-  const phase = useConnection((s) => s.phase);
-  const connectError = useConnection((s) => s.error);
+/** `connection` is the print view's own: it loads nothing but the report's parts. */
+export function PrintView({ reportId, connection }: { reportId: string | null; connection: ConnectionStore }) {
+  const client = useStore(connection, (s) => s.client);
+  const phase = useStore(connection, (s) => s.phase);
+  const connectError = useStore(connection, (s) => s.error);
   const [data, setData] = useState<PrintData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [drawn, setDrawn] = useState(false);
@@ -176,7 +178,7 @@ export function PrintView({ reportId }: { reportId: string | null }) {
           {problem}
         </p>
       ) : data ? (
-        <PrintedReport data={data} onDrawn={() => setDrawn(true)} />
+        <PrintedReport data={data} connection={connection} onDrawn={() => setDrawn(true)} />
       ) : (
         <p className="print-status">Loading the report…</p>
       )}
