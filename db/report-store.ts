@@ -312,11 +312,12 @@ export class ReportStore {
   /**
    * Runs `write`, which brings `incoming` reports, inside the caller's transaction. When they
    * are at least as many as the database holds (a first import, a restore), what listing
-   * derives from the reports is not kept up report by report: the list indexes and the
-   * triggers on label_reports are set aside for the writes, then the listing rows and the text
-   * index are built again for every report, a statement each, and the indexes with one sort
-   * each. (The text index writes a segment at every statement that touches it: row by row, an
-   * import would spend most of its time there.) A rollback undoes all of it with the writes.
+   * derives from the reports is not kept up report by report: the listing triggers and indexes
+   * are set aside for the writes; then the listing rows, the text index and the custom field
+   * elements are built again for every report, a statement each (a no-op update fires the
+   * trigger that builds them), and the indexes with one sort each. (The text index writes a
+   * segment at every statement that touches it: row by row, an import would spend most of its
+   * time there.) A rollback undoes all of it with the writes.
    */
   writingMany<T>(incoming: number, write: () => T): T {
     const held = this.statement('SELECT count(*) FROM report_keys').pluck().get() as number;
@@ -324,27 +325,31 @@ export class ReportStore {
     const setAside = this.db
       .prepare(
         `SELECT type, name, sql FROM sqlite_schema
-         WHERE (type = 'index' AND tbl_name = 'report_listing' AND sql IS NOT NULL AND name <> 'listing_report')
-            OR (type = 'trigger' AND tbl_name = 'label_reports' AND name LIKE 'listing%')`,
+         WHERE (type = 'index' AND tbl_name IN ('report_listing', 'custom_field_elements') AND sql IS NOT NULL AND name <> 'listing_report')
+            OR (type = 'trigger' AND name LIKE 'listing%')`,
       )
       .all() as { type: 'index' | 'trigger'; name: string; sql: string }[];
     for (const { type, name } of setAside) this.db.exec(`DROP ${type.toUpperCase()} "${name.replaceAll('"', '""')}"`);
     const result = write();
-    const restore = (which: (name: string) => boolean) => {
-      for (const item of setAside) if (which(item.name)) this.db.exec(item.sql);
-    };
+    const restore = (name: string) => this.db.exec(setAside.find((item) => item.name === name)!.sql);
     this.db.exec(`
       INSERT INTO report_keys (report_id) SELECT id FROM label_reports WHERE id NOT IN (SELECT report_id FROM report_keys);
       INSERT INTO company_keys (company_id)
         SELECT owner_company_id FROM label_reports UNION SELECT company_id FROM access
         EXCEPT SELECT company_id FROM company_keys;
       DELETE FROM report_listing;
+      DELETE FROM custom_field_elements;
       INSERT INTO report_text (report_text) VALUES ('delete-all');`);
-    // The triggers of the access entries and of the texts build the rows: a no-op update fires them.
-    this.db.exec('UPDATE access SET role = role');
-    restore((name) => name === 'listing_report_text_update');
-    this.db.exec('UPDATE label_reports SET label_reference = label_reference');
-    restore((name) => name !== 'listing_report_text_update');
+    const rebuilds = [
+      ['listing_access_update', 'UPDATE access SET role = role'],
+      ['listing_custom_field_update', 'UPDATE custom_field_values SET value = value'],
+      ['listing_report_text_update', 'UPDATE label_reports SET label_reference = label_reference'],
+    ] as const;
+    for (const [trigger, update] of rebuilds) {
+      restore(trigger);
+      this.db.exec(update);
+    }
+    for (const { name } of setAside) if (!rebuilds.some(([trigger]) => trigger === name)) restore(name);
     return result;
   }
 
