@@ -77,7 +77,7 @@ export function stateExplanation(status: SyncStatus, nowMs: number): string {
     case 'pushing':
       return 'Sending the edits made here to the remote.';
     case 'pulling':
-      return status.progress ? `Receiving changes from the remote: ${status.progress.done} of ${status.progress.total} reports.` : 'Receiving changes from the remote.';
+      return status.progress ? `${status.progress.done} of ${status.progress.total} changed reports applied here so far.` : 'Reading what changed on the remote.';
     case 'reconciling':
       return 'Comparing every report with the remote, to catch anything missed or removed.';
     case 'offline': {

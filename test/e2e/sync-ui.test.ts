@@ -2,7 +2,8 @@
  * End to end: sync set up and used from the window, in real Chromium at 1280×720. Two real
  * instances on loopback: a remote (startTestService) behind a fault proxy that can take it
  * offline, and the desktop service, configured through Settings › Sync. The desk tests the
- * connection, saves, syncs and sees the header say so; an edit made while the remote is
+ * connection, saves, sees "N of M" while the first pull runs (its second page held by the proxy)
+ * and the header go to synced; an edit made while the remote is
  * unreachable is marked "not yet sent"; the same field changed on the remote makes a conflict,
  * resolved with "Keep mine", which the remote then holds.
  */
@@ -15,6 +16,9 @@ import { makeReport, startTestService, type TestService } from '../support/servi
 import { launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
 
 const REPORTS = ['ship-1', 'ship-2', 'ship-3'];
+/** More than one pull page (100 reports): older, so the three above head the list. */
+const BULK = Array.from({ length: 147 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`);
+const TOTAL = REPORTS.length + BULK.length;
 
 let dir: string;
 let remote: TestService;
@@ -27,7 +31,10 @@ beforeAll(async () => {
   // The desk's database has the companies and no reports: everything it shows comes by sync.
   const { uiDir, dbFile, ...prepared } = await prepare('e2e-sync', { reports: 0, seed: 5 });
   dir = prepared.dir;
-  remote = await startTestService(REPORTS.map((id, i) => makeReport(id, { labelReference: `SHP-${i + 1}` })));
+  remote = await startTestService([
+    ...REPORTS.map((id, i) => makeReport(id, { labelReference: `SHP-${i + 1}` })),
+    ...BULK.map((id) => makeReport(id, { created: '2026-05-01T08:00:00.000Z' })),
+  ]);
   proxy = await FaultProxy.start(remote.url);
   desk = await startDesktopService({ dbFile, port: 0, companyId: 'acme', staticDir: uiDir });
   browser = await launchChromium();
@@ -73,20 +80,27 @@ describe('sync in Chromium', () => {
       await expect.poll(() => settings.getByLabel('Company (optional)').inputValue()).toBe('acme');
 
       // Save: outside the desktop app the key stays in the service's memory, and the page says so;
-      // the key is never shown back.
+      // the key is never shown back. The first cycle starts; its second list page waits at the proxy.
+      const secondPage = proxy.hold({ method: 'GET', path: /^\/v2\/labelReports\?/ }, 'request', 2);
       await settings.getByRole('button', { name: 'Save and sync' }).click();
       await waitText(page.getByTestId('sync-notice'), 'in memory only');
       expect(await settings.getByLabel('Remote API key').inputValue()).toBe('');
       expect(await page.content()).not.toContain(remote.keys.acme);
 
+      await secondPage.arrived;
+      await waitAttr(indicator, 'data-state', 'pulling');
+      await waitText(indicator, `Receiving changes · 100 of ${TOTAL}`);
+      await shot(page, 'sync-pulling');
+      secondPage.release();
+      await waitAttr(indicator, 'data-state', 'idle');
       await settings.getByRole('button', { name: 'Sync now' }).click();
       await waitAttr(indicator, 'data-state', 'idle');
       await waitText(indicator, 'synced just now');
       await shot(page, 'sync-settings');
 
-      // The three reports arrived; the indicator leads back to these settings from the list.
+      // Every report arrived.
       await page.getByRole('tab', { name: 'Reports' }).click();
-      await waitText(page.getByTestId('report-count'), '3');
+      await waitText(page.getByTestId('report-count'), String(TOTAL));
       const row = page.locator('[data-report-id="ship-1"]');
       await row.waitFor();
       expect(await row.getByTestId('pending-mark').count()).toBe(0);
