@@ -1,5 +1,6 @@
 /**
- * Turning API values into words for people at a warehouse desk: local dates and times,
+ * Turning API values into words for people at a warehouse desk: local dates and times (the
+ * report panel's times, in a chosen zone, are in time-zone.ts),
  * durations like "2 h 15 min", temperatures with units and alert levels by name.
  * Every time field of the API is epoch seconds and every duration is seconds (decisions §1).
  */
@@ -12,32 +13,6 @@ const DATE_TIME = new Intl.DateTimeFormat(undefined, {
   hour: '2-digit',
   minute: '2-digit',
 });
-const DATE_TIME_SECONDS = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-const SHORT_DATE_TIME = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** Local date and time of epoch seconds. */
-export function formatEpoch(seconds: number, withSeconds = false): string {
-  if (!Number.isFinite(seconds)) return '—';
-  return (withSeconds ? DATE_TIME_SECONDS : DATE_TIME).format(new Date(seconds * 1000));
-}
-
-/** Compact form for chart ticks, where the year only adds noise. */
-export function formatEpochShort(seconds: number): string {
-  if (!Number.isFinite(seconds)) return '';
-  return SHORT_DATE_TIME.format(new Date(seconds * 1000));
-}
 
 /** Local date and time of an ISO 8601 instant (`created`, `updated`). */
 export function formatIso(iso: string): string {
