@@ -2,8 +2,8 @@
  * The pull (decisions §5 "Pull"): what changed on the remote since the cursor, page by page,
  * each page and the cursor that covers it committed in one transaction, so a kill at any
  * moment loses nothing and applies nothing twice. A report new to the mirror is fetched whole
- * with retrieve, as the list shows only part of its label. The next page is fetched while one
- * is written: the remote and the network work while the database does.
+ * with retrieve, as the list shows only part of its label. The next page is asked for only once
+ * the previous one is committed, so a kill between the two leaves exactly the committed pages.
  */
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
@@ -27,14 +27,9 @@ export async function pull(ctx: CycleContext): Promise<void> {
   let cursor = service.sync.settings().cursor;
   let done = 0;
   let total = 0;
-  let ahead: Promise<FetchedPage> | null = fetchPage(ctx, firstQuery(cursor, ctx.overlapSeconds));
-  while (ahead) {
-    const page: FetchedPage = await ahead;
-    const next = nextQuery(page.query, page.listed, pageSize);
-    ahead = next && fetchPage(ctx, next);
-    // Should this page's write fail, the page fetched ahead is abandoned without an unheard rejection.
-    ahead?.catch(() => undefined);
-
+  let query: PageQuery | null = firstQuery(cursor, ctx.overlapSeconds);
+  while (query) {
+    const page = await fetchPage(ctx, query);
     // A tie page counts only its instant; the bound's count covers it already.
     if (page.query.kind !== 'tie') total = done + page.totalDocuments;
     cursor = advanceCursor(cursor, page.listed);
@@ -42,6 +37,7 @@ export async function pull(ctx: CycleContext): Promise<void> {
     for (const { message } of applied.unusable) ctx.warn(message);
     done += page.listed.length;
     ctx.progress(Math.min(done, total), total);
+    query = nextQuery(page.query, page.listed, pageSize);
     await ctx.checkpoint();
   }
 }
