@@ -1,6 +1,6 @@
 /**
- * `labeldesk sync --once` killed (SIGKILL) at exact points, held there by the proxy: after a
- * page and its cursor were committed and before the next page is asked; in the middle of a page
+ * `labeldesk sync --once` killed (SIGKILL) at exact points, held there by the proxy: after
+ * pages and their cursor were committed, while the next page is asked for; in the middle of a page
  * (some of its new reports fetched, none applied); and after the remote applied a PATCH whose
  * answer had not yet arrived. Run again, nothing is lost and nothing is applied twice: every
  * report is fetched whole once it is committed and never again, the change logs of both sides
@@ -62,13 +62,14 @@ function expectCreatedOnce(ids: readonly string[]): void {
 }
 
 describe('sync killed at a held point', () => {
-  it('after a page and its cursor were committed, before the next page: the run again starts after it', CHILDREN, async () => {
+  it('after pages and their cursor were committed, while the next page is asked for: the run again starts after them', CHILDREN, async () => {
     await killAt(pair.proxy.hold(PULL_PAGE, 'request', 3));
-    // Two pages committed (the second may start at the last report of the first): a prefix of
-    // the remote's reports in `updated` order, more than one page of them, fewer than all.
+    // The third page is asked for once the second has arrived, which is written while the third
+    // is on its way: one or two pages committed, a prefix of the remote's reports in `updated`
+    // order (the second page may start at the last report of the first), fewer than all.
     const mirrored = await pair.localIds();
     expect(mirrored).toEqual((await pair.remoteIds()).slice(0, mirrored.length));
-    expect(mirrored.length).toBeGreaterThan(PAGE);
+    expect(mirrored.length).toBeGreaterThanOrEqual(PAGE);
     expect(mirrored.length).toBeLessThan(3 * PAGE);
     expectCreatedOnce(mirrored);
 
@@ -76,9 +77,11 @@ describe('sync killed at a held point', () => {
     await pair.remoteEdit('r-025', { status: 'completed' });
     await runToEnd();
 
-    // Each report fetched whole once: the committed pages were not fetched again.
+    // What was committed before the kill was not fetched again; a page fetched but not yet
+    // written when the process died was fetched once more, and nothing more than that.
     const retrieves = retrievesById();
-    expect([...retrieves.values()].every((n) => n === 1), JSON.stringify([...retrieves])).toBe(true);
+    for (const id of mirrored) expect(retrieves.get(id), `fetches of ${id}, committed before the kill`).toBe(1);
+    for (const [id, n] of retrieves) expect(n, `fetches of ${id}`).toBeLessThanOrEqual(2);
     expectCreatedOnce(await pair.remoteIds());
     expect(pair.localHistory('r-003').filter((h) => h.kind === 'update').map((h) => h.changes.map((c) => c.field))).toEqual([['labelReference']]);
     expect(pair.localHistory('r-025').map((h) => h.kind)).toEqual(['create']);
