@@ -9,11 +9,12 @@ import webhooks from './migrations/003-webhooks';
 import review from './migrations/004-review';
 import sync from './migrations/005-sync';
 import listing from './migrations/006-listing';
+import rareValueIndexes from './migrations/007-rare-value-indexes';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

@@ -44,7 +44,8 @@
  *   neq → NOT EXISTS an element that eq-matches; a report without the field therefore matches
  *   only neq, as does one whose elements all differ.
  * - order: `<expr> ASC|DESC, l.id ASC`. SQLite sorts NULL lowest, so NULLs come first ascending
- *   and last descending, as decided.
+ *   and last descending, as decided. With a comparison on a rare-value key, `+<expr>`: the same
+ *   order, sorted from that key's index (see compileOrder).
  */
 import { lookupField, type FieldDef } from '../../query/fields';
 import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
@@ -69,15 +70,31 @@ export function compileListQuery(q: ListQuery): CompiledListQuery {
   return {
     where: parts.length === 0 ? '1' : parts.map((p) => `(${p})`).join(' AND '),
     params,
-    orderBy: compileOrder(q.order),
+    orderBy: compileOrder(q.order, q.filter.some(startsFromRareValue)),
   };
 }
 
-export function compileOrder(order: ListQuery['order']): string {
+/**
+ * `sortMatches`: the order is not read from an index (a unary `+` makes the order expression
+ * one no index holds; it changes no value, so not the order either). For a comparison on a
+ * rare-value key, the planner's statistics (a bounded sample, and the company key a subquery)
+ * cannot tell a value few reports share from one most share, and with a LIMIT it favours the
+ * index that holds the order: it walks the company's whole created index, testing each row,
+ * until the page fills. Started from the key's own index, the matches are sorted instead: at
+ * worst all the company's rows (a bounded top-N sort, tens of ms at 100 000), against a walk of
+ * the whole index for a rare value.
+ */
+export function compileOrder(order: ListQuery['order'], sortMatches = false): string {
   const { field, column } = requireField(order.key);
   if (field.array) throw new Error(`cannot order by array key ${order.key}`);
   const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
-  return order.key === 'id' ? `l.id ${dir}` : `${column.sql} ${dir}, l.id ASC`;
+  const unindexed = sortMatches ? '+' : '';
+  return order.key === 'id' ? `${unindexed}l.id ${dir}` : `${unindexed}${column.sql} ${dir}, l.id ASC`;
+}
+
+/** A comparison that the key's rare-value index answers by a search (not neq, not a pattern). */
+function startsFromRareValue(cond: Condition): boolean {
+  return FIELD_COLUMNS.get(cond.key)?.rareValueIndex === true && cond.op in COMPARATORS;
 }
 
 function requireField(key: string): { field: FieldDef; column: FieldColumn } {

@@ -19,10 +19,16 @@ export interface FieldColumn {
   readonly textColumn?: string;
   /** The owner company: equality compares integer keys, so it can seek an index. */
   readonly ownerKey?: boolean;
+  /**
+   * An index leads with the company and this column (the rare-value indexes migration): a
+   * comparison with a value few reports share starts from it, then sorts its matches.
+   */
+  readonly rareValueIndex?: boolean;
 }
 
 const column = (name: string): FieldColumn => ({ sql: `l.${name}` });
 const searchable = (name: string): FieldColumn => ({ sql: `l.${name}`, textColumn: name });
+const rareValue = (column: FieldColumn): FieldColumn => ({ ...column, rareValueIndex: true });
 const ownerCompany = (name: string): string =>
   `(SELECT c.${name} FROM company_keys k JOIN companies c ON c.id = k.company_id WHERE k.ck = l.owner_ck)`;
 
@@ -35,7 +41,7 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['mode', column('mode')],
   ['type', column('type')],
   ['status', column('status')],
-  ['labelReference', searchable('label_reference')],
+  ['labelReference', rareValue(searchable('label_reference'))],
   ['hasFlag', column('has_flag')],
   ['isArchived', column('is_archived')],
   ['numberOfTaps', column('number_of_taps')],
@@ -44,10 +50,10 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['company.name', { sql: ownerCompany('name') }],
   ['company.shortCode', { sql: ownerCompany('short_code') }],
   ['subCompany.id', column('sub_company_id')],
-  ['label.uid', searchable('label_uid')],
-  ['label.sequenceCode', searchable('label_sequence_code')],
+  ['label.uid', rareValue(searchable('label_uid'))],
+  ['label.sequenceCode', rareValue(searchable('label_sequence_code'))],
   ['label.type', column('label_type')],
-  ['label.name', searchable('label_name')],
+  ['label.name', rareValue(searchable('label_name'))],
   ['label.firmwareVersionInfo.firmwareVersion', column('firmware_version')],
   ['label.firmwareVersionInfo.firmwareApiVersion', column('firmware_api_version')],
   ['senseConfig.interval', column('interval')],
@@ -60,17 +66,17 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['senseConfig.limits.maxHumidity', column('max_humidity')],
   ['alert.level', column('alert_level')],
   ['alert.timestamp', column('alert_timestamp')],
-  ['calculatedSenseData.numberOfDatapointsRead', column('calc_datapoints_read')],
-  ['calculatedSenseData.numberOfDatapointsAvailable', column('calc_datapoints_available')],
-  ['calculatedSenseData.numberOfMeasurementsOccurred', column('calc_measurements_occurred')],
+  ['calculatedSenseData.numberOfDatapointsRead', rareValue(column('calc_datapoints_read'))],
+  ['calculatedSenseData.numberOfDatapointsAvailable', rareValue(column('calc_datapoints_available'))],
+  ['calculatedSenseData.numberOfMeasurementsOccurred', rareValue(column('calc_measurements_occurred'))],
   ['calculatedSenseData.startTime', column('calc_start_time')],
   ['calculatedSenseData.currentTime', column('calc_current_time')],
   ['calculatedSenseData.elapsedTime', column('calc_elapsed_time')],
   ['calculatedSenseData.numberOfViolations.temperature', column('calc_violations_temperature')],
-  ['calculatedSenseData.numberOfViolations.humidity', column('calc_violations_humidity')],
+  ['calculatedSenseData.numberOfViolations.humidity', rareValue(column('calc_violations_humidity'))],
   ['calculatedSenseData.numberOfViolations.all', column('calc_violations_all')],
   ['calculatedSenseData.durationOfViolations.temperature', column('calc_violation_duration_temperature')],
-  ['calculatedSenseData.durationOfViolations.humidity', column('calc_violation_duration_humidity')],
+  ['calculatedSenseData.durationOfViolations.humidity', rareValue(column('calc_violation_duration_humidity'))],
   ['calculatedSenseData.durationOfViolations.all', column('calc_violation_duration_all')],
   ['calculatedSenseData.attainedValues.minTemperature', column('calc_attained_min_temperature')],
   ['calculatedSenseData.attainedValues.maxTemperature', column('calc_attained_max_temperature')],

@@ -471,6 +471,16 @@ describe('compileListQuery on a real SQLite database', () => {
       expect(compileListQuery(parseListQuery({ order: 'numberOfTaps[desc]' })).orderBy).toBe('l.number_of_taps DESC, l.id ASC');
       expect(compileListQuery(parseListQuery({ order: 'id[asc]' })).orderBy).toBe('l.id ASC');
     });
+
+    it('with a comparison on a rare-value key, keeps the order from an index so the matches are sorted', () => {
+      const orderBy = (query: Record<string, string>) => compileListQuery(parseListQuery(query)).orderBy;
+      expect(orderBy({ filter: 'labelReference[eq]PO-1', order: 'created[desc]' })).toBe('+l.created DESC, l.id ASC');
+      expect(orderBy({ filter: 'calculatedSenseData.numberOfDatapointsRead[gte]1000', order: 'id[desc]' })).toBe('+l.id DESC');
+      // neq and patterns match most reports, or go through the text index: the order stays indexed.
+      expect(orderBy({ filter: 'labelReference[neq]PO-1', order: 'created[desc]' })).toBe('l.created DESC, l.id ASC');
+      expect(orderBy({ filter: 'labelReference[like]PO-1%', order: 'created[desc]' })).toBe('l.created DESC, l.id ASC');
+      expect(orderBy({ filter: 'status[eq]active', order: 'created[desc]' })).toBe('l.created DESC, l.id ASC');
+    });
   });
 
   describe('SQL injection', () => {

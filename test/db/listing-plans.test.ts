@@ -181,6 +181,31 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
   });
 
   it.each([
+    ['a reference', `labelReference[eq]PO-${String((1234 * 37) % 100_000).padStart(5, '0')}`, 'listing_reference', 1],
+    ['a label uid', `label.uid[eq]04:${(1234 * 7919).toString(16).padStart(12, '0')}`, 'listing_label_uid', 1],
+    ['a sequence code', 'label.sequenceCode[eq]LBL-0001234', 'listing_sequence_code', 1],
+    ['a label name', 'label.name[eq]Label 1234', 'listing_label_name', 1],
+    ['a reference no report has', 'labelReference[eq]PO-none', 'listing_reference', 0],
+    ['a rare datapoint count', 'calculatedSenseData.numberOfDatapointsRead[gt]20', 'listing_datapoints_read', 0],
+    ['datapoints available', 'calculatedSenseData.numberOfDatapointsAvailable[gte]1000', 'listing_datapoints_available', 0],
+    ['measurements occurred', 'calculatedSenseData.numberOfMeasurementsOccurred[gte]1000', 'listing_measurements_occurred', 0],
+    ['humidity violations', 'calculatedSenseData.numberOfViolations.humidity[gte]1', 'listing_violations_humidity', 0],
+    ['humidity violation time', 'calculatedSenseData.durationOfViolations.humidity[gte]600', 'listing_violation_duration_humidity', 0],
+  ])('%s, newest first: starts from its rare-value index, never walks the created index', (_name, filter, index, total) => {
+    const p = plans({ filter, order: 'created[desc]' });
+    expect(p.total).toBe(total);
+    expect(readsThrough(p.countPlan, index), p.text).toBe(true);
+    expect(readsThrough(p.pagePlan, index), p.text).toBe(true);
+  });
+
+  it('a datapoint count most reports share: the same index, its matches sorted', () => {
+    const p = plans({ filter: 'calculatedSenseData.numberOfDatapointsRead[gte]20', order: 'created[desc]' });
+    expect(p.total).toBe(REPORTS);
+    expect(readsThrough(p.pagePlan, 'listing_datapoints_read'), p.text).toBe(true);
+    expect(p.pagePlan.join('\n'), p.text).toMatch(SORTS);
+  });
+
+  it.each([
     ['custom field equality', 'batch[eq]B-42', 'custom_field_elements_text (field=? AND text=?)'],
     ['a custom number range', 'pallets[gte]38', 'custom_field_elements_num (field=? AND num>?)'],
   ])('%s: a search of the element index', (_name, customFields, search) => {
