@@ -7,6 +7,7 @@ import { SHUTDOWN_GRACE_MS } from '../http/graceful-stop';
 import { DatabaseOpenError, DEFAULT_PORT, startService, type RunningService } from '../host/start-service';
 import { isLoopback } from '../http/local-guard';
 import { demoKeyTable } from './demo';
+import { nextSignal } from './stop-signal';
 import { SYNC_DEFAULTS } from '../sync/defaults';
 import type { SyncOptions } from '../sync';
 import { REMOTE_KEY_ENV, refuseKeyInArgv, SYNC_ARG_SPECS, SYNC_OPTIONS_HELP, syncOptionsFrom } from './sync-options';
@@ -149,16 +150,4 @@ async function listen(
     if (code === 'EACCES') throw new CliError(`not allowed to listen on ${host}:${port}`);
     throw new CliError(`cannot start the service: ${(err as Error).message}`);
   }
-}
-
-function nextSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', on);
-      process.off('SIGINT', on);
-      resolve(signal);
-    };
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
 }

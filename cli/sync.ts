@@ -9,6 +9,7 @@ import type { CycleOutcome } from '../sync';
 import { createSyncWorker } from '../sync';
 import { databaseFile, EXIT_FAILURE, EXIT_OK, openCliService, parseCommandArgs, UsageError, write, type Command, type Io } from './args';
 import { REMOTE_KEY_ENV, refuseKeyInArgv, SYNC_ARG_SPECS, SYNC_OPTIONS_HELP, syncOptionsFrom } from './sync-options';
+import { nextSignal } from './stop-signal';
 
 const USAGE = [
   'labeldesk sync [--db FILE] --remote URL [--company ID] [--once] [--interval S] [--page-size N]',
@@ -88,15 +89,7 @@ async function continuously(
       last = line;
     },
   });
-  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', on);
-      process.off('SIGINT', on);
-      resolve(signal);
-    };
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
+  const stopSignal = nextSignal();
   worker.start();
   write(io.out, `LabelDesk sync with ${options.remoteUrl}: a cycle every ${options.intervalSeconds ?? 30} s`);
   const signal = await stopSignal;

@@ -4,6 +4,7 @@
  * bodies they take. The service, the command line and the renderer share them.
  */
 import { z } from 'zod';
+import { httpUrlSchema } from './http-url';
 import {
   companySchema,
   customFieldSchema,
@@ -94,17 +95,7 @@ export const outboxEntrySchema = z.object({
 });
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 
-const remoteUrlSchema = z
-  .string()
-  .max(2000)
-  .refine((text) => {
-    try {
-      const parsed = new URL(text);
-      return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an http or https URL, such as https://labels.example.com');
+const remoteUrlSchema = httpUrlSchema('must be an http or https URL, such as https://labels.example.com');
 
 /** `GET /local/sync/settings`: the key itself is never shown. */
 export const syncSettingsSchema = z.object({

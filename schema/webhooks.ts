@@ -3,6 +3,7 @@
  * The service, the command line and the renderer share them.
  */
 import { z } from 'zod';
+import { httpUrlSchema } from './http-url';
 
 export const REPORT_EVENT_TYPES = ['labelReport.activated', 'labelReport.tapped'] as const;
 export const reportEventTypeSchema = z.enum(REPORT_EVENT_TYPES);
@@ -10,17 +11,7 @@ export type ReportEventType = z.infer<typeof reportEventTypeSchema>;
 /** What a message can be: a report event, or the test event sent on request. */
 export type WebhookEventType = ReportEventType | 'webhook.test';
 
-const url = z
-  .string()
-  .max(2000)
-  .refine((text) => {
-    try {
-      const parsed = new URL(text);
-      return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an http or https URL');
+const url = httpUrlSchema();
 
 const events = z.array(reportEventTypeSchema).min(1, 'name at least one event').max(REPORT_EVENT_TYPES.length);
 
