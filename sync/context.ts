@@ -3,11 +3,13 @@ import type { ConflictPolicy, RemoteReport } from '../schema/sync';
 import { remoteReportSchema } from '../schema/sync';
 import type { Service } from '../service/open-service';
 import { describeZodError } from '../contract/zod-messages';
-import type { RemoteClient } from './remote-client';
+import type { Remote } from './remote-client';
+import type { RetryWait } from './retrying-remote';
 
 export interface CycleContext {
   service: Service;
-  remote: RemoteClient;
+  /** Reads retried a few times on transient failures; the PATCH sent once. */
+  remote: Remote;
   /** The remote key's company. */
   companyId: string;
   policy: ConflictPolicy;
@@ -24,6 +26,8 @@ export interface CycleContext {
   warn(message: string): void;
   /** Runs a database write, waiting without blocking while another connection holds the write lock. */
   write<T>(fn: () => T): Promise<T>;
+  /** Waits before another attempt of a failed request, or resolves false when the failure goes to the cycle. */
+  retryWait: RetryWait;
 }
 
 /** The worker was asked to stop: the cycle ends after the step in flight. */
@@ -41,7 +45,7 @@ export const RETRIEVE_CONCURRENCY = 8;
  * The whole reports of `ids`, fetched with retrieve a few at a time, in the order given;
  * those the remote no longer shows (404) are left out.
  */
-export async function retrieveAll(remote: RemoteClient, ids: readonly string[]): Promise<RemoteReport[]> {
+export async function retrieveAll(remote: Pick<Remote, 'retrieve'>, ids: readonly string[]): Promise<RemoteReport[]> {
   const found: (RemoteReport | null)[] = new Array(ids.length).fill(null);
   let next = 0;
   const worker = async () => {

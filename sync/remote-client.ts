@@ -1,7 +1,8 @@
 /**
  * The remote instance, over HTTP: the three /v2 operations sync uses and the /local/session
  * that tells a LabelDesk remote's company. Every failure is classified the way decisions §5
- * treats it: `offline` (network, timeout, 5xx, 429, 408) is retried on the backoff timer;
+ * treats it: `offline` (network, timeout, 5xx, 429, 408) is retried on the backoff timer
+ * (those marked `transient` a few times inside the cycle first);
  * `paused` (401, or 403 for the key's permission) waits for another key or URL; `refused`
  * (400, 404, 409, 422, a role's 403, and other refusals) is the remote's final word on that
  * request.
@@ -21,6 +22,8 @@ export class RemoteFailure extends Error {
     /** The remote's status, when it answered. */
     readonly status?: number,
     readonly retryAfterMs?: number,
+    /** A network error, a timeout, a 5xx, a 429 or a 408: the same request may pass if asked again. */
+    readonly transient = false,
   ) {
     super(message);
     this.name = 'RemoteFailure';
@@ -31,6 +34,9 @@ export interface RemotePage {
   data: unknown[];
   totalDocuments: number;
 }
+
+/** The remote's operations a cycle uses. */
+export type Remote = Pick<RemoteClient, 'session' | 'list' | 'retrieve' | 'patch'>;
 
 const ROLE_REFUSALS: ReadonlySet<string> = new Set(Object.values(ROLE_MESSAGES));
 
@@ -93,13 +99,13 @@ export class RemoteClient {
         redirect: 'manual',
       });
     } catch (err) {
-      throw new RemoteFailure('offline', `cannot reach ${this.base}: ${networkMessage(err, this.timeoutMs)}`);
+      throw new RemoteFailure('offline', `cannot reach ${this.base}: ${networkMessage(err, this.timeoutMs)}`, undefined, undefined, true);
     }
     let text: string;
     try {
       text = await response.text();
     } catch (err) {
-      throw new RemoteFailure('offline', `the answer from ${this.base} broke off: ${networkMessage(err, this.timeoutMs)}`);
+      throw new RemoteFailure('offline', `the answer from ${this.base} broke off: ${networkMessage(err, this.timeoutMs)}`, undefined, undefined, true);
     }
     const json = parseJson(text);
     const { status } = response;
@@ -110,7 +116,7 @@ export class RemoteClient {
     const said = remoteMessage(json) ?? `HTTP ${status}`;
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
     if (status >= 500 || status === 429 || status === 408) {
-      throw new RemoteFailure('offline', `the remote answered ${status}: ${said}`, status, retryAfterMs);
+      throw new RemoteFailure('offline', `the remote answered ${status}: ${said}`, status, retryAfterMs, true);
     }
     if (status === 401) throw new RemoteFailure('paused', `the remote refused the key (401): ${said}`, status);
     if (status === 403 && !isRoleRefusal(json)) {

@@ -3,7 +3,9 @@
  * off the request path: every step is a small transaction, and between pages and pushes it
  * lets the event loop serve requests. Continuous, it cycles every interval, about a second
  * after a local edit (edits in that second travel together), and after a failure on its
- * backoff timer, never sooner because of a local edit.
+ * backoff timer, never sooner because of a local edit. Inside a cycle, a read that fails on
+ * the way is asked again a few times first (read-retry.ts), so a lossy link does not fail
+ * every cycle; the pages committed before a failure stay, and the next cycle goes on from them.
  */
 import { waitForDatabase } from '../http/busy';
 import type { SyncState, SyncStatus } from '../schema/sync';
@@ -15,7 +17,9 @@ import type { CycleOutcome, SyncOptions, SyncWorker } from './index';
 import { pull } from './pull';
 import { push } from './push';
 import { reconcile } from './reconcile';
+import { READ_RETRY, readRetryDelayMs, type ReadRetryPolicy } from './read-retry';
 import { RemoteClient, RemoteFailure } from './remote-client';
+import { RetryingRemote } from './retrying-remote';
 
 /** How soon after a local edit its cycle starts: edits within it travel in one PATCH per report. */
 export const PUSH_DELAY_MS = 1000;
@@ -30,6 +34,8 @@ export interface WorkerHooks {
   now?: () => Date;
   /** After each cycle, with how it ended (the command line prints it). */
   onCycle?: (outcome: CycleOutcome, status: SyncStatus) => void;
+  /** How reads are retried inside a cycle (READ_RETRY when not given). */
+  readRetry?: ReadRetryPolicy;
 }
 
 export function createSyncWorker(service: Service, options: SyncOptions, hooks: WorkerHooks = {}): SyncWorker {
@@ -38,7 +44,7 @@ export function createSyncWorker(service: Service, options: SyncOptions, hooks: 
 
 class Worker implements SyncWorker {
   private readonly settings: Required<Omit<SyncOptions, 'companyId'>>;
-  private readonly remote: RemoteClient;
+  private readonly remote: RetryingRemote;
   private readonly now: () => Date;
   private readonly random: () => number;
   private companyId: string | null;
@@ -54,6 +60,8 @@ class Worker implements SyncWorker {
   /** A cycle of this run has reconciled: the first one always does. */
   private reconciledThisRun = false;
   private timer: NodeJS.Timeout | null = null;
+  /** The waits between attempts of a read in flight: stop() ends them. */
+  private readonly waits = new Set<() => void>();
   private timerDue = Infinity;
   private running: Promise<CycleOutcome> | null = null;
   /** Asked for while a cycle ran: one more cycle follows it. */
@@ -69,9 +77,10 @@ class Worker implements SyncWorker {
     private readonly hooks: WorkerHooks,
   ) {
     this.settings = { ...SYNC_DEFAULTS, ...stripUndefined(options) } as Required<Omit<SyncOptions, 'companyId'>>;
-    this.remote = new RemoteClient(options.remoteUrl, options.remoteKey, this.settings.requestTimeoutMs);
     this.now = hooks.now ?? (() => new Date());
     this.random = hooks.random ?? Math.random;
+    const client = new RemoteClient(options.remoteUrl, options.remoteKey, this.settings.requestTimeoutMs);
+    this.remote = new RetryingRemote(client, (attempt, failure) => this.retryWait(attempt, failure));
     service.sync.setRemote(options.remoteUrl, options.companyId ?? null);
     const saved = service.sync.savedState();
     this.lastSuccessAt = saved.lastSuccessAt;
@@ -116,6 +125,7 @@ class Worker implements SyncWorker {
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.clearTimer();
+    for (const cancel of [...this.waits]) cancel();
     await this.running?.catch(() => undefined);
     this.clearTimer();
     this.nextAttemptAt = null;
@@ -283,6 +293,7 @@ class Worker implements SyncWorker {
         this.log(`sync: ${message}`);
       },
       write: (fn) => this.write(fn),
+      retryWait: (attempt, failure) => this.retryWait(attempt, failure),
     };
   }
 
@@ -293,6 +304,31 @@ class Worker implements SyncWorker {
   private async checkpoint(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.stopping) throw new Stopped();
+  }
+
+  /** Between two attempts of a request inside a cycle (read-retry.ts): waits, or says the failure goes to the cycle. */
+  private async retryWait(attempt: number, failure: RemoteFailure): Promise<boolean> {
+    const delay = readRetryDelayMs(this.hooks.readRetry ?? READ_RETRY, attempt, failure, this.random);
+    if (delay === null) return false;
+    await this.wait(delay);
+    return true;
+  }
+
+  /** Waits `ms`; throws `Stopped` when the worker stops meanwhile. */
+  private wait(ms: number): Promise<void> {
+    if (this.stopping) return Promise.reject(new Stopped());
+    return new Promise<void>((resolve, reject) => {
+      const cancel = () => {
+        clearTimeout(timer);
+        this.waits.delete(cancel);
+        reject(new Stopped());
+      };
+      const timer = setTimeout(() => {
+        this.waits.delete(cancel);
+        resolve();
+      }, ms);
+      this.waits.add(cancel);
+    });
   }
 
   private write<T>(fn: () => T): Promise<T> {

@@ -22,6 +22,7 @@ import type { ChangeEntry } from '../../schema/change-log';
 import type { Permission } from '../../schema/report';
 import type { DeadLetter, OutboxEntry, SyncConflict } from '../../schema/sync';
 import { createSyncWorker, type CycleOutcome, type SyncOptions, type SyncWorker } from '../../sync';
+import type { WorkerHooks } from '../../sync/worker';
 import { REPO } from '../cli/run-labeldesk';
 import { FaultProxy } from './fault-proxy';
 import { COMPANIES, startTestService, type KeyName, type TestService } from './service-fixture';
@@ -97,9 +98,9 @@ export class SyncPair {
   }
 
   /** A worker for the local service, in this process (the previous one stopped first). */
-  async startWorker(overrides: Partial<SyncOptions> = {}): Promise<SyncWorker> {
+  async startWorker(overrides: Partial<SyncOptions> = {}, hooks?: WorkerHooks): Promise<SyncWorker> {
     await this.worker?.stop();
-    this.worker = createSyncWorker(this.local.service, this.options(overrides));
+    this.worker = createSyncWorker(this.local.service, this.options(overrides), hooks);
     return this.worker;
   }
 
