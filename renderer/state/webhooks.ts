@@ -255,6 +255,8 @@ export function createWebhooksStore(options: WebhooksStoreOptions) {
 
       remove: async (webhookId) => {
         const url = get().webhooks?.find((w) => w.id === webhookId)?.url ?? 'The endpoint';
+        // The log must stop reading first: a read arriving after the delete would be answered 404.
+        if (get().log?.webhookId === webhookId) get().closeLog();
         const removed = await act(
           webhookId,
           'delete',
@@ -262,7 +264,6 @@ export function createWebhooksStore(options: WebhooksStoreOptions) {
           () => null,
         );
         if (removed) {
-          if (get().log?.webhookId === webhookId) get().closeLog();
           set({
             webhooks: get().webhooks?.filter((w) => w.id !== webhookId) ?? null,
             rotated: get().rotated?.webhookId === webhookId ? null : get().rotated,
