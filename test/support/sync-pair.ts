@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { startService, type RunningService } from '../../host/start-service';
 import type { BundleReport } from '../../schema/bundle';
 import type { ChangeEntry } from '../../schema/change-log';
@@ -311,17 +311,9 @@ export class SyncPair {
   }
 }
 
-/** Runs `check` until it passes, a few milliseconds apart, for at most `timeoutMs`. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
+/** Runs `check` until it passes, a few milliseconds apart, for at most `timeoutMs`: vitest's own waiter, with room for a busy machine. */
+export function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000): Promise<T> {
+  return vi.waitFor(check, { timeout: timeoutMs, interval: 10 });
 }
 
 async function request(base: string, path: string, key: string, init: RequestInit): Promise<Answer> {
