@@ -77,9 +77,7 @@ function describeParseError(err: Error & { code?: string }, options: Options): s
   switch (err.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
       const name = /'([^']+)'/.exec(message)?.[1] ?? '';
-      const known = Object.keys(options)
-        .filter((o) => o !== 'help')
-        .map((o) => '--' + o);
+      const known = Object.keys(options).map((o) => '--' + o);
       return `unknown option '${name}'${known.length ? ` (options: ${known.join(', ')})` : ''}`;
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {

@@ -42,13 +42,9 @@ examples:
   async run(argv: string[], io: Io): Promise<number> {
     const { values } = parseCommandArgs(
       argv,
-      { db: { type: 'string' }, reports: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      { db: { type: 'string' }, reports: { type: 'string' }, seed: { type: 'string' } },
       false,
     );
-    if (values.help) {
-      write(io.out, this.help);
-      return EXIT_OK;
-    }
     const reports = values.reports === undefined ? DEFAULT_DEMO.reports : integerOption('--reports', values.reports, 0, 10_000_000);
     const seed = values.seed === undefined ? DEFAULT_DEMO.seed : integerOption('--seed', values.seed, Number.MIN_SAFE_INTEGER);
     const file = databaseFile(values.db);

@@ -41,13 +41,9 @@ examples:
   async run(argv: string[], io: Io): Promise<number> {
     const { values } = parseCommandArgs(
       argv,
-      { db: { type: 'string' }, out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+      { db: { type: 'string' }, out: { type: 'string', short: 'o' } },
       false,
     );
-    if (values.help) {
-      write(io.out, this.help);
-      return EXIT_OK;
-    }
     const out = values.out === undefined ? undefined : path.resolve(values.out);
     if (out !== undefined && !existsSync(path.dirname(out))) {
       throw new CliError(`cannot write ${out}: the folder ${path.dirname(out)} does not exist`);

@@ -42,13 +42,9 @@ examples:
   async run(argv: string[], io: Io): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       argv,
-      { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      { db: { type: 'string' } },
       true,
     );
-    if (values.help) {
-      write(io.out, this.help);
-      return EXIT_OK;
-    }
     if (positionals.length === 0) throw new UsageError('which bundle? give the file to import');
     if (positionals.length > 1) throw new UsageError(`give one bundle file, not ${positionals.length}`);
     const bundle = positionals[0];

@@ -63,14 +63,9 @@ async function create(argv: string[], io: Io): Promise<number> {
       company: { type: 'string' },
       name: { type: 'string' },
       permissions: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
     false,
   );
-  if (values.help) {
-    write(io.out, keysCommand.help);
-    return EXIT_OK;
-  }
   if (values.company === undefined || values.company === '') throw new UsageError('which company? give --company ID');
   const permissions = values.permissions === undefined ? DEFAULT_PERMISSIONS : parsePermissions(values.permissions);
   const name = values.name?.trim() ? values.name.trim() : null;
@@ -106,13 +101,9 @@ async function create(argv: string[], io: Io): Promise<number> {
 async function list(argv: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { db: { type: 'string' }, company: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { db: { type: 'string' }, company: { type: 'string' } },
     false,
   );
-  if (values.help) {
-    write(io.out, keysCommand.help);
-    return EXIT_OK;
-  }
   const service = open(values.db);
   const { companies, apiKeys } = service;
   try {
@@ -136,11 +127,7 @@ async function list(argv: string[], io: Io): Promise<number> {
 }
 
 async function revoke(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
-  if (values.help) {
-    write(io.out, keysCommand.help);
-    return EXIT_OK;
-  }
+  const { values, positionals } = parseCommandArgs(argv, { db: { type: 'string' } }, true);
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length === 0 ? "which key? give its id (see 'labeldesk keys list')" : 'give one key id');
   }

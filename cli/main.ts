@@ -38,6 +38,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) return unknownCommand(name, io);
+  if (asksForHelp(rest)) {
+    write(io.out, command.help);
+    return EXIT_OK;
+  }
   try {
     return await command.run(rest, io);
   } catch (err) {
@@ -56,6 +60,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     write(io.err, `labeldesk ${command.name}: ${detail}`);
     return EXIT_FAILURE;
   }
+}
+
+/** `--help` or `-h` anywhere among a command's options (not after `--`) shows its help, and does nothing else. */
+function asksForHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
 function unknownCommand(name: string, io: Io): number {

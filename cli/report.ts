@@ -62,14 +62,9 @@ examples:
         csv: { type: 'string' },
         ui: { type: 'string' },
         utc: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
       },
       false,
     );
-    if (values.help) {
-      write(io.out, this.help);
-      return EXIT_OK;
-    }
     if (!values.id) throw new UsageError('which report? give its id with --id');
     if ((values.pdf === undefined) === (values.csv === undefined)) throw new UsageError('give one of --pdf FILE or --csv FILE');
     const out = path.resolve((values.pdf ?? values.csv) as string);

@@ -68,15 +68,10 @@ examples:
         port: { type: 'string', short: 'p' },
         demo: { type: 'boolean' },
         'allow-remote': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
         ...SYNC_ARG_SPECS,
       },
       false,
     );
-    if (values.help) {
-      write(io.out, this.help);
-      return EXIT_OK;
-    }
     const port = values.port === undefined ? DEFAULT_PORT : integerOption('--port', values.port, 0, 65535);
     const host = values.host ?? DEFAULT_HOST;
     const remote = !isLoopback(host);

@@ -49,13 +49,9 @@ examples:
     refuseKeyInArgv(argv);
     const { values } = parseCommandArgs(
       argv,
-      { db: { type: 'string' }, once: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...SYNC_ARG_SPECS },
+      { db: { type: 'string' }, once: { type: 'boolean' }, ...SYNC_ARG_SPECS },
       false,
     );
-    if (values.help) {
-      write(io.out, this.help);
-      return EXIT_OK;
-    }
     if (values.remote === undefined) throw new UsageError('which remote? give --remote URL');
     const options = syncOptionsFrom(values, process.env)!;
     const service = openCliService(databaseFile(values.db), 'create');
@@ -100,11 +96,7 @@ async function continuously(
 }
 
 async function status(argv: string[], io: Io): Promise<number> {
-  const { values } = parseCommandArgs(argv, { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, false);
-  if (values.help) {
-    write(io.out, syncCommand.help);
-    return EXIT_OK;
-  }
+  const { values } = parseCommandArgs(argv, { db: { type: 'string' } }, false);
   const service = openCliService(databaseFile(values.db), 'existing');
   try {
     write(io.out, JSON.stringify(service.sync.savedStatus(), null, 2));

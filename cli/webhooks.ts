@@ -82,14 +82,9 @@ async function create(argv: string[], io: Io): Promise<number> {
       url: { type: 'string' },
       events: { type: 'string' },
       description: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
     false,
   );
-  if (values.help) {
-    write(io.out, webhooksCommand.help);
-    return EXIT_OK;
-  }
   if (!values.company) throw new UsageError('which company? give --company ID');
   if (!values.url) throw new UsageError('where to? give --url URL');
   const events = values.events === undefined ? [...REPORT_EVENT_TYPES] : values.events.split(',').map((e) => e.trim()).filter((e) => e !== '');
@@ -125,13 +120,9 @@ async function create(argv: string[], io: Io): Promise<number> {
 async function list(argv: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { db: { type: 'string' }, company: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { db: { type: 'string' }, company: { type: 'string' } },
     false,
   );
-  if (values.help) {
-    write(io.out, webhooksCommand.help);
-    return EXIT_OK;
-  }
   return withService(values.db, ({ companies, webhooks }) => {
     const wanted = values.company;
     if (wanted !== undefined && !companies.find(wanted)) throw new CliError(unknownCompany(wanted, companies));
@@ -157,11 +148,7 @@ async function list(argv: string[], io: Io): Promise<number> {
 }
 
 async function remove(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
-  if (values.help) {
-    write(io.out, webhooksCommand.help);
-    return EXIT_OK;
-  }
+  const { values, positionals } = parseCommandArgs(argv, { db: { type: 'string' } }, true);
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length === 0 ? "which webhook? give its id (see 'labeldesk webhooks list')" : 'give one webhook id');
   }

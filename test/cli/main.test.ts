@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
-import { main } from '../../cli/main';
+import { COMMANDS, main } from '../../cli/main';
 import { dataFolder, DATABASE_FILE_NAME, defaultDatabaseFile } from '../../host/data-folder';
 
 let dir: string;
@@ -39,14 +39,21 @@ describe('labeldesk main', () => {
       for (const command of ['serve', 'import', 'export', 'demo', 'keys', 'webhooks']) expect(out).toMatch(new RegExp(`^  ${command} `, 'm'));
       expect(out).toMatch(/examples:/);
     }
-    for (const command of ['serve', 'import', 'export', 'demo', 'keys', 'webhooks']) {
+    for (const { name: command } of COMMANDS) {
       const viaHelp = await run('help', command);
-      const viaFlag = await run(command, '--help');
       expect(viaHelp.code).toBe(0);
       expect(viaHelp.out).toMatch(new RegExp(`^usage: labeldesk ${command}`));
       expect(viaHelp.out).toMatch(/examples:/);
-      expect(viaFlag.out).toBe(viaHelp.out);
+      for (const flag of [[command, '--help'], [command, '-h'], [command, '--db', 'missing/none.db', '--help']]) {
+        expect(await run(...flag)).toEqual({ code: 0, out: viaHelp.out, err: '' });
+      }
     }
+    // A subcommand's --help shows its command's help and does nothing else: no key is made here.
+    for (const args of [['keys', 'create', '--company', 'acme', '--help'], ['webhooks', 'list', '-h'], ['sync', 'status', '--help']]) {
+      expect(await run(...args)).toEqual({ code: 0, out: (await run('help', args[0])).out, err: '' });
+    }
+    // After `--` it is an argument, not a request for help.
+    expect((await run('import', '--', '--help')).err).toMatch(/cannot read the bundle .*--help: no such file/);
     expect((await run('--version')).out.trim()).toBe(packageJson.version);
   });
 
