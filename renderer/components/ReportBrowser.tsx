@@ -16,6 +16,10 @@ import { SplitPane } from './SplitPane';
 
 const PAGE_JUMP = 15;
 
+/** Set only by builds that try the table's scaled scrolling on a modest list (the browser tests). */
+declare const __LABELDESK_TABLE_MAX_SCROLL_HEIGHT__: number | undefined;
+const TABLE_MAX_SCROLL_HEIGHT = typeof __LABELDESK_TABLE_MAX_SCROLL_HEIGHT__ === 'number' ? __LABELDESK_TABLE_MAX_SCROLL_HEIGHT__ : undefined;
+
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
@@ -208,7 +212,7 @@ export function ReportBrowser() {
         />
       )}
       <div className="browser__body" ref={pane}>
-        <SplitPane table={<ReportTable />} detail={detailOpen ? <ReportDetail /> : null} />
+        <SplitPane table={<ReportTable maxScrollHeight={TABLE_MAX_SCROLL_HEIGHT} />} detail={detailOpen ? <ReportDetail /> : null} />
       </div>
     </div>
   );

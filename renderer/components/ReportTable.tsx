@@ -1,18 +1,22 @@
 /**
  * The report table, virtualised: only the rows on screen (plus a few) exist in the DOM, and
  * their pages are asked for once scrolling settles, so a scrollbar dragged across 100 000 reports
- * sends one request for where it lands instead of one per frame. Reference and Alert are pinned
+ * sends one request for where it lands instead of one per frame. A list taller than a browser can
+ * lay out (a million rows) is scaled into the scroll range, exactly at both ends and row by row on
+ * small scrolls (lib/scaled-scroll). Reference and Alert are pinned
  * to the left edge; the other columns are the person's choice. Sorting is the API's: clicking a
  * header asks the server again in the new order.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CSSProperties, ReactNode, Ref } from 'react';
 import type { MinimalLabelReport } from '../../schema/report';
 import { COLUMN_INFO, gridTemplate, minimumWidth, PINNED_COLUMNS } from '../lib/columns';
 import type { ColumnId } from '../lib/columns';
+import { browserHeightLimit } from '../lib/element-height-limit';
 import { formatIso, modeLabel, statusLabel, typeLabel } from '../lib/format';
 import { activeFilterCount } from '../lib/list-query';
+import { offsetAt, SAFE_MAX_SCROLL_HEIGHT, scrollScale, scrollTopToReveal } from '../lib/scaled-scroll';
+import type { ScrollScale } from '../lib/scaled-scroll';
 import { stores, useDetail, useList, useUi } from '../state/stores';
 import { AlertBadge } from './AlertBadge';
 import { FlagStrip } from './FlagStrip';
@@ -87,6 +91,23 @@ function HeaderCell({ id, cellRef }: { id: ColumnId; cellRef?: Ref<HTMLDivElemen
   );
 }
 
+/**
+ * The rows to lay out: those on screen and a few around them, each placed where the scaled scroll
+ * position shows it. Rows that would fall outside the scrolled content are left out, so they never
+ * make it taller than the scale expects.
+ */
+function visibleRows(scale: ScrollScale, scrollTop: number, offset: number, count: number): { index: number; start: number }[] {
+  const from = Math.max(0, Math.floor(offset / ROW_HEIGHT) - OVERSCAN_ROWS);
+  const to = Math.min(count - 1, Math.floor((offset + scale.viewportHeight) / ROW_HEIGHT) + OVERSCAN_ROWS);
+  const top = Math.min(scale.maxScrollTop, Math.max(0, scrollTop));
+  const rows: { index: number; start: number }[] = [];
+  for (let index = from; index <= to; index++) {
+    const start = Math.round(top + index * ROW_HEIGHT - offset);
+    if (start >= 0 && start + ROW_HEIGHT <= scale.physicalHeight) rows.push({ index, start });
+  }
+  return rows;
+}
+
 function gridHasFocus(row: HTMLElement): boolean {
   const grid = row.closest('[role=grid]');
   return grid !== null && grid.contains(document.activeElement);
@@ -141,7 +162,20 @@ const Row = memo(function Row({ index, start, columns }: { index: number; start:
   );
 });
 
-export function ReportTable() {
+/** How long the scroll position must rest before the rows there are asked for. */
+const SETTLE_MS = 100;
+/** Rows kept in the DOM beyond the screen on each side, so small scrolls show rows at once. */
+const OVERSCAN_ROWS = 8;
+
+export interface ReportTableProps {
+  /**
+   * The tallest the scrolled rows may be, in pixels; a longer list is scaled into it (see
+   * lib/scaled-scroll). Lower than the browser's own limit when that is measured lower.
+   */
+  maxScrollHeight?: number;
+}
+
+export function ReportTable({ maxScrollHeight = SAFE_MAX_SCROLL_HEIGHT }: ReportTableProps) {
   const total = useList((s) => s.total);
   const error = useList((s) => s.error);
   const unreachable = useList((s) => s.unreachable);
@@ -150,41 +184,66 @@ export function ReportTable() {
   const columns = useUi((s) => s.columns);
   const scrollRef = useRef<HTMLDivElement>(null);
   const referenceHeader = useRef<HTMLDivElement>(null);
+  // The scroll position and the height of the rows' viewport (below the sticky header).
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewHeight, setViewHeight] = useState(0);
+  const [scrolling, setScrolling] = useState(false);
+  const settleTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
-  const virtualizer = useVirtualizer({
-    count: total ?? 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
-    scrollMargin: HEADER_HEIGHT,
-    scrollPaddingStart: HEADER_HEIGHT,
-    useFlushSync: false,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items.length > 0 ? items[0].index : -1;
-  const last = items.length > 0 ? items[items.length - 1].index : -1;
-  const scrolling = virtualizer.isScrolling;
+  const cap = Math.min(maxScrollHeight, browserHeightLimit());
+  const scale = useMemo(() => scrollScale((total ?? 0) * ROW_HEIGHT, viewHeight, cap), [total, viewHeight, cap]);
+  const scaleRef = useRef(scale);
+  scaleRef.current = scale;
+  const offset = offsetAt(scale, scrollTop);
+  const count = total ?? 0;
+  const shownFirst = count > 0 ? Math.min(count - 1, Math.floor(offset / ROW_HEIGHT)) : -1;
+  const shownLast = count > 0 ? Math.min(count - 1, Math.floor((offset + Math.max(1, viewHeight) - 1) / ROW_HEIGHT)) : -1;
+
+  useLayoutEffect(() => {
+    const scroller = scrollRef.current;
+    if (!scroller) return;
+    const measure = () => setViewHeight(Math.max(0, scroller.clientHeight - HEADER_HEIGHT));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(scroller);
+    return () => observer.disconnect();
+  }, []);
+  useEffect(
+    () => () => {
+      if (settleTimer.current !== null) clearTimeout(settleTimer.current);
+    },
+    [],
+  );
+  const onScroll = () => {
+    const scroller = scrollRef.current;
+    if (!scroller) return;
+    setScrollTop(scroller.scrollTop);
+    setScrolling(true);
+    if (settleTimer.current !== null) clearTimeout(settleTimer.current);
+    settleTimer.current = setTimeout(() => {
+      settleTimer.current = null;
+      setScrolling(false);
+    }, SETTLE_MS);
+  };
 
   // Pages are asked for where scrolling comes to rest; the store cancels what is no longer wanted.
   useEffect(() => {
-    if (first < 0 || scrolling) return;
-    stores.list.getState().requestRange(Math.max(0, first - PREFETCH_ROWS), last + PREFETCH_ROWS);
-  }, [first, last, total, scrolling]);
+    if (shownFirst < 0 || scrolling) return;
+    stores.list.getState().requestRange(Math.max(0, shownFirst - PREFETCH_ROWS), shownLast + PREFETCH_ROWS);
+  }, [shownFirst, shownLast, total, scrolling]);
 
   // "Rows X–Y of N": the rows actually on screen, below the sticky header.
-  const el = scrollRef.current;
-  const offset = virtualizer.scrollOffset ?? 0;
-  const viewHeight = el ? el.clientHeight : 0;
-  const shownFirst = total ? Math.min(total - 1, Math.floor(offset / ROW_HEIGHT)) : -1;
-  const shownLast = total ? Math.min(total - 1, Math.floor((offset + viewHeight - HEADER_HEIGHT - 1) / ROW_HEIGHT)) : -1;
   useEffect(() => {
     stores.list.getState().setShown(shownFirst, Math.max(shownFirst, shownLast));
   }, [shownFirst, shownLast]);
 
-  // Keyboard selection and "go to row" keep the selected row in view.
+  // Keyboard selection and "go to row" bring the selected row fully into view.
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+    const scroller = scrollRef.current;
+    if (selectedIndex < 0 || !scroller) return;
+    const to = scrollTopToReveal(scaleRef.current, scroller.scrollTop, selectedIndex * ROW_HEIGHT, (selectedIndex + 1) * ROW_HEIGHT);
+    if (to !== null) scroller.scrollTop = to;
+  }, [selectedIndex]);
 
   // A new question starts at the top.
   const query = useList((s) => s.query);
@@ -238,6 +297,8 @@ export function ReportTable() {
       tabIndex={0}
       style={layout}
       data-testid="report-table"
+      data-scaled={scale.boundaries > 0 ? 'true' : undefined}
+      onScroll={onScroll}
       onFocus={(e) => {
         // Tabbing into the table lands on the selected row (or selects the first).
         if (e.target !== e.currentTarget) return;
@@ -252,9 +313,9 @@ export function ReportTable() {
         ))}
       </div>
       {body ?? (
-        <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
-          {items.map((item) => (
-            <Row key={item.key} index={item.index} start={item.start - HEADER_HEIGHT} columns={columns} />
+        <div className="rows" style={{ height: scale.physicalHeight }}>
+          {visibleRows(scale, scrollTop, offset, count).map(({ index, start }) => (
+            <Row key={index} index={index} start={start} columns={columns} />
           ))}
         </div>
       )}

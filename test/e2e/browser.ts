@@ -29,14 +29,18 @@ export interface Prepared {
   summary: DemoSummary;
 }
 
-/** A temp folder with the renderer built into it and a database of demo data, for a service to open. */
-export async function prepare(name: string, demo: DemoOptions): Promise<Prepared> {
+/**
+ * A temp folder with the renderer built into it and a database of demo data, for a service to open.
+ * `define` sets the build's compile-time constants (a test may shrink a limit to reach it cheaply).
+ */
+export async function prepare(name: string, demo: DemoOptions, define?: Record<string, string>): Promise<Prepared> {
   const dir = mkdtempSync(join(tmpdir(), `labeldesk-${name}-`));
   const uiDir = join(dir, 'ui');
   await build({
     configFile: join(REPO, 'renderer/vite.config.ts'),
     logLevel: 'error',
     build: { outDir: uiDir, emptyOutDir: true },
+    ...(define ? { define } : {}),
   });
   const dbFile = join(dir, 'demo.sqlite');
   const service = openService(dbFile);
