@@ -41,13 +41,13 @@ export class ChangeLogStore {
 
   /** Returns the entry's sequence number. */
   append(change: NewChange): number {
-    const { actor } = change;
+    const { actor, apiKeyId } = actorColumns(change.actor);
     const result = this.insert.run(
       change.reportId,
       change.kind,
       JSON.stringify(change.changes),
-      actor.kind,
-      actor.kind === 'apiKey' ? actor.keyId : null,
+      actor,
+      apiKeyId,
       JSON.stringify(change.companies),
       change.at,
     );
@@ -67,6 +67,11 @@ export class ChangeLogStore {
   lastSeq(): number {
     return this.selectLastSeq.get() as number;
   }
+}
+
+/** Who made a change, as the change_log columns hold it. */
+export function actorColumns(actor: Actor): { actor: Actor['kind']; apiKeyId: string | null } {
+  return { actor: actor.kind, apiKeyId: actor.kind === 'apiKey' ? actor.keyId : null };
 }
 
 function toEntry(row: ChangeRow): ChangeEntry {

@@ -22,9 +22,26 @@ export interface StagedReport {
   customFields: CustomFieldRow[];
 }
 
-type StagedReportRow = ReportRow & { seq: number; access: string; states: string; custom_fields: string };
+/** What the change log says of every report that `insertNewReports` wrote. */
+export interface StagedLogEntry {
+  kind: string;
+  changes: string;
+  actor: string;
+  apiKeyId: string | null;
+  at: string;
+}
 
-const STAGED_COLUMNS = [...REPORT_COLUMNS, 'datapoints'] as const;
+/**
+ * The staged reports are kept in the shape of the tables they go to, so that switching them in
+ * is a few INSERT … SELECT statements that copy rows inside SQLite, not a round trip of every
+ * report through JavaScript. `seq` is the report's index in the bundle.
+ */
+const STAGED_REPORT_COLUMNS = [...REPORT_COLUMNS, 'datapoints', 'log_companies'] as const;
+const ACCESS_COLUMNS = ['id', 'label_report_id', 'company_id', 'role'] as const;
+const STATE_COLUMNS = ['company_id', 'label_report_id', 'has_flag', 'is_archived'] as const;
+const CUSTOM_FIELD_COLUMNS = ['label_report_id', 'custom_field_id', 'value'] as const;
+
+const placeholders = (n: number) => Array(n).fill('?').join(', ');
 
 export class ImportStaging {
   readonly reportIds: FirstSeen;
@@ -35,9 +52,11 @@ export class ImportStaging {
   private readonly stageCompanyRow: Statement;
   private readonly stageKeyRow: Statement;
   private readonly stageReportRow: Statement;
+  private readonly stageAccessRow: Statement;
+  private readonly stageStateRow: Statement;
+  private readonly stageCustomFieldRow: Statement;
   private readonly companiesPage: Statement;
   private readonly keysPage: Statement;
-  private readonly reportsPage: Statement;
 
   constructor(private readonly db: Db) {
     db.exec(`
@@ -47,18 +66,29 @@ export class ImportStaging {
       CREATE TEMP TABLE ld_import_refs (company_id TEXT PRIMARY KEY, path TEXT NOT NULL);
       CREATE TEMP TABLE ld_import_staged_companies (seq INTEGER PRIMARY KEY, company TEXT NOT NULL);
       CREATE TEMP TABLE ld_import_staged_keys (seq INTEGER PRIMARY KEY, key TEXT NOT NULL);
-      CREATE TEMP TABLE ld_import_staged_reports (
-        seq INTEGER PRIMARY KEY, ${STAGED_COLUMNS.join(', ')}, access TEXT, states TEXT, custom_fields TEXT);
+      CREATE TEMP TABLE ld_import_staged_reports (seq INTEGER PRIMARY KEY, ${STAGED_REPORT_COLUMNS.join(', ')});
+      CREATE TEMP TABLE ld_import_staged_access (
+        seq INTEGER NOT NULL, n INTEGER NOT NULL, ${ACCESS_COLUMNS.join(', ')}, PRIMARY KEY (seq, n)) WITHOUT ROWID;
+      CREATE TEMP TABLE ld_import_staged_states (
+        seq INTEGER NOT NULL, n INTEGER NOT NULL, ${STATE_COLUMNS.join(', ')}, PRIMARY KEY (seq, n)) WITHOUT ROWID;
+      CREATE TEMP TABLE ld_import_staged_custom_fields (
+        seq INTEGER NOT NULL, n INTEGER NOT NULL, ${CUSTOM_FIELD_COLUMNS.join(', ')}, PRIMARY KEY (seq, n)) WITHOUT ROWID;
+      CREATE TEMP TABLE ld_import_replaced (seq INTEGER PRIMARY KEY);
     `);
     this.stageCompanyRow = db.prepare('INSERT INTO temp.ld_import_staged_companies (company) VALUES (?)');
     this.stageKeyRow = db.prepare('INSERT INTO temp.ld_import_staged_keys (key) VALUES (?)');
+    // Positional parameters: binding by name looks every column up in an object, per report.
     this.stageReportRow = db.prepare(
-      `INSERT INTO temp.ld_import_staged_reports (${STAGED_COLUMNS.join(', ')}, access, states, custom_fields)
-       VALUES (${STAGED_COLUMNS.map((c) => '@' + c).join(', ')}, @access, @states, @custom_fields)`,
+      `INSERT INTO temp.ld_import_staged_reports (seq, ${STAGED_REPORT_COLUMNS.join(', ')})
+       VALUES (${placeholders(STAGED_REPORT_COLUMNS.length + 1)})`,
     );
+    const child = (table: string, columns: readonly string[]) =>
+      db.prepare(`INSERT INTO temp.${table} (seq, n, ${columns.join(', ')}) VALUES (${placeholders(columns.length + 2)})`);
+    this.stageAccessRow = child('ld_import_staged_access', ACCESS_COLUMNS);
+    this.stageStateRow = child('ld_import_staged_states', STATE_COLUMNS);
+    this.stageCustomFieldRow = child('ld_import_staged_custom_fields', CUSTOM_FIELD_COLUMNS);
     this.companiesPage = db.prepare('SELECT seq, company FROM temp.ld_import_staged_companies WHERE seq > ? ORDER BY seq LIMIT ?');
     this.keysPage = db.prepare('SELECT seq, key FROM temp.ld_import_staged_keys WHERE seq > ? ORDER BY seq LIMIT ?');
-    this.reportsPage = db.prepare('SELECT * FROM temp.ld_import_staged_reports WHERE seq > ? ORDER BY seq LIMIT ?');
     this.reportIds = new FirstSeen(db, 'ld_import_reports', 'id');
     this.companyIds = new FirstSeen(db, 'ld_import_companies', 'id');
     this.keyHashes = new FirstSeen(db, 'ld_import_keys', 'hash');
@@ -89,13 +119,16 @@ export class ImportStaging {
     this.stageKeyRow.run(JSON.stringify(key));
   }
 
-  stageReport({ row, access, states, customFields }: StagedReport): void {
-    this.stageReportRow.run({
-      ...row,
-      access: JSON.stringify(access),
-      states: JSON.stringify(states),
-      custom_fields: JSON.stringify(customFields),
-    });
+  /** Report number `index` of the bundle; each index is staged once at most. */
+  stageReport(index: number, { row, access, states, customFields }: StagedReport): void {
+    const values: unknown[] = [index];
+    for (const column of REPORT_COLUMNS) values.push(row[column]);
+    // The change log names the companies that see the report, in the order of its access entries.
+    values.push(row.datapoints, JSON.stringify(access.map((a) => a.company_id)));
+    this.stageReportRow.run(values);
+    access.forEach((a, n) => this.stageAccessRow.run(index, n, a.id, a.label_report_id, a.company_id, a.role));
+    states.forEach((s, n) => this.stageStateRow.run(index, n, s.company_id, s.label_report_id, s.has_flag, s.is_archived));
+    customFields.forEach((f, n) => this.stageCustomFieldRow.run(index, n, f.label_report_id, f.custom_field_id, f.value));
   }
 
   /** The staged companies in bundle order, a page at a time (a page is read whole: no statement stays open). */
@@ -107,13 +140,79 @@ export class ImportStaging {
     yield* pages(this.keysPage, pageSize, (r: { seq: number; key: string }) => JSON.parse(r.key) as StagedApiKey);
   }
 
-  *reports(pageSize = 200): Generator<StagedReport[]> {
-    yield* pages(this.reportsPage, pageSize, ({ seq: _seq, access, states, custom_fields, ...row }: StagedReportRow) => ({
-      row: row as ReportRow,
-      access: JSON.parse(access) as AccessRow[],
-      states: JSON.parse(states) as CompanyStateRow[],
-      customFields: JSON.parse(custom_fields) as CustomFieldRow[],
-    }));
+  /**
+   * Sets apart the staged reports whose ids the database holds already (they replace a stored
+   * report, which the change log describes by difference) and yields them, a page at a time;
+   * `insertNewReports` then writes all the others.
+   */
+  *replacedReports(pageSize = 200): Generator<StagedReport[]> {
+    this.db.exec(`
+      DELETE FROM temp.ld_import_replaced;
+      INSERT INTO temp.ld_import_replaced (seq)
+        SELECT i.idx FROM temp.ld_import_reports i JOIN main.label_reports r ON r.id = i.id
+        WHERE i.idx IN (SELECT seq FROM temp.ld_import_staged_reports);`);
+    const page = this.db.prepare(
+      `SELECT s.* FROM temp.ld_import_staged_reports s
+       WHERE s.seq IN (SELECT seq FROM temp.ld_import_replaced WHERE seq > ? ORDER BY seq LIMIT ?) ORDER BY s.seq`,
+    );
+    const children = (table: string) =>
+      this.db.prepare(`SELECT * FROM temp.${table} WHERE seq BETWEEN ? AND ? ORDER BY seq, n`);
+    const accessRows = children('ld_import_staged_access');
+    const stateRows = children('ld_import_staged_states');
+    const fieldRows = children('ld_import_staged_custom_fields');
+    let after = -1;
+    for (;;) {
+      const rows = page.all(after, pageSize) as (ReportRow & { seq: number; log_companies: string })[];
+      if (rows.length === 0) return;
+      const first = rows[0].seq;
+      after = rows[rows.length - 1].seq;
+      const bySeq = <T>(statement: Statement) => groupBySeq(statement.all(first, after) as ({ seq: number; n: number } & T)[]);
+      const access = bySeq<AccessRow>(accessRows);
+      const states = bySeq<CompanyStateRow>(stateRows);
+      const fields = bySeq<CustomFieldRow>(fieldRows);
+      yield rows.map(({ seq, log_companies: _companies, ...row }) => ({
+        row: row as ReportRow,
+        access: access.get(seq) ?? [],
+        states: states.get(seq) ?? [],
+        customFields: fields.get(seq) ?? [],
+      }));
+    }
+  }
+
+  /**
+   * Writes every staged report that `replacedReports` did not set apart, with its datapoints,
+   * access entries, company states and custom fields, in bundle order, as `ReportStore.replace`
+   * writes one (a repeated custom field or company state: the last one counts). Returns how many.
+   */
+  insertNewReports(): number {
+    const fresh = 'seq NOT IN (SELECT seq FROM temp.ld_import_replaced)';
+    const columns = REPORT_COLUMNS.join(', ');
+    const inserted = this.db
+      .prepare(`INSERT INTO main.label_reports (${columns}) SELECT ${columns} FROM temp.ld_import_staged_reports WHERE ${fresh} ORDER BY seq`)
+      .run().changes;
+    this.db.exec(`
+      INSERT INTO main.report_datapoints (label_report_id, datapoints)
+        SELECT id, datapoints FROM temp.ld_import_staged_reports WHERE ${fresh} ORDER BY seq;
+      INSERT INTO main.access (${ACCESS_COLUMNS.join(', ')})
+        SELECT ${ACCESS_COLUMNS.join(', ')} FROM temp.ld_import_staged_access WHERE ${fresh} ORDER BY seq, n;
+      INSERT INTO main.company_report_state (${STATE_COLUMNS.join(', ')})
+        SELECT ${STATE_COLUMNS.join(', ')} FROM temp.ld_import_staged_states WHERE ${fresh} ORDER BY seq, n
+        ON CONFLICT (company_id, label_report_id) DO UPDATE SET has_flag = excluded.has_flag, is_archived = excluded.is_archived;
+      INSERT INTO main.custom_field_values (${CUSTOM_FIELD_COLUMNS.join(', ')})
+        SELECT ${CUSTOM_FIELD_COLUMNS.join(', ')} FROM temp.ld_import_staged_custom_fields WHERE ${fresh} ORDER BY seq, n
+        ON CONFLICT (label_report_id, custom_field_id) DO UPDATE SET value = excluded.value;`);
+    return inserted;
+  }
+
+  /** One change log entry per report `insertNewReports` wrote, in bundle order. */
+  logNewReports(entry: StagedLogEntry): void {
+    this.db
+      .prepare(
+        `INSERT INTO main.change_log (label_report_id, kind, changes, actor, api_key_id, companies, at)
+         SELECT id, ?, ?, ?, ?, log_companies, ? FROM temp.ld_import_staged_reports
+         WHERE seq NOT IN (SELECT seq FROM temp.ld_import_replaced) ORDER BY seq`,
+      )
+      .run(entry.kind, entry.changes, entry.actor, entry.apiKeyId, entry.at);
   }
 
   /** Temporary tables outlive transactions; the next import on this connection creates them again. */
@@ -126,6 +225,10 @@ export class ImportStaging {
       DROP TABLE IF EXISTS temp.ld_import_staged_companies;
       DROP TABLE IF EXISTS temp.ld_import_staged_keys;
       DROP TABLE IF EXISTS temp.ld_import_staged_reports;
+      DROP TABLE IF EXISTS temp.ld_import_staged_access;
+      DROP TABLE IF EXISTS temp.ld_import_staged_states;
+      DROP TABLE IF EXISTS temp.ld_import_staged_custom_fields;
+      DROP TABLE IF EXISTS temp.ld_import_replaced;
     `);
   }
 }
@@ -155,4 +258,14 @@ function* pages<Row extends { seq: number }, T>(statement: Statement, pageSize: 
     yield rows.map(map);
     after = rows[rows.length - 1].seq;
   }
+}
+
+function groupBySeq<T extends { seq: number; n: number }>(rows: T[]): Map<number, Omit<T, 'seq' | 'n'>[]> {
+  const map = new Map<number, Omit<T, 'seq' | 'n'>[]>();
+  for (const { seq, n: _n, ...row } of rows) {
+    const list = map.get(seq);
+    if (list) list.push(row);
+    else map.set(seq, [row]);
+  }
+  return map;
 }

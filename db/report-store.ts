@@ -343,12 +343,17 @@ export class ReportStore {
     const rebuilds = [
       ['listing_access_update', 'UPDATE access SET role = role'],
       ['listing_custom_field_update', 'UPDATE custom_field_values SET value = value'],
-      ['listing_report_text_update', 'UPDATE label_reports SET label_reference = label_reference'],
     ] as const;
     for (const [trigger, update] of rebuilds) {
       restore(trigger);
       this.db.exec(update);
     }
+    // The text index straight from the reports, as listing_report_insert writes it: the trigger
+    // would need every wide label_reports row rewritten to fire.
+    this.db.exec(`
+      INSERT INTO report_text (rowid, label_reference, label_uid, label_sequence_code, label_name)
+        SELECT rk.rk, r.label_reference, r.label_uid, r.label_sequence_code, r.label_name
+        FROM label_reports r JOIN report_keys rk ON rk.report_id = r.id ORDER BY rk.rk`);
     for (const { name } of setAside) if (!rebuilds.some(([trigger]) => trigger === name)) restore(name);
     return result;
   }

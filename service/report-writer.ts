@@ -4,7 +4,9 @@
  * in the same transaction as the change: a change that rolls back leaves no entry, and every
  * committed change has exactly one. Sync and webhook delivery read that log.
  */
+import { actorColumns } from '../db/change-log-store';
 import type { DataStore } from '../db/data-store';
+import type { StagedLogEntry } from '../db/import-staging';
 import type { ReportRow } from '../db/report-rows';
 import type { Actor, ChangeKind, FieldChange } from '../schema/change-log';
 import { diffFacts, reportFacts } from './report-facts';
@@ -21,6 +23,14 @@ export interface ReportEdit {
   customFields?: readonly { customFieldId: string; json: string | null }[];
   /** The raw datapoints, replaced whole (encoded; `columns` then carries the figures computed from them). */
   datapoints?: Buffer;
+}
+
+/** Reports the database does not hold yet, written in bulk (an import's staged reports). */
+export interface NewReports {
+  /** Writes them all; returns how many. */
+  insertNewReports(): number;
+  /** Appends one change log entry like `entry` for each of them, naming the companies that see it. */
+  logNewReports(entry: StagedLogEntry): void;
 }
 
 export class ReportWriter {
@@ -47,6 +57,20 @@ export class ReportWriter {
       const changes = diffFacts(reportFacts(before), reportFacts(record));
       if (changes.length > 0) this.log(record, 'update', changes, actor);
       return changes.length > 0;
+    });
+  }
+
+  /**
+   * `put` for many reports at once, none of which the database holds: each is written and logged
+   * as a `create` by `actor`, exactly as `put` logs a new report, in the same transaction.
+   * Returns how many were written.
+   */
+  createMany(reports: NewReports, actor: Actor): number {
+    return this.atomically(() => {
+      const written = reports.insertNewReports();
+      const { actor: kind, apiKeyId } = actorColumns(actor);
+      reports.logNewReports({ kind: 'create', changes: JSON.stringify([]), actor: kind, apiKeyId, at: this.now().toISOString() });
+      return written;
     });
   }
 

@@ -47,7 +47,8 @@ export class ImportSink {
   }
 
   applyAll(outcomes: readonly Outcome[]): void {
-    for (const outcome of outcomes) this.apply(outcome);
+    // Nothing after a fatal outcome counts: a second worker may have gone on past the break.
+    for (const outcome of outcomes) if (!this.fatal) this.apply(outcome);
   }
 
   /** Checks that need the whole bundle; runs after the last element. */
@@ -66,7 +67,9 @@ export class ImportSink {
       for (const page of this.staging.companies()) for (const company of page) this.data.companies.upsert(company);
       for (const page of this.staging.apiKeys()) for (const key of page) this.writeKey(key);
       this.data.reports.writingMany(this.counts.labelReports, () => {
-        for (const page of this.staging.reports()) for (const record of page) this.writer.put(record, IMPORT);
+        // A report the database holds is replaced and logged by what changed; the others are new.
+        for (const page of this.staging.replacedReports()) for (const record of page) this.writer.put(record, IMPORT);
+        this.writer.createMany(this.staging, IMPORT);
       });
     });
   }
@@ -146,7 +149,7 @@ export class ImportSink {
     this.counts.labelReports++;
     // Once the import is bound to fail, staging more would only be thrown away.
     if (this.problemCount > 0 || record === null) return;
-    this.staging.stageReport(record);
+    this.staging.stageReport(index, record);
   }
 
   /** Remembers the first path naming `companyId`, for the check in `finish`. */
