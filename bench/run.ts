@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   webhooks: () => import('./webhooks'),
   pdf: () => import('./pdf'),
   sync: () => import('./sync'),
+  app: () => import('./app'),
 };
 
 /** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */
