@@ -99,6 +99,27 @@ export class DataStore {
     };
   }
 
+  /**
+   * Runs `fn` with a larger page cache for the database and for this connection's temporary
+   * tables, then with the sizes before. A bulk write (an import) touches the same pages again
+   * and again: with SQLite's default of 2 MiB most of them would be read back from disk, and
+   * spilled to the WAL over and over inside its one transaction. The cache is a fixed size, so
+   * memory stays the same for any size of bundle.
+   */
+  async withLargeCache<T>(fn: () => Promise<T>): Promise<T> {
+    const before = { main: this.db.pragma('main.cache_size', { simple: true }), temp: this.db.pragma('temp.cache_size', { simple: true }) };
+    this.db.pragma(`main.cache_size = ${-BULK_CACHE_KIB.main}`);
+    this.db.pragma(`temp.cache_size = ${-BULK_CACHE_KIB.temp}`);
+    try {
+      return await fn();
+    } finally {
+      if (this.db.open) {
+        this.db.pragma(`main.cache_size = ${Number(before.main)}`);
+        this.db.pragma(`temp.cache_size = ${Number(before.temp)}`);
+      }
+    }
+  }
+
   /** After a large write (an import): refresh the statistics the query planner reads. */
   optimize(): void {
     this.db.pragma('optimize');
@@ -122,6 +143,9 @@ export class DataStore {
     if (this.db.open) this.db.close();
   }
 }
+
+/** The page cache of a bulk write, in KiB: the database's, and the staging tables'. */
+const BULK_CACHE_KIB = { main: 64 * 1024, temp: 16 * 1024 };
 
 /** SQLITE_BUSY as a DatabaseBusyError: callers can wait and try again, since nothing was written. */
 function busyAsError<T>(run: () => T): T {

@@ -94,6 +94,10 @@ export async function importBundle(
   source: BundleSource,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
+  return data.withLargeCache(() => importWithCache(data, writer, source, options));
+}
+
+async function importWithCache(data: DataStore, writer: ReportWriter, source: BundleSource, options: ImportOptions): Promise<ImportResult> {
   const staging = data.begin();
   const pipeline = new Pipeline(options.parallel === true);
   let sink: ImportSink | undefined;
