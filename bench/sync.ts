@@ -11,10 +11,12 @@
  * quarter of it: flat means bounded by a page, not by the mirror.
  *
  *   BENCH_SYNC_REPORTS=10000 npm run bench sync    # smaller
+ *   BENCH_SYNC_PROFILE=1 npm run bench sync        # and where each process spends its time
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, createWriteStream, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { Session, type Profiler } from 'node:inspector/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -23,6 +25,7 @@ import { parseListQuery } from '../query/list-query';
 import type { Caller } from '../service/api-keys';
 import { openService } from '../service/open-service';
 import { createSyncWorker, type SyncWorker } from '../sync';
+import { printSummary, summarize, summarizeFile } from './cpu-profile';
 
 const REPORTS = Number(process.env.BENCH_SYNC_REPORTS ?? 100_000);
 const CHANGED = Math.min(100, REPORTS);
@@ -33,6 +36,7 @@ const KEY = 'ldk_bench_sync_key_for_the_benchmark_only_0';
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 /** Reads the local mirror as the company does, in process. */
 const READER: Caller = { keyId: 'sync-bench', companyId: 'acme', permissions: new Set(['labelReports:read']) };
+const PROFILE = process.env.BENCH_SYNC_PROFILE === '1';
 const CACHED_REMOTE = join(tmpdir(), `labeldesk-bench-sync-${REPORTS}-v1.sqlite`);
 
 function mulberry32(seed: number): () => number {
@@ -118,8 +122,9 @@ function command(args: string[]): Promise<{ code: number | null; output: string 
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
-function serve(dbFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), 'serve', '--db', dbFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+function serve(dbFile: string, profileDir: string | null): Promise<{ child: ChildProcess; url: string }> {
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO, 'bin/labeldesk.js'), 'serve', '--db', dbFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -138,7 +143,24 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-bench-sync-'));
   const remoteFile = join(dir, 'remote.sqlite');
   copyFileSync(CACHED_REMOTE, remoteFile);
-  const remote = await serve(remoteFile);
+  const remoteProfiles = PROFILE ? join(dir, 'remote-profile') : null;
+  const remote = await serve(remoteFile, remoteProfiles);
+  const profiler = PROFILE ? new Session() : null;
+  profiler?.connect();
+  await profiler?.post('Profiler.enable');
+  const profiled = async <T>(title: string, run: () => Promise<T>): Promise<T> => {
+    if (!profiler) return run();
+    await profiler.post('Profiler.start');
+    try {
+      return await run();
+    } finally {
+      const { profile } = (await profiler.post('Profiler.stop')) as { profile: Profiler.Profile };
+      printSummary(title, summarize(profile));
+      const file = join(tmpdir(), `labeldesk-bench-sync-${title.includes('first') ? 'first' : 'incremental'}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`  (the whole profile: ${file})`);
+    }
+  };
   const local = openService(join(dir, 'local.sqlite'));
   let worker: SyncWorker | undefined;
   try {
@@ -156,7 +178,7 @@ export async function run(): Promise<void> {
       }
     }, 20);
     let started = performance.now();
-    const first = await worker.runCycle();
+    const first = await profiled('sync: the mirroring process during the first mirror', () => worker!.runCycle());
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sample);
     if (!first.ok) throw new Error(`the first mirror did not complete: ${first.message}`);
@@ -175,7 +197,7 @@ export async function run(): Promise<void> {
       if (res.status !== 200) throw new Error(`PATCH ${id} answered ${res.status}: ${await res.text()}`);
     }
     started = performance.now();
-    const incremental = await worker.runCycle();
+    const incremental = await profiled('sync: the mirroring process during the incremental cycle', () => worker!.runCycle());
     const cycleSeconds = (performance.now() - started) / 1000;
     if (!incremental.ok) throw new Error(`the incremental cycle did not complete: ${incremental.message}`);
     const arrived = local.reports.retrieve(READER, 'sync-0000000').labelReference;
@@ -186,8 +208,18 @@ export async function run(): Promise<void> {
   } finally {
     await worker?.stop();
     local.close();
+    profiler?.disconnect();
     remote.child.kill('SIGTERM');
     await once(remote.child, 'exit');
+    if (remoteProfiles) {
+      // The server's own process writes the larger profile; the module loader's thread, a small one.
+      const files = readdirSync(remoteProfiles).map((f) => join(remoteProfiles, f));
+      const main = files.map((f) => ({ f, s: summarizeFile(f) })).sort((a, b) => b.s.totalMs - a.s.totalMs)[0];
+      if (main) {
+        printSummary('sync: the remote (labeldesk serve) over the whole run', main.s);
+        copyFileSync(main.f, join(tmpdir(), 'labeldesk-bench-sync-remote.cpuprofile'));
+      }
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }

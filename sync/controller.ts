@@ -107,8 +107,9 @@ export class SyncController {
     const saved = this.service.sync.settings();
     const key = body.remoteKey ?? (saved.remoteUrl === body.remoteUrl ? this.remoteKey : null);
     if (key === null) return { ok: false, companyId: body.companyId ?? null, companyName: null, message: 'give the remote API key to test the connection' };
-    const remote = new RemoteClient(body.remoteUrl, key, TEST_TIMEOUT_MS);
+    let remote: RemoteClient | undefined;
     try {
+      remote = new RemoteClient(body.remoteUrl, key, TEST_TIMEOUT_MS);
       const session = await remote.session();
       if (session) {
         if (body.companyId !== undefined && body.companyId !== session.companyId) {
@@ -131,6 +132,8 @@ export class SyncController {
     } catch (err) {
       const message = err instanceof RemoteFailure ? err.message : `cannot test the connection: ${(err as Error).message}`;
       return { ok: false, companyId: body.companyId ?? null, companyName: null, message };
+    } finally {
+      remote?.close();
     }
   }
 

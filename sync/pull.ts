@@ -2,24 +2,27 @@
  * The pull (decisions §5 "Pull"): what changed on the remote since the cursor, page by page,
  * each page and the cursor that covers it committed in one transaction, so a kill at any
  * moment loses nothing and applies nothing twice. A report new to the mirror is fetched whole
- * with retrieve, as the list shows only part of its label. The next page is asked for only once
- * the previous one is committed, so a kill between the two leaves exactly the committed pages.
+ * with retrieve, as the list shows only part of its label. The next page's list is asked for
+ * as soon as a page's list has arrived (where it starts depends on that list alone), so the
+ * remote answers it while this page's reports are fetched and written; which of its reports
+ * to fetch is decided only once this page is committed, so nothing is fetched twice. A kill
+ * leaves a prefix of the pages committed.
  */
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
 import { remoteMinimalSchema, type RemoteReport } from '../schema/sync';
 import { readElement, retrieveAll, type CycleContext } from './context';
 import { advanceCursor, firstQuery, listParameters, nextQuery, type Listed, type PageQuery } from './paging';
-import { RemoteFailure } from './remote-client';
+import { RemoteFailure, type RemotePage } from './remote-client';
 
 const listedSchema = z.array(remoteMinimalSchema);
 
-/** A page as fetched: what paging needs of every element, and the reports to write. */
-interface FetchedPage {
+/** A list page as it arrived: what paging needs of every element, and the elements. */
+interface ListedPage {
   query: PageQuery;
   listed: Listed[];
   totalDocuments: number;
-  reports: RemoteReport[];
+  data: unknown[];
 }
 
 export async function pull(ctx: CycleContext): Promise<void> {
@@ -27,30 +30,38 @@ export async function pull(ctx: CycleContext): Promise<void> {
   let cursor = service.sync.settings().cursor;
   let done = 0;
   let total = 0;
-  let query: PageQuery | null = firstQuery(cursor, ctx.overlapSeconds);
-  while (query) {
-    const page = await fetchPage(ctx, query);
+  let listing: Promise<ListedPage> | null = listPage(ctx, firstQuery(cursor, ctx.overlapSeconds));
+  while (listing) {
+    const page: ListedPage = await listing;
+    const next = nextQuery(page.query, page.listed, pageSize);
+    listing = next && listPage(ctx, next);
+    // Should this page fail, the list asked ahead is abandoned without an unheard rejection.
+    listing?.catch(() => undefined);
+
+    const reports = await reportsOf(ctx, page);
     // A tie page counts only its instant; the bound's count covers it already.
     if (page.query.kind !== 'tie') total = done + page.totalDocuments;
     cursor = advanceCursor(cursor, page.listed);
-    const applied = await ctx.write(() => service.sync.applyRemote(page.reports, { companyId: ctx.companyId, policy: ctx.policy, cursor }));
+    const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy, cursor }));
     for (const { message } of applied.unusable) ctx.warn(message);
     done += page.listed.length;
     ctx.progress(Math.min(done, total), total);
-    query = nextQuery(page.query, page.listed, pageSize);
     await ctx.checkpoint();
   }
 }
 
+async function listPage(ctx: CycleContext, query: PageQuery): Promise<ListedPage> {
+  const page: RemotePage = await ctx.remote.list(listParameters(query, ctx.pageSize));
+  return { query, listed: readListed(page.data), totalDocuments: page.totalDocuments, data: page.data };
+}
+
 /**
- * One list page, and the reports of it the mirror does not hold at their `updated`: those it
- * has stored come from the page, new ones whole from retrieve (their list elements are not
- * even read).
+ * The reports of a page the mirror does not hold at their `updated`: those it has stored come
+ * from the page, new ones whole from retrieve (their list elements are not even read).
  */
-async function fetchPage(ctx: CycleContext, query: PageQuery): Promise<FetchedPage> {
+async function reportsOf(ctx: CycleContext, page: ListedPage): Promise<RemoteReport[]> {
   const { service, remote } = ctx;
-  const page = await remote.list(listParameters(query, ctx.pageSize));
-  const listed = readListed(page.data);
+  const { listed } = page;
   const outdated = new Set(service.sync.outdated(listed));
   const stored = service.sync.storedIds([...outdated]);
   const fromPage = new Map<string, RemoteReport>();
@@ -61,13 +72,12 @@ async function fetchPage(ctx: CycleContext, query: PageQuery): Promise<FetchedPa
     if (report) fromPage.set(id, report);
   });
   const fetched = new Map((await retrieveAll(remote, [...outdated].filter((id) => !stored.has(id)))).map((r) => [r.id, r]));
-  const reports = listed.flatMap(({ id }) => {
+  return listed.flatMap(({ id }) => {
     const report = fromPage.get(id) ?? fetched.get(id);
     fromPage.delete(id);
     fetched.delete(id);
     return report ? [report] : [];
   });
-  return { query, listed, totalDocuments: page.totalDocuments, reports };
 }
 
 function readListed(data: unknown[]): Listed[] {

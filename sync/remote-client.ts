@@ -12,6 +12,10 @@ import { ROLE_MESSAGES } from '../schema/report';
 import { remotePageSchema, remoteReportSchema, remoteSessionSchema, type RemoteReport } from '../schema/sync';
 import type { LabelReportPatch } from '../schema/report';
 import { parseRetryAfter } from './backoff';
+import { ExchangeFailure, RemoteHttp, type Exchange } from './remote-http';
+
+/** Connections kept open to the remote: the concurrent retrieves of a page, and the next page's list asked meanwhile. */
+export const REMOTE_CONNECTIONS = 8;
 
 export type FailureKind = 'offline' | 'paused' | 'refused';
 
@@ -42,13 +46,20 @@ const ROLE_REFUSALS: ReadonlySet<string> = new Set(Object.values(ROLE_MESSAGES))
 
 export class RemoteClient {
   private readonly base: string;
+  private readonly http: RemoteHttp;
 
   constructor(
     baseUrl: string,
     private readonly key: string,
-    private readonly timeoutMs: number,
+    timeoutMs: number,
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
+    this.http = new RemoteHttp(new URL(this.base), timeoutMs, REMOTE_CONNECTIONS);
+  }
+
+  /** Closes the connections kept open for the next requests. */
+  close(): void {
+    this.http.close();
   }
 
   /** The key's company, when the remote is a LabelDesk (else null: it has no /local/session). */
@@ -87,34 +98,24 @@ export class RemoteClient {
   }
 
   private async request(method: string, path: string, body?: unknown, accept: readonly number[] = []): Promise<{ status: number; body: unknown }> {
-    let response: Response;
     const headers: Record<string, string> = { 'x-api-key': this.key, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    let answer: Exchange;
     try {
-      response = await fetch(this.base + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'manual',
-      });
+      answer = await this.http.send(method, path, headers, body === undefined ? undefined : JSON.stringify(body));
     } catch (err) {
-      throw new RemoteFailure('offline', `cannot reach ${this.base}: ${networkMessage(err, this.timeoutMs)}`, undefined, undefined, true);
+      if (!(err instanceof ExchangeFailure)) throw err;
+      const what = err.brokeOff ? `the answer from ${this.base} broke off` : `cannot reach ${this.base}`;
+      throw new RemoteFailure('offline', `${what}: ${err.message}`, undefined, undefined, true);
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (err) {
-      throw new RemoteFailure('offline', `the answer from ${this.base} broke off: ${networkMessage(err, this.timeoutMs)}`, undefined, undefined, true);
-    }
-    const json = parseJson(text);
-    const { status } = response;
+    const json = parseJson(answer.text);
+    const { status } = answer;
     if ((status >= 200 && status < 300) || accept.includes(status)) {
       if (json === undefined && status !== 404) throw this.unreadable(`the answer to ${method} ${path.split('?')[0]}`, 'it is not JSON');
       return { status, body: json };
     }
     const said = remoteMessage(json) ?? `HTTP ${status}`;
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+    const retryAfterMs = parseRetryAfter(headerValue(answer.headers['retry-after']), Date.now());
     if (status >= 500 || status === 429 || status === 408) {
       throw new RemoteFailure('offline', `the remote answered ${status}: ${said}`, status, retryAfterMs, true);
     }
@@ -123,7 +124,7 @@ export class RemoteClient {
       throw new RemoteFailure('paused', `the remote key may not do this (403): ${said}`, status);
     }
     if (status >= 300 && status < 400) {
-      throw new RemoteFailure('offline', `the remote answered ${status} (a redirect to ${response.headers.get('location') ?? 'nowhere'}); check the remote URL`, status);
+      throw new RemoteFailure('offline', `the remote answered ${status} (a redirect to ${headerValue(answer.headers.location) ?? 'nowhere'}); check the remote URL`, status);
     }
     throw new RemoteFailure('refused', said, status);
   }
@@ -155,12 +156,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function networkMessage(err: unknown, timeoutMs: number): string {
-  const e = err as Error & { cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
-  const cause = e.cause;
-  if (cause?.code === 'ECONNREFUSED') return 'the connection was refused (is it running?)';
-  if (cause?.code === 'ENOTFOUND') return 'no such host';
-  if (cause?.code === 'ECONNRESET') return 'the connection was reset';
-  return cause?.message ?? e.message;
+function headerValue(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
 }

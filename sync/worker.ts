@@ -44,6 +44,7 @@ export function createSyncWorker(service: Service, options: SyncOptions, hooks: 
 
 class Worker implements SyncWorker {
   private readonly settings: Required<Omit<SyncOptions, 'companyId'>>;
+  private readonly client: RemoteClient;
   private readonly remote: RetryingRemote;
   private readonly now: () => Date;
   private readonly random: () => number;
@@ -79,8 +80,8 @@ class Worker implements SyncWorker {
     this.settings = { ...SYNC_DEFAULTS, ...stripUndefined(options) } as Required<Omit<SyncOptions, 'companyId'>>;
     this.now = hooks.now ?? (() => new Date());
     this.random = hooks.random ?? Math.random;
-    const client = new RemoteClient(options.remoteUrl, options.remoteKey, this.settings.requestTimeoutMs);
-    this.remote = new RetryingRemote(client, (attempt, failure) => this.retryWait(attempt, failure));
+    this.client = new RemoteClient(options.remoteUrl, options.remoteKey, this.settings.requestTimeoutMs);
+    this.remote = new RetryingRemote(this.client, (attempt, failure) => this.retryWait(attempt, failure));
     service.sync.setRemote(options.remoteUrl, options.companyId ?? null);
     const saved = service.sync.savedState();
     this.lastSuccessAt = saved.lastSuccessAt;
@@ -127,6 +128,7 @@ class Worker implements SyncWorker {
     this.clearTimer();
     for (const cancel of [...this.waits]) cancel();
     await this.running?.catch(() => undefined);
+    this.client.close();
     this.clearTimer();
     this.nextAttemptAt = null;
     if (this.state === 'pulling' || this.state === 'pushing' || this.state === 'reconciling') this.state = 'idle';
