@@ -10,11 +10,12 @@ import review from './migrations/004-review';
 import sync from './migrations/005-sync';
 import listing from './migrations/006-listing';
 import rareValueIndexes from './migrations/007-rare-value-indexes';
+import companyStateByReport from './migrations/008-company-state-by-report';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

@@ -1,0 +1,86 @@
+/**
+ * Migration 008 (the company states by report) upgrades a version-7 database holding reports
+ * of two companies with flags and archive states: every state reads as before, a report's
+ * states are found through the new index instead of a scan, and replacing or removing a report
+ * takes exactly its own states with it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, schemaVersion, SCHEMA_VERSION } from '../../db/database';
+import { ReportStore } from '../../db/report-store';
+import type { BundleReport } from '../../schema/bundle';
+import { openService } from '../../service/open-service';
+import { recordFromBundle } from '../../service/report-record';
+import { COMPANIES, makeReport } from '../support/service-fixture';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'labeldesk-migration-company-state-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const COMPANY_STATE_VERSION = 8;
+
+/** Reports of acme, some shared with nordic; both companies flag or archive some of them. */
+function reports(): BundleReport[] {
+  return Array.from({ length: 12 }, (_, i) => {
+    const shared = i % 3 === 0;
+    return makeReport(`s${String(i).padStart(2, '0')}`, {
+      companyId: 'acme',
+      access: shared ? [{ companyId: 'nordic', role: 'viewer' }] : [],
+      companyState: [
+        ...(i % 2 === 0 ? [{ companyId: 'acme', hasFlag: true, isArchived: i % 4 === 0 }] : []),
+        ...(shared ? [{ companyId: 'nordic', hasFlag: false, isArchived: true }] : []),
+      ],
+    });
+  });
+}
+
+type StateRow = { company_id: string; label_report_id: string; has_flag: number; is_archived: number };
+
+describe('migration 008: company states by report', () => {
+  it('upgrades a version-7 database with states: they read the same, by report through the index, and go with their report only', () => {
+    const file = join(dir, 'v7.sqlite');
+    const db = new Database(file);
+    migrate(db, COMPANY_STATE_VERSION - 1);
+    db.pragma('foreign_keys = ON');
+    for (const c of COMPANIES) db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)').run(c.id, c.name, c.shortCode);
+    const store = new ReportStore(db);
+    for (const report of reports()) {
+      const r = recordFromBundle(report);
+      store.replace(r.row, r.access, r.states, r.customFields);
+    }
+    const allStates = (d: Database.Database) =>
+      d.prepare('SELECT * FROM company_report_state ORDER BY label_report_id, company_id').all() as StateRow[];
+    const before = allStates(db);
+    // Not vacuous: both companies hold states, on several reports.
+    expect(before.filter((s) => s.company_id === 'acme')).toHaveLength(6);
+    expect(before.filter((s) => s.company_id === 'nordic')).toHaveLength(4);
+    db.close();
+
+    const upgraded = openService(file);
+    upgraded.close();
+    const raw = new Database(file);
+    raw.pragma('foreign_keys = ON');
+    expect(schemaVersion(raw)).toBe(SCHEMA_VERSION);
+    expect(allStates(raw)).toEqual(before);
+    const plan = (raw.prepare('EXPLAIN QUERY PLAN SELECT * FROM company_report_state WHERE label_report_id = ?').all('s00') as { detail: string }[])
+      .map((p) => p.detail)
+      .join('\n');
+    expect(plan).toContain('USING INDEX company_report_state_report');
+    expect(new ReportStore(raw).companyStatesFor('s00')).toEqual(before.filter((s) => s.label_report_id === 's00'));
+
+    // A report replaced whole (as sync and an import do) keeps only its new states; another removed takes its own with it.
+    const replaced = recordFromBundle(makeReport('s00', { companyId: 'acme', access: [{ companyId: 'nordic', role: 'viewer' }], companyState: [] }));
+    const store2 = new ReportStore(raw);
+    raw.transaction(() => {
+      store2.replace(replaced.row, replaced.access, replaced.states, replaced.customFields);
+      store2.remove('s03');
+    })();
+    expect(allStates(raw)).toEqual(before.filter((s) => s.label_report_id !== 's00' && s.label_report_id !== 's03'));
+    raw.close();
+  });
+});
