@@ -52,6 +52,7 @@ export interface SqlFilter {
   where: string;
   params: readonly unknown[];
   orderBy: string;
+  ranges?: { sortKey: string; conditions: readonly { where: string; params: readonly unknown[] }[] };
 }
 
 const VISIBLE_FROM = `
@@ -66,7 +67,17 @@ const VISIBLE_FROM = `
  */
 const LISTING_ROWS = 'FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?)';
 const COUNT_SQL = (filter: SqlFilter) => `SELECT count(*) AS n ${LISTING_ROWS} AND (${filter.where})`;
-const PAGE_SQL = (filter: SqlFilter) => `SELECT l.id ${LISTING_ROWS} AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+/** The page's ids: one ordered read, or one per range of the order key, merged (see CompiledListQuery). */
+const PAGE_SQL = (filter: SqlFilter) =>
+  filter.ranges
+    ? `${filter.ranges.conditions
+        .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${range.where}`)
+        .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
+    : `SELECT l.id ${LISTING_ROWS} AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+const PAGE_PARAMS = (companyId: string, filter: SqlFilter): unknown[] =>
+  filter.ranges
+    ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...range.params])
+    : [companyId, ...filter.params];
 
 const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
 
@@ -201,7 +212,7 @@ export class ReportStore {
    */
   pageIds(companyId: string, filter: SqlFilter, limit: number, offset: number): string[] {
     const stmt = this.statement(PAGE_SQL(filter));
-    return stmt.pluck().all(companyId, ...filter.params, limit, offset) as string[];
+    return stmt.pluck().all(...PAGE_PARAMS(companyId, filter), limit, offset) as string[];
   }
 
   /**
@@ -213,7 +224,7 @@ export class ReportStore {
       (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
     return {
       count: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
-      page: explain(PAGE_SQL(filter), [companyId, ...filter.params, limit, offset]),
+      page: explain(PAGE_SQL(filter), [...PAGE_PARAMS(companyId, filter), limit, offset]),
     };
   }
 

@@ -45,7 +45,10 @@
  *   only neq, as does one whose elements all differ.
  * - order: `<expr> ASC|DESC, l.id ASC`. SQLite sorts NULL lowest, so NULLs come first ascending
  *   and last descending, as decided. With a comparison on a rare-value key, `+<expr>`: the same
- *   order, sorted from that key's index (see compileOrder).
+ *   order, sorted from that key's index (see compileOrder). By a key of few values (orderValues),
+ *   the page is a UNION ALL of one range per value and per gap, each read from the key's index
+ *   in id order, merged by `sort_key ASC|DESC, id ASC`: the same order, as the ranges split the
+ *   rows exactly once (see valueRanges).
  */
 import { lookupField, type FieldDef } from '../../query/fields';
 import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
@@ -56,8 +59,18 @@ export interface CompiledListQuery {
   where: string;
   /** Positional '?' parameters, in order. */
   params: unknown[];
-  /** e.g. "l.created DESC, l.id ASC" */
+  /**
+   * e.g. "l.created DESC, l.id ASC"; over the result columns `sort_key` and `id` when the page
+   * reads `ranges`.
+   */
   orderBy: string;
+  /**
+   * Set when the order key is one of few values (see FieldColumn.orderValues): the page selects
+   * `l.id, <sortKey> AS sort_key` once per range (each a condition on the order key with its own
+   * parameters, after those of `where`), joined by UNION ALL and merged by `orderBy`. The ranges
+   * split every row exactly once: NULL, each value, and the gaps below, between and above them.
+   */
+  ranges?: { sortKey: string; conditions: { where: string; params: unknown[] }[] };
 }
 
 const COMPARATORS: Partial<Record<Operator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
@@ -67,11 +80,38 @@ export function compileListQuery(q: ListQuery): CompiledListQuery {
   const parts: string[] = [];
   for (const cond of q.filter) parts.push(compileCondition(cond, params));
   for (const cond of q.customFields) parts.push(compileCustomField(cond, params));
-  return {
-    where: parts.length === 0 ? '1' : parts.map((p) => `(${p})`).join(' AND '),
-    params,
-    orderBy: compileOrder(q.order, q.filter.some(startsFromRareValue)),
-  };
+  const where = parts.length === 0 ? '1' : parts.map((p) => `(${p})`).join(' AND ');
+  const sortMatches = q.filter.some(startsFromRareValue);
+  const values = FIELD_COLUMNS.get(q.order.key)?.orderValues;
+  // A search or a custom field condition is a subquery each range would run again: its few
+  // matches are sorted instead.
+  const cheapFilter = q.customFields.length === 0 && !q.filter.some(readsTextIndex);
+  if (values && !sortMatches && cheapFilter) {
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values) };
+  }
+  return { where, params, orderBy: compileOrder(q.order, sortMatches) };
+}
+
+/** NULL, each value, and what lies below, between and above them: every row in exactly one. */
+function valueRanges(key: string, values: readonly (string | number)[]): NonNullable<CompiledListQuery['ranges']> {
+  const x = requireField(key).column.sql;
+  const conditions: { where: string; params: unknown[] }[] = [{ where: `${x} IS NULL`, params: [] }];
+  values.forEach((value, i) => {
+    conditions.push(i === 0 ? { where: `${x} < ?`, params: [value] } : { where: `${x} > ? AND ${x} < ?`, params: [values[i - 1], value] });
+    conditions.push({ where: `${x} = ?`, params: [value] });
+  });
+  conditions.push({ where: `${x} > ?`, params: [values[values.length - 1]] });
+  return { sortKey: x, conditions };
+}
+
+/** A text condition the trigram index narrows (see compileCondition). */
+function readsTextIndex(cond: Condition): boolean {
+  const column = FIELD_COLUMNS.get(cond.key);
+  return (
+    column?.textColumn !== undefined &&
+    (cond.op === 'like' || cond.op === 'ilike' || cond.op === 'includes') &&
+    trigramMatch(column.textColumn, cond.op, String(cond.value)) !== null
+  );
 }
 
 /**

@@ -9,6 +9,11 @@
  * Nothing from a request is ever spliced into these strings: a key is only used to look its
  * column up here, and every value is bound as a parameter.
  */
+import { MODES, REPORT_TYPES, STATUSES } from '../../schema/report';
+import { ALERT_LEVEL_NAMES } from '../../sense/alert-rules';
+
+/** The alert levels a report can have, from the no-taps level up. */
+const ALERT_LEVELS = Object.keys(ALERT_LEVEL_NAMES).map(Number);
 
 export interface FieldColumn {
   /** Constant SQL expression (over l; over x for array keys). */
@@ -24,11 +29,23 @@ export interface FieldColumn {
    * comparison with a value few reports share starts from it, then sorts its matches.
    */
   readonly rareValueIndex?: boolean;
+  /**
+   * The values the column holds in practice, in SQLite's ascending order: ordered by this key, a
+   * page reads each value's rows (and the gaps between, which hold nothing in practice) from an
+   * index on (company, column, id), in id order, and merges them. One index then serves both
+   * directions with the id tiebreak ascending, where a plain sort would sort every row of the
+   * first value.
+   */
+  readonly orderValues?: readonly (string | number)[];
 }
 
 const column = (name: string): FieldColumn => ({ sql: `l.${name}` });
 const searchable = (name: string): FieldColumn => ({ sql: `l.${name}`, textColumn: name });
 const rareValue = (column: FieldColumn): FieldColumn => ({ ...column, rareValueIndex: true });
+const byValues = (column: FieldColumn, values: readonly (string | number)[]): FieldColumn => ({
+  ...column,
+  orderValues: [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+});
 const ownerCompany = (name: string): string =>
   `(SELECT c.${name} FROM company_keys k JOIN companies c ON c.id = k.company_id WHERE k.ck = l.owner_ck)`;
 
@@ -38,12 +55,12 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['id', column('id')],
   ['created', column('created')],
   ['updated', column('updated')],
-  ['mode', column('mode')],
-  ['type', column('type')],
-  ['status', column('status')],
+  ['mode', byValues(column('mode'), MODES)],
+  ['type', byValues(column('type'), REPORT_TYPES)],
+  ['status', byValues(column('status'), STATUSES)],
   ['labelReference', rareValue(searchable('label_reference'))],
-  ['hasFlag', column('has_flag')],
-  ['isArchived', column('is_archived')],
+  ['hasFlag', byValues(column('has_flag'), [0, 1])],
+  ['isArchived', byValues(column('is_archived'), [0, 1])],
   ['numberOfTaps', column('number_of_taps')],
   ['dataIsIncomplete', column('data_is_incomplete')],
   ['company.id', { sql: '(SELECT k.company_id FROM company_keys k WHERE k.ck = l.owner_ck)', ownerKey: true }],
@@ -64,7 +81,7 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['senseConfig.limits.maxTemperature', column('max_temperature')],
   ['senseConfig.limits.minHumidity', column('min_humidity')],
   ['senseConfig.limits.maxHumidity', column('max_humidity')],
-  ['alert.level', column('alert_level')],
+  ['alert.level', byValues(column('alert_level'), ALERT_LEVELS)],
   ['alert.timestamp', column('alert_timestamp')],
   ['calculatedSenseData.numberOfDatapointsRead', rareValue(column('calc_datapoints_read'))],
   ['calculatedSenseData.numberOfDatapointsAvailable', rareValue(column('calc_datapoints_available'))],
@@ -74,7 +91,8 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['calculatedSenseData.elapsedTime', column('calc_elapsed_time')],
   ['calculatedSenseData.numberOfViolations.temperature', column('calc_violations_temperature')],
   ['calculatedSenseData.numberOfViolations.humidity', rareValue(column('calc_violations_humidity'))],
-  ['calculatedSenseData.numberOfViolations.all', column('calc_violations_all')],
+  // Excursions per report: none for most, one or a few for the others; rarer counts are sorted.
+  ['calculatedSenseData.numberOfViolations.all', byValues(column('calc_violations_all'), [0, 1, 2, 3])],
   ['calculatedSenseData.durationOfViolations.temperature', column('calc_violation_duration_temperature')],
   ['calculatedSenseData.durationOfViolations.humidity', rareValue(column('calc_violation_duration_humidity'))],
   ['calculatedSenseData.durationOfViolations.all', column('calc_violation_duration_all')],

@@ -481,6 +481,35 @@ describe('compileListQuery on a real SQLite database', () => {
       expect(orderBy({ filter: 'labelReference[like]PO-1%', order: 'created[desc]' })).toBe('l.created DESC, l.id ASC');
       expect(orderBy({ filter: 'status[eq]active', order: 'created[desc]' })).toBe('l.created DESC, l.id ASC');
     });
+    it('by a key of few values: one range per value and per gap between them, merged by the value then the id', () => {
+      const q = compileListQuery(parseListQuery({ filter: 'isArchived[eq]false', order: 'hasFlag[desc]' }));
+      expect(q.orderBy).toBe('sort_key DESC, id ASC');
+      expect(q.ranges?.sortKey).toBe('l.has_flag');
+      expect(q.ranges?.conditions).toEqual([
+        { where: 'l.has_flag IS NULL', params: [] },
+        { where: 'l.has_flag < ?', params: [0] },
+        { where: 'l.has_flag = ?', params: [0] },
+        { where: 'l.has_flag > ? AND l.has_flag < ?', params: [0, 1] },
+        { where: 'l.has_flag = ?', params: [1] },
+        { where: 'l.has_flag > ?', params: [1] },
+      ]);
+      expect(compileListQuery(parseListQuery({ order: 'status[asc]' })).ranges?.conditions.filter((c) => c.where.includes('=')).map((c) => c.params)).toEqual([
+        ['active'],
+        ['completed'],
+      ]);
+    });
+
+    it('by a key of few values with a search or a custom field condition: its few matches sorted, not one search per range', () => {
+      for (const query of [
+        { filter: 'labelReference[ilike]%po-12%', order: 'status[asc]' },
+        { customFields: 'batch[eq]B-1', order: 'status[asc]' },
+        { filter: 'labelReference[eq]PO-1', order: 'mode[asc]' },
+      ]) {
+        const q = compileListQuery(parseListQuery(query));
+        expect(q.ranges, JSON.stringify(query)).toBeUndefined();
+        expect(q.orderBy).toMatch(/^\+?l\.(status|mode) ASC, l\.id ASC$/);
+      }
+    });
   });
 
   describe('SQL injection', () => {

@@ -2,8 +2,10 @@
  * The plan of each path the report browser takes, on a database made the way a site makes it:
  * a bundle imported with `labeldesk import` (analysed when it switches in), three quarters of
  * the reports owned by the key's company and one quarter owned by another and shared with it as
- * viewer. Each path reads the company's listing rows through the index meant for it, and the
- * default order needs no sorting. LABELDESK_PLAN_REPORTS sets the size (default 4 000).
+ * viewer. Each path the browser takes (the requests its own code makes: archived reports hidden
+ * unless asked for) reads the company's listing rows through the index meant for it, and neither
+ * its default order nor a column sort needs sorting. LABELDESK_PLAN_REPORTS sets the size
+ * (default 4 000).
  */
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStore } from '../../db/data-store';
 import { parseListQuery } from '../../query/list-query';
 import { MODES, REPORT_TYPES } from '../../schema/report';
+import { defaultQuery, toApiParams, type ListFilters, type ListQuery as BrowserQuery } from '../../renderer/lib/list-query';
 import { runLabeldesk } from '../cli/run-labeldesk';
 
 const REPORTS = Number(process.env.LABELDESK_PLAN_REPORTS ?? 4000);
@@ -106,59 +109,119 @@ function readsThrough(lines: string[], ...indexes: string[]): boolean {
 
 const SORTS = /USE TEMP B-TREE/;
 
+/** The request the report browser sends for this view: archived reports hidden unless asked. */
+function browser(change: (q: BrowserQuery) => void = () => {}, extra: Record<string, string> = {}): Record<string, string> {
+  const q = defaultQuery();
+  change(q);
+  return { ...(toApiParams(q) as unknown as Record<string, string>), ...extra };
+}
+const filters = (patch: Partial<ListFilters>) => (q: BrowserQuery) => Object.assign(q.filters, patch);
+
+/**
+ * Each range of a merged order (an equality on the key) reads the index in the order of the
+ * page: after its SEARCH line and the company subquery, no sort follows.
+ */
+function valuesMergedFrom(lines: string[], read: string): boolean {
+  if (!lines.includes('MERGE (UNION ALL)')) return false;
+  const equal = lines.flatMap((line, i) => (line.endsWith(read) ? [i] : []));
+  return (
+    equal.length > 0 &&
+    equal.every((i) => {
+      const next = lines.slice(i + 1).find((line) => !/^SCALAR SUBQUERY|^SEARCH k /.test(line));
+      return next === undefined || !SORTS.test(next);
+    })
+  );
+}
+
 describe(`list plans on ${REPORTS} imported reports`, () => {
-  it('the default order, newest first: the created index, in its order, covering', () => {
+  it('the default view (archived hidden, newest first): the archive index, in its order, covering', () => {
+    const p = plans(browser());
+    expect(p.total).toBe(REPORTS - REPORTS / 100);
+    expect(p.pagePlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_archived (ck=? AND is_archived=?)');
+    expect(p.countPlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_archived (ck=? AND is_archived=?)');
+    expect(p.pagePlan.join('\n'), p.text).not.toMatch(SORTS);
+  });
+
+  it('a deep page of the default view walks the covering archive index, not the reports', () => {
+    const p = plans(browser(undefined, { pageNumber: String(Math.floor(REPORTS / 100) - 2) }));
+    expect(p.pagePlan, p.text).toEqual([
+      'SEARCH l USING COVERING INDEX listing_archived (ck=? AND is_archived=?)',
+      'SCALAR SUBQUERY 1',
+      expect.stringContaining('company_keys'),
+    ]);
+  });
+
+  it('all reports, newest first: the created index, in its order, covering', () => {
     const p = plans({ order: 'created[desc]' });
     expect(p.total).toBe(REPORTS);
     expect(p.pagePlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_created (ck=?)');
     expect(p.pagePlan.join('\n'), p.text).not.toMatch(SORTS);
   });
 
-  it('a deep page walks the covering created index, not the reports', () => {
-    const p = plans({ order: 'created[desc]', pageNumber: String(Math.floor(REPORTS / 100) - 1) });
-    expect(p.pagePlan, p.text).toEqual(['SEARCH l USING COVERING INDEX listing_created (ck=?)', 'SCALAR SUBQUERY 1', expect.stringContaining('company_keys')]);
+  it.each([
+    ['status', { status: 'active' }, ['listing_status']],
+    ['alert level or worse', { alert: 'moderateOrWorse' }, ['listing_alert']],
+    ['status and alert level', { status: 'active', alert: 'moderateOrWorse' }, ['listing_status', 'listing_alert']],
+    ['no alert', { alert: 'none' }, ['listing_alert']],
+    ['mode', { mode: MODES[1] }, ['listing_mode']],
+    ['type', { type: REPORT_TYPES[1] }, ['listing_type']],
+    ['flagged', { flagged: 'yes' }, ['listing_flag']],
+    ['shared with me', { owner: 'beta' }, ['listing_owner']],
+  ] as const)('the browser filtering by %s: the page walks the archive index in order, the count reads its own index', (_name, patch, countIndexes) => {
+    const p = plans(browser(filters(patch as Partial<ListFilters>)));
+    expect(p.total).toBeGreaterThan(0);
+    expect(p.total).toBeLessThan(REPORTS);
+    expect(p.pagePlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_archived (ck=? AND is_archived=?)');
+    expect(p.pagePlan.join('\n'), p.text).not.toMatch(SORTS);
+    expect(p.countPlan.filter((line) => / l USING /.test(line)), p.text).toEqual([
+      expect.stringMatching(new RegExp(`^SEARCH l USING COVERING INDEX (${countIndexes.join('|')}) \\(ck=\\? AND `)),
+    ]);
   });
 
-  it('updated order: the updated index, in its order', () => {
-    const p = plans({ order: 'updated[desc]' });
-    expect(p.pagePlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_updated (ck=?)');
+  it('archived only: its own range of the archive index, in order', () => {
+    const p = plans(browser(filters({ archived: 'yes' })));
+    expect(p.total).toBe(REPORTS / 100);
+    expect(p.pagePlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_archived (ck=? AND is_archived=?)');
     expect(p.pagePlan.join('\n'), p.text).not.toMatch(SORTS);
   });
 
-  it('status and alert level, newest first: counted on the status + alert index, the page in created order', () => {
-    const p = plans({ filter: 'status[eq]active,alert.level[gte]1', order: 'created[desc]' });
+  it('a date range: a range of the archive index, in its order', () => {
+    const p = plans(browser(filters({ createdFrom: '2025-10-10', createdTo: '2025-10-12' })));
     expect(p.total).toBeGreaterThan(0);
-    expect(p.total, p.text).toBeLessThan(REPORTS / 3);
-    expect(readsThrough(p.countPlan, 'listing_status_alert'), p.text).toBe(true);
-    expect(readsThrough(p.pagePlan, 'listing_status_alert', 'listing_created'), p.text).toBe(true);
+    expect(p.pagePlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_archived (ck=? AND is_archived=? AND created>? AND created<?)');
+    expect(p.pagePlan.join('\n'), p.text).not.toMatch(SORTS);
   });
 
   it.each([
-    ['alert level alone', 'alert.level[gte]1', 'listing_alert'],
-    ['mode', `mode[eq]${MODES[1]}`, 'listing_mode'],
-    ['type', `type[eq]${REPORT_TYPES[1]}`, 'listing_type'],
-    ['flag', 'hasFlag[eq]true', 'listing_flag'],
-    ['archived', 'isArchived[eq]true', 'listing_archived'],
-    ['not archived', 'isArchived[eq]false', 'listing_archived'],
-  ])('%s, newest first: its own index', (_name, filter, index) => {
-    const p = plans({ filter, order: 'created[desc]' });
-    expect(p.total).toBeGreaterThan(0);
-    expect(readsThrough(p.countPlan, index), p.text).toBe(true);
-    expect(readsThrough(p.pagePlan, index, 'listing_created'), p.text).toBe(true);
+    ['status', 'asc', 'listing_status', 'status'],
+    ['status', 'desc', 'listing_status', 'status'],
+    ['mode', 'asc', 'listing_mode', 'mode'],
+    ['type', 'desc', 'listing_type', 'type'],
+    ['alert', 'desc', 'listing_alert', 'alert_level'],
+    ['alert', 'asc', 'listing_alert', 'alert_level'],
+    ['flag', 'asc', 'listing_flag', 'has_flag'],
+    ['flag', 'desc', 'listing_flag', 'has_flag'],
+    ['excursions', 'desc', 'listing_violations_all', 'calc_violations_all'],
+    ['excursions', 'asc', 'listing_violations_all', 'calc_violations_all'],
+  ] as const)('the browser sorted by %s %s: each value read from its index in id order, merged without sorting', (column, direction, index, sqlColumn) => {
+    const p = plans(browser((q) => (q.sort = { column, direction })));
+    expect(p.total).toBe(REPORTS - REPORTS / 100);
+    expect(valuesMergedFrom(p.pagePlan, `INDEX ${index} (ck=? AND ${sqlColumn}=?)`), p.text).toBe(true);
   });
 
-  it('shared with me (another owner): counted on the owner index, one range per other company', () => {
-    const p = plans({ filter: 'company.id[neq]alpha', order: 'created[desc]' });
-    expect(p.total).toBe(REPORTS / 4);
-    expect(p.countPlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_owner (ck=? AND owner_ck=?)');
-    expect(readsThrough(p.pagePlan, 'listing_owner', 'listing_created'), p.text).toBe(true);
+  it('the browser sorted by the archive column: the archived-hidden rows in id order, from the id index', () => {
+    const p = plans(browser((q) => (q.sort = { column: 'archived', direction: 'asc' })));
+    expect(valuesMergedFrom(p.pagePlan, 'SEARCH l USING COVERING INDEX listing_id (ck=?)'), p.text).toBe(true);
   });
 
-  it('a date range: a range of the created index, in its order', () => {
-    const p = plans({ filter: 'created[gte]2025-10-10T00:00:00Z,created[lt]2025-10-12T00:00:00Z', order: 'created[desc]' });
-    expect(p.total).toBeGreaterThan(0);
-    expect(p.pagePlan, p.text).toContain('SEARCH l USING COVERING INDEX listing_created (ck=? AND created>? AND created<?)');
-    expect(p.pagePlan.join('\n'), p.text).not.toMatch(SORTS);
+  it.each([
+    ['updated', 'listing_updated'],
+    ['reference', 'listing_reference'],
+    ['label', 'listing_sequence_code'],
+  ] as const)('the browser sorted by %s: read in the order of its index', (column, index) => {
+    const p = plans(browser((q) => (q.sort = { column, direction: 'asc' })));
+    expect(readsThrough(p.pagePlan, index), p.text).toBe(true);
+    expect(p.pagePlan.join('\n'), p.text).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
   });
 
   it.each([
