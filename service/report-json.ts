@@ -69,8 +69,8 @@ function datapointList({ timestamps, temperatures, humidities }: DatapointColumn
     if (i > 0) text += ',';
     starts[i] = text.length;
     const h = humidities === null ? Number.NaN : humidities[i];
-    text += '{"timestamp":' + num(timestamps[i]) + ',"temperature":' + num(temperatures[i]);
-    text += Number.isNaN(h) ? '}' : ',"humidity":' + num(h) + '}';
+    text += '{"timestamp":' + num(timestamps[i]) + ',"temperature":' + reading(temperatures[i]);
+    text += Number.isNaN(h) ? '}' : ',"humidity":' + reading(h) + '}';
   }
   starts[n] = text.length;
   text += ']';
@@ -99,6 +99,22 @@ function runStart(run: DatapointColumns, whole: DatapointColumns): number {
 /** JSON writes -0 as 0; template literals already do, and every stored number is finite. */
 function num(value: number): string {
   return `${value}`;
+}
+
+/** The fraction of a number of hundredths as JSON writes it: '', '.01' … '.09', '.1', '.11' … '.99'. */
+const HUNDREDTHS = Array.from({ length: 100 }, (_, f) => (f === 0 ? '' : f % 10 === 0 ? `.${f / 10}` : `.${String(f).padStart(2, '0')}`));
+
+/**
+ * A reading as JSON writes it. Sensors report hundredths: for a double that is exactly a number
+ * of hundredths (as the datapoint codec keeps them), the shortest text that reads back as it is
+ * those hundredths written out, so it is put together from integers, several times cheaper than
+ * formatting the double. Any other value is formatted as it is.
+ */
+function reading(value: number): string {
+  const scaled = Math.round(value * 100);
+  if (scaled / 100 !== value || Math.abs(scaled) > 0x7fffffff) return num(value);
+  const whole = Math.abs(scaled);
+  return `${scaled < 0 ? '-' : ''}${(whole - (whole % 100)) / 100}${HUNDREDTHS[whole % 100]}`;
 }
 
 function replaceOnce(text: string, marker: string, replacement: string): string {
