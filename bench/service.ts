@@ -15,9 +15,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { FIELDS, type FieldDef } from '../query/fields';
-import { defaultQuery, toApiParams, type ListFilters, type ListQuery, type SortColumn, SORT_KEYS } from '../renderer/lib/list-query';
+import { DEFAULT_SORT, defaultQuery, SORT_KEYS, toApiParams, toggleSort, type ListFilters, type ListQuery, type SortColumn } from '../renderer/lib/list-query';
 import { BIG_REPORT_ID, fmt, rssMiB, SITE, siteCreated, siteDatabase, siteReport, siteReportId, type SiteDatabase } from './site-database';
 import { median, percentile } from './stats';
 
@@ -85,6 +86,7 @@ async function measureSize(db: SiteDatabase): Promise<{ db: SiteDatabase; rows: 
   try {
     const cases = matrix(db.reports);
     log(`${cases.length} rows, up to ${SAMPLES} sequential requests each (at most ${CASE_SECONDS} s a row, at least ${MIN_SAMPLES} requests); times in ms, p50 / p95 over loopback HTTP`);
+    log(`load average before the matrix: ${loadAverage()}`);
     console.log('');
     console.log('| group | request | matches | p50 | p95 | bare p50 | ratio | target | n |');
     console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -102,6 +104,7 @@ async function measureSize(db: SiteDatabase): Promise<{ db: SiteDatabase; rows: 
       return `${g} ${of.filter((r) => r.p50 <= r.target).length}/${of.length}`;
     });
     log(`${fmt(db.reports)} reports, rows within target: ${within.join(', ')}; slowest p50 ${Math.max(...rows.map((r) => r.p50)).toFixed(0)} ms`);
+    log(`load average after the matrix: ${loadAverage()} (the machine's other work shares its cores)`);
     await throughput(client, served.url, bare.url);
     log(`serving process RSS after the matrix: ${rss.toFixed(0)} MiB (target ≤ 300 MB)`);
     return { db, rows, rss };
@@ -141,10 +144,12 @@ function matrix(size: number): Case[] {
   ui('created in one week', filters({ createdFrom: day(newest - 40 * 86_400), createdTo: day(newest - 34 * 86_400) }));
   ui('shared with me (owner: the other company)', filters({ owner: SITE.otherCompany }));
   ui('page 500', () => {}, { pageNumber: '500' });
+  // Each column as its header's first click sorts it, then as the second click flips it.
   for (const column of Object.keys(SORT_KEYS) as SortColumn[]) {
-    if (column === 'created') continue;
-    const descending = column === 'updated' || column === 'alert' || column === 'excursions';
-    ui(`sort by ${column} ${descending ? 'desc' : 'asc'}`, (q) => (q.sort = { column, direction: descending ? 'desc' : 'asc' }));
+    const first = toggleSort(DEFAULT_SORT, column);
+    for (const sort of column === 'created' ? [toggleSort(DEFAULT_SORT, column)] : [first, toggleSort(first, column)]) {
+      ui(`sort by ${column} ${sort.direction}`, (q) => (q.sort = sort));
+    }
   }
 
   for (const [key, def] of FIELDS) list('filter', `${key}${typicalCondition(key, def, size)}`, { filter: `${key}${typicalCondition(key, def, size)}`, order: 'created[desc]' });
@@ -283,6 +288,13 @@ async function throughput(client: Client, service: string, bare: string): Promis
   const served = await rps(url, { 'x-api-key': SITE.key });
   const same = await rps(bare + '/answer');
   log(`retrieve throughput (${(body.length / 1024).toFixed(1)} KiB report, 16 connections): ${fmt(Math.round(served))} req/s; bare server, same bytes: ${fmt(Math.round(same))} req/s (ratio ${(served / same).toFixed(2)})`);
+}
+
+/** The 1, 5 and 15 minute load averages, as uptime prints them. */
+function loadAverage(): string {
+  return loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ');
 }
 
 /** A bare Node server answering whatever body it was last given, as the service would. */
