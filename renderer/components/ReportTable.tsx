@@ -237,12 +237,19 @@ export function ReportTable({ maxScrollHeight = SAFE_MAX_SCROLL_HEIGHT }: Report
     stores.list.getState().setShown(shownFirst, Math.max(shownFirst, shownLast));
   }, [shownFirst, shownLast]);
 
-  // Keyboard selection and "go to row" bring the selected row fully into view.
+  // Keyboard selection and "go to row" bring the selected row fully into view, and ask for the rows
+  // there at once: this scroll lands where it is put, there is no settling to wait for.
   useEffect(() => {
     const scroller = scrollRef.current;
     if (selectedIndex < 0 || !scroller) return;
-    const to = scrollTopToReveal(scaleRef.current, scroller.scrollTop, selectedIndex * ROW_HEIGHT, (selectedIndex + 1) * ROW_HEIGHT);
-    if (to !== null) scroller.scrollTop = to;
+    const scale = scaleRef.current;
+    const to = scrollTopToReveal(scale, scroller.scrollTop, selectedIndex * ROW_HEIGHT, (selectedIndex + 1) * ROW_HEIGHT);
+    if (to === null) return;
+    scroller.scrollTop = to;
+    const offset = offsetAt(scale, scroller.scrollTop);
+    const first = Math.floor(offset / ROW_HEIGHT);
+    const last = Math.floor((offset + scale.viewportHeight - 1) / ROW_HEIGHT);
+    stores.list.getState().requestRange(Math.max(0, first - PREFETCH_ROWS), last + PREFETCH_ROWS);
   }, [selectedIndex]);
 
   // A new question starts at the top.

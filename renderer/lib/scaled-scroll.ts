@@ -99,12 +99,15 @@ export function scrollTopFor(scale: ScrollScale, offset: number, side: 'atOrBefo
 }
 
 /**
- * The scroll position that brings [top, bottom) of the real list fully into view with the least
- * movement, or null when it is already in view (or taller than the viewport and on screen at its top).
+ * The scroll position that brings [top, bottom) of the real list fully into view, or null when it
+ * is already in view. Just below the viewport it comes in at the bottom edge, as when stepping down
+ * row by row; above it, or more than a viewport below, it goes to the top edge, so a jump shows
+ * what follows the row rather than what precedes it.
  */
 export function scrollTopToReveal(scale: ScrollScale, scrollTop: number, top: number, bottom: number): number | null {
   const shown = offsetAt(scale, scrollTop);
   if (top >= shown && bottom <= shown + scale.viewportHeight) return null;
-  if (top < shown || bottom - top > scale.viewportHeight) return scrollTopFor(scale, top, 'atOrBefore');
+  const near = top >= shown && bottom <= shown + 2 * scale.viewportHeight && bottom - top <= scale.viewportHeight;
+  if (!near) return scrollTopFor(scale, top, 'atOrBefore');
   return scrollTopFor(scale, bottom - scale.viewportHeight, 'atOrAfter');
 }

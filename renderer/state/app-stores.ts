@@ -64,9 +64,17 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     list.getState().reset();
     catalogue.getState().reset();
     if (state.client) {
-      void catalogue.getState().load();
       // Same filters, new company: ask again with the new key.
       list.getState().setQuery(list.getState().query);
+      // The filter bar's suggestions wait for the first rows: the service answers one request at
+      // a time, and counting custom fields and companies at a large site takes longer than a page.
+      const client = state.client;
+      void list
+        .getState()
+        .ensureRange(0, 0)
+        .finally(() => {
+          if (connection.getState().client === client) void catalogue.getState().load();
+        });
       // A report opened before the switch is opened again only if the new company can see it;
       // the detail says so in words when it cannot.
       if (openId) void detail.getState().open(openId);

@@ -213,7 +213,9 @@ export function createListStore(options: ListStoreOptions) {
           }
         }
         syncLoading();
-        const missing = needed.filter((p) => !pages.has(p) && !inFlight.has(p));
+        // The pages on screen first, then outwards: the service answers one request at a time.
+        const centre = pageOf(Math.floor((Math.max(0, start) + end) / 2));
+        const missing = needed.filter((p) => !pages.has(p) && !inFlight.has(p)).sort((a, b) => Math.abs(a - centre) - Math.abs(b - centre));
         if (missing.length === 0) return;
         if (timer !== null) clearTimeout(timer);
         const run = () => {

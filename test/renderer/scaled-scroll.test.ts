@@ -144,6 +144,11 @@ describe('scaled scrolling', () => {
           const shown = offsetAt(scale, to);
           expect(top).toBeGreaterThanOrEqual(shown);
           expect(top + ROW).toBeLessThanOrEqual(shown + scale.viewportHeight);
+          // A jump (from below, or from more than a screen above) puts the row at the top, as near as the pages
+          // allow, unless the list ends first.
+          const was = offsetAt(scale, from);
+          const far = top < was || top + ROW > was + 2 * scale.viewportHeight;
+          if (far && to < scale.maxScrollTop) expect(top - shown).toBeLessThanOrEqual(Math.floor(scale.viewportHeight / 2));
         },
       ),
       { numRuns: RUNS },
