@@ -133,7 +133,8 @@ function upgradeEarlierBuild(size: number, building: string, log: (line: string)
   return null;
 }
 
-async function writeSiteBundle(file: string, size: number, log: (line: string) => void): Promise<number> {
+/** Writes the bundle of a site of `size` reports, report by report; returns its size in bytes. */
+export async function writeSiteBundle(file: string, size: number, log: (line: string) => void): Promise<number> {
   const out = createWriteStream(file, { highWaterMark: 1 << 20 });
   let bytes = 0;
   const put = async (text: string) => {
@@ -161,7 +162,7 @@ async function writeSiteBundle(file: string, size: number, log: (line: string) =
 }
 
 /** `labeldesk import` in a child process, its resident memory sampled while it runs. */
-async function runImport(bundle: string, dbFile: string, log: (line: string) => void): Promise<{ seconds: number; peakRssMiB: number }> {
+export async function runImport(bundle: string, dbFile: string, log: (line: string) => void): Promise<{ seconds: number; peakRssMiB: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ['bin/labeldesk.js', 'import', '--db', dbFile, bundle], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
