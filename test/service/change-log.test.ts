@@ -120,6 +120,20 @@ describe('import, demo and whole reports', () => {
     expect(service.history('i2')).toHaveLength(1);
   });
 
+  it('an import that replaces some reports and brings new ones logs each once, new ones in bundle order, naming who sees them', async () => {
+    const service = serviceFile(dir, { now: () => NOW });
+    expect((await service.importBundle(bundle([makeReport('m1')]))).ok).toBe(true);
+    const shared = makeReport('m3', { access: [{ companyId: 'nordic', role: 'editor' }, { companyId: 'fresh', role: 'viewer' }] });
+    const incoming = [makeReport('m4'), makeReport('m1', { labelReference: 'CHANGED' }), shared, makeReport('m2')];
+    expect((await service.importBundle(bundle(incoming))).ok).toBe(true);
+    expect(column(service.file, 'SELECT label_report_id FROM change_log ORDER BY seq')).toEqual(['m1', 'm1', 'm4', 'm3', 'm2']);
+    expect(service.history('m1').map((e) => e.kind)).toEqual(['create', 'update']);
+    expect(service.history('m3')).toMatchObject([
+      { kind: 'create', actor: { kind: 'import' }, changes: [], companies: ['acme', 'nordic', 'fresh'], at: NOW.toISOString() },
+    ]);
+    expect(service.reports.retrieve(as('fresh'), 'm3').labelReference).toBe('REF-m3');
+  });
+
   it('a failed import logs nothing and writes nothing', async () => {
     const service = serviceFile(dir, { now: () => NOW });
     const result = await service.importBundle(bundle([makeReport('f1'), { ...makeReport('f2'), companyId: 'ghost' }]));
