@@ -6,6 +6,7 @@ import type { Statement } from 'better-sqlite3';
 import type { ListQuery } from '../query/list-query';
 import type { Db } from './database';
 import { compileListQuery } from './query/compile';
+import { TrigramCounts } from './query/trigram-frequency';
 import {
   MINIMAL_COLUMNS,
   REPORT_COLUMNS,
@@ -100,6 +101,7 @@ export class ReportStore {
   private readonly selectRow: Statement;
   private readonly listCache = new Map<string, Statement>();
   private readonly counts = new Map<string, { version: string; n: number }>();
+  private readonly trigrams: TrigramCounts;
 
   /**
    * `mayReuseCounts` is false while a write transaction is open: a count taken there may see
@@ -109,6 +111,7 @@ export class ReportStore {
     private readonly db: Db,
     private readonly mayReuseCounts: () => boolean = () => !db.inTransaction,
   ) {
+    this.trigrams = new TrigramCounts(db);
     this.insertReport = db.prepare(
       `INSERT INTO label_reports (${REPORT_COLUMNS.join(', ')}) VALUES (${REPORT_COLUMNS.map((c) => '@' + c).join(', ')})`,
     );
@@ -154,7 +157,7 @@ export class ReportStore {
 
   /** A parsed list query as SQL for `count` and the list pages; opaque to callers. */
   compile(query: ListQuery): SqlFilter {
-    return compileListQuery(query);
+    return compileListQuery(query, this.trigrams.frequency);
   }
 
   /** Whether the company has an access entry on the report: the visibility check, without reading the report. */

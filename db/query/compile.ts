@@ -73,12 +73,19 @@ export interface CompiledListQuery {
   ranges?: { sortKey: string; conditions: { where: string; params: unknown[] }[] };
 }
 
+/**
+ * What the trigram index holds, as far as it is known: how many reports hold a trigram (ASCII,
+ * lower case, as the index folds it) in a column, or undefined when unknown. Only the speed of a
+ * search depends on it: any trigram of a pattern's literal run picks a superset of the matches.
+ */
+export type TrigramFrequency = (column: string, trigram: string) => number | undefined;
+
 const COMPARATORS: Partial<Record<Operator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
-export function compileListQuery(q: ListQuery): CompiledListQuery {
+export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency): CompiledListQuery {
   const params: unknown[] = [];
   const parts: string[] = [];
-  for (const cond of q.filter) parts.push(compileCondition(cond, params));
+  for (const cond of q.filter) parts.push(compileCondition(cond, params, frequency));
   for (const cond of q.customFields) parts.push(compileCustomField(cond, params));
   const where = parts.length === 0 ? '1' : parts.map((p) => `(${p})`).join(' AND ');
   const sortMatches = q.filter.some(startsFromRareValue);
@@ -145,7 +152,7 @@ function requireField(key: string): { field: FieldDef; column: FieldColumn } {
   return { field, column };
 }
 
-function compileCondition(cond: Condition, params: unknown[]): string {
+function compileCondition(cond: Condition, params: unknown[], frequency?: TrigramFrequency): string {
   const { column } = requireField(cond.key);
   if (column.array) {
     const { from, link } = column.array;
@@ -184,7 +191,7 @@ function compileCondition(cond: Condition, params: unknown[]): string {
     return `l.owner_ck ${cond.op === 'eq' ? '=' : 'IN'} (SELECT k.ck FROM company_keys k WHERE k.company_id ${cond.op === 'eq' ? '=' : '<>'} ?)`;
   }
   if (column.textColumn && (cond.op === 'like' || cond.op === 'ilike' || cond.op === 'includes')) {
-    const match = trigramMatch(column.textColumn, cond.op, String(value));
+    const match = trigramMatch(column.textColumn, cond.op, String(value), frequency);
     if (match !== null) {
       params.push(match);
       return `l.rk IN (SELECT rowid FROM report_text WHERE report_text MATCH ?) AND ${scalar(column.sql, cond.op, value, params)}`;
@@ -230,8 +237,13 @@ const TRIGRAM = 3;
  * The MATCH expression that picks every report whose `column` may satisfy the condition: it
  * holds each literal run of the pattern, case folded. Null when no run is long enough, or when
  * the index's folding could miss a match (an ilike pattern outside ASCII).
+ *
+ * When `frequency` knows every trigram of the runs (ASCII runs), the expression asks for the one
+ * trigram fewest reports hold instead: a search for `po-12` among references that all start with
+ * `PO-` then reads the short list of `-12`, not the lists of `po-` and `o-1`, which name every
+ * report. The condition itself still decides each candidate.
  */
-function trigramMatch(column: string, op: 'like' | 'ilike' | 'includes', value: string): string | null {
+function trigramMatch(column: string, op: 'like' | 'ilike' | 'includes', value: string, frequency?: TrigramFrequency): string | null {
   if (op === 'ilike' && !isAscii(value)) return null;
   const runs: string[] = [];
   let run = '';
@@ -245,7 +257,25 @@ function trigramMatch(column: string, op: 'like' | 'ilike' | 'includes', value: 
     run = '';
   }
   if (runs.length === 0) return null;
-  return runs.map((r) => `${column} : "${r.replaceAll('"', '""')}"`).join(' AND ');
+  const phrase = (text: string) => `${column} : "${text.replaceAll('"', '""')}"`;
+  const rarest = frequency && rarestTrigram(column, runs, frequency);
+  return rarest ? phrase(rarest) : runs.map(phrase).join(' AND ');
+}
+
+/** The trigram of the runs that fewest reports hold, when every run is ASCII and each count is known. */
+function rarestTrigram(column: string, runs: string[], frequency: TrigramFrequency): string | null {
+  if (!runs.every(isAscii)) return null;
+  let best: { trigram: string; reports: number } | null = null;
+  for (const run of runs) {
+    const folded = run.toLowerCase();
+    for (let i = 0; i + TRIGRAM <= folded.length; i++) {
+      const trigram = folded.slice(i, i + TRIGRAM);
+      const reports = frequency(column, trigram);
+      if (reports === undefined) return null;
+      if (best === null || reports < best.reports) best = { trigram, reports };
+    }
+  }
+  return best?.trigram ?? null;
 }
 
 function compileCustomField(cond: CustomFieldCondition, params: unknown[]): string {

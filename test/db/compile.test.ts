@@ -564,6 +564,29 @@ describe('compileListQuery on a real SQLite database', () => {
   });
 });
 
+describe('text searches through the trigram index', () => {
+  const matchOf = (filter: string, frequency?: (column: string, trigram: string) => number | undefined) =>
+    compileListQuery(parseListQuery({ filter }), frequency).params.find((p) => typeof p === 'string' && p.includes(' : '));
+  const counts: Record<string, number> = { 'po-': 1000, 'o-1': 900, '-12': 12, '123': 40, 'sea': 3 };
+  const known = (_column: string, trigram: string) => counts[trigram];
+
+  it('asks for every literal run as a phrase when nothing is known of the trigrams', () => {
+    expect(matchOf('labelReference[ilike]%PO-12%')).toBe('label_reference : "PO-12"');
+    expect(matchOf('labelReference[like]PO-123%sea%')).toBe('label_reference : "PO-123" AND label_reference : "sea"');
+  });
+
+  it('asks for the one trigram of the runs fewest reports hold, case folded, when each is known', () => {
+    expect(matchOf('labelReference[ilike]%PO-12%', known)).toBe('label_reference : "-12"');
+    expect(matchOf('labelReference[like]PO-123%sea%', known)).toBe('label_reference : "sea"');
+    expect(matchOf('label.sequenceCode[includes]po-123', known)).toBe('label_sequence_code : "-12"');
+  });
+
+  it('keeps the phrases when one trigram is unknown or a run is not ASCII', () => {
+    expect(matchOf('labelReference[ilike]%PO-1x%', known)).toBe('label_reference : "PO-1x"');
+    expect(matchOf('labelReference[like]%éPO-12%', known)).toBe('label_reference : "éPO-12"');
+  });
+});
+
 describe('pattern translation', () => {
   it('translates like patterns to GLOB', () => {
     expect(toGlob('a%b*c_d')).toBe('a*b*c?d');
