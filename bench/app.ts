@@ -43,6 +43,9 @@ interface Sample {
   /** The slowest list request the page made between the action and the rows, ms; 0 when none. */
   slowestList: number;
   lists: number;
+  /** From the action to the first list request leaving, and from the last answer to the rows on screen, ms. */
+  beforeRequest: number;
+  afterAnswer: number;
 }
 
 class Timings {
@@ -77,14 +80,14 @@ export async function run(): Promise<void> {
   }
   const loadAfter = loadavg();
   console.log('');
-  console.log(`| action (${fmt(SIZE)} reports, 1920×1080) | p50 ms | p95 ms | slowest list request p50 ms | list requests | target ms | n |`);
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(`| action (${fmt(SIZE)} reports, 1920×1080) | p50 ms | p95 ms | slowest list request p50 | list requests | action → request p50 | answer → rows p50 | target ms | n |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, { target, samples }] of timings.rows) {
     const ms = samples.map((s) => s.ms);
     const within = target === null ? '' : median(ms) <= target ? ' ✓' : ' ✗';
     console.log(
       `| ${name} | ${median(ms).toFixed(0)} | ${percentile(ms, 95).toFixed(0)} | ${median(samples.map((s) => s.slowestList)).toFixed(0)} | ` +
-        `${median(samples.map((s) => s.lists))} | ${target === null ? '—' : `≤ ${target}${within}`} | ${samples.length} |`,
+        `${median(samples.map((s) => s.lists))} | ${median(samples.map((s) => s.beforeRequest)).toFixed(0)} | ${median(samples.map((s) => s.afterAnswer)).toFixed(0)} | ${target === null ? '—' : `≤ ${target}${within}`} | ${samples.length} |`,
     );
   }
   console.log('');
@@ -235,6 +238,13 @@ const PROBE_SCRIPT = `(() => {
   const rowShows = (index, id) => document.querySelector('.rows .row[data-index="' + index + '"]')?.getAttribute('data-report-id') === id;
   const listRequests = (from, to) => performance.getEntriesByType('resource')
     .filter((e) => e.name.includes('/v2/labelReports?') && e.startTime >= from - 1 && e.startTime <= to);
+  const sample = (start, end, lists) => ({
+    ms: end - start,
+    slowestList: Math.max(0, ...lists.map((e) => e.responseEnd - e.startTime)),
+    lists: lists.length,
+    beforeRequest: lists.length ? Math.min(...lists.map((e) => e.startTime)) - start : 0,
+    afterAnswer: lists.length ? end - Math.max(...lists.map((e) => e.responseEnd)) : 0,
+  });
   const watch = (index, id, startAt, needsChange) => new Promise((resolve) => {
     let changed = !needsChange || !rowShows(index, id);
     let done = false;
@@ -248,7 +258,7 @@ const PROBE_SCRIPT = `(() => {
         const end = performance.now();
         const start = startAt();
         const lists = listRequests(start, end);
-        resolve({ ms: end - start, slowestList: Math.max(0, ...lists.map((e) => e.responseEnd - e.startTime)), lists: lists.length });
+        resolve(sample(start, end, lists));
       });
     };
     const observer = new MutationObserver(check);
@@ -270,7 +280,7 @@ const PROBE_SCRIPT = `(() => {
       const first = await firstRows;
       if (first.id !== id) throw new Error('the first row shows ' + first.id + ', the service says ' + id);
       const lists = listRequests(0, first.end);
-      return { ms: first.end, slowestList: Math.max(0, ...lists.map((e) => e.responseEnd - e.startTime)), lists: lists.length };
+      return sample(0, first.end, lists);
     },
     arm(index, id, events) {
       let at = null;
