@@ -159,6 +159,27 @@ describe('list store', () => {
     expect(store.getState().rowAt(120)?.id).toBe(server.facts[120].id);
   });
 
+  it('asks for the pages on screen first, then those around them outwards', async () => {
+    const c = client(KEYS.acme);
+    const asked: number[] = [];
+    const recording: ApiClient = {
+      ...c,
+      listReports: ((p: never, s?: AbortSignal) => (asked.push((p as { pageNumber?: number }).pageNumber ?? 1), c.listReports(p, s))) as ApiClient['listReports'],
+    };
+    const store = createListStore({ getClient: () => recording, pageSize: PAGE, debounceMs: 0, maxConcurrent: 1 });
+    store.getState().setQuery({ filters: defaultFilters(), sort: { column: 'created', direction: 'asc' } });
+    await store.getState().ensureRange(0, 0);
+    asked.length = 0;
+    // Rows 60–199 (pages 4–10) around the rows on screen, 120–139 (page 7).
+    store.getState().requestRange(60, 199);
+    await expect.poll(() => asked.length).toBe(7);
+    expect(asked[0]).toBe(7);
+    const distances = asked.map((p) => Math.abs(p - 7));
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    await expect.poll(() => store.getState().loadingPages).toBe(0);
+    expect(store.getState().rowAt(199)?.id).toBe(server.facts[199].id);
+  });
+
   it('says in words why the service refused, and when it is unreachable', async () => {
     const refused = listStore('an-unknown-key-0123456789');
     refused.getState().setQuery({ filters: defaultFilters(), sort: { column: 'created', direction: 'asc' } });
