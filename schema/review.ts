@@ -221,7 +221,7 @@ export const customFieldUsageSchema = z.object({
   customFieldId: z.string(),
   /** number: every value (array elements included) is a number; text: none is; mixed: both. */
   kind: z.enum(CUSTOM_FIELD_KINDS),
-  /** Reports holding it. */
+  /** Reports holding a value for it (an empty list holds none). */
   count: z.int().positive(),
 });
 export type CustomFieldUsage = z.infer<typeof customFieldUsageSchema>;

@@ -20,6 +20,9 @@ beforeAll(async () => {
         { customFieldId: 'carrier', value: i % 2 === 0 ? 'DHL' : 'DSV' },
         ...(i < 10 ? [{ customFieldId: 'pallets', value: i % 4 === 0 ? 'ten' : i }] : []),
         ...(i < 3 ? [{ customFieldId: 'tags', value: ['pharma', 2] }] : []),
+        // An empty list holds no value: such a report does not count as using the field.
+        ...(i >= 3 && i < 6 ? [{ customFieldId: 'tags', value: [] }] : []),
+        ...(i === 7 ? [{ customFieldId: 'notes', value: [] }] : []),
       ],
     }),
   );
