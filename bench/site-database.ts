@@ -81,7 +81,9 @@ export async function siteDatabase(size: number, log: (line: string) => void): P
     log(`using ${file} (built earlier; delete it to rebuild)`);
     return JSON.parse(readFileSync(figuresFile, 'utf8')) as SiteDatabase;
   }
-  const building = file + '.building';
+  // Per process: two benches building the same site at once must not write one file; the
+  // rename that finishes a build is atomic, so the later one simply replaces an equal file.
+  const building = `${file}.building-${process.pid}`;
   if (size >= UPGRADE_FROM) {
     const upgraded = upgradeEarlierBuild(size, building, log);
     if (upgraded) {
@@ -90,7 +92,7 @@ export async function siteDatabase(size: number, log: (line: string) => void): P
       return { ...upgraded, file };
     }
   }
-  const bundle = file + '.bundle.json';
+  const bundle = `${building}.bundle.json`;
   for (const f of [building, building + '-wal', building + '-shm', bundle]) rmSync(f, { force: true });
   try {
     const t0 = performance.now();
