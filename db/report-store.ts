@@ -33,6 +33,14 @@ export interface CustomFieldRow {
   value: string;
 }
 
+/** A report with what is stored beside it: access entries, per-company states, custom fields. */
+export interface StoredReport {
+  row: ReportRow;
+  access: readonly AccessRow[];
+  states: readonly CompanyStateRow[];
+  customFields: readonly CustomFieldRow[];
+}
+
 /** A report as the list's table shows it. */
 export interface ReportTableRow {
   id: string;
@@ -94,6 +102,8 @@ export class ReportStore {
   private readonly updateDatapoints: Statement;
   private readonly deleteReport: Statement;
   private readonly insertAccess: Statement;
+  private readonly deleteAccess: Statement;
+  private readonly deleteState: Statement;
   private readonly upsertState: Statement;
   private readonly upsertCustomField: Statement;
   private readonly deleteCustomField: Statement;
@@ -121,6 +131,8 @@ export class ReportStore {
     this.insertAccess = db.prepare(
       'INSERT INTO access (id, label_report_id, company_id, role) VALUES (@id, @label_report_id, @company_id, @role)',
     );
+    this.deleteAccess = db.prepare('DELETE FROM access WHERE id = ?');
+    this.deleteState = db.prepare('DELETE FROM company_report_state WHERE company_id = ? AND label_report_id = ?');
     this.upsertState = db.prepare(
       `INSERT INTO company_report_state (company_id, label_report_id, has_flag, is_archived)
        VALUES (@company_id, @label_report_id, @has_flag, @is_archived)
@@ -139,15 +151,60 @@ export class ReportStore {
     this.selectRow = db.prepare(`SELECT r.*, d.datapoints FROM label_reports r ${WITH_DATAPOINTS} WHERE r.id = ?`);
   }
 
-  /** Replaces a report whole (import is an upsert by id); its children go with it by cascade. */
-  replace(row: ReportRow, access: readonly AccessRow[], states: readonly CompanyStateRow[], fields: readonly CustomFieldRow[]): void {
-    this.deleteReport.run(row.id);
-    const { datapoints, ...columns } = row;
-    this.insertReport.run(columns);
-    this.insertDatapoints.run(row.id, datapoints);
-    for (const entry of access) this.insertAccess.run(entry);
-    for (const state of states) this.upsertState.run(state);
-    for (const f of fields) this.upsertCustomField.run(f.label_report_id, f.custom_field_id, f.value);
+  /**
+   * Writes a report whole (import is an upsert by id). A report already `stored` is changed in
+   * place: only the columns and child rows that differ are written, so the listing triggers
+   * touch what changed instead of deleting and rebuilding every listing row, text entry and
+   * custom field element of the report.
+   */
+  replace(next: StoredReport, stored?: StoredReport): void {
+    if (!stored) {
+      const { datapoints, ...columns } = next.row;
+      this.insertReport.run(columns);
+      this.insertDatapoints.run(next.row.id, datapoints);
+      for (const entry of next.access) this.insertAccess.run(entry);
+      for (const state of next.states) this.upsertState.run(state);
+      for (const f of next.customFields) this.upsertCustomField.run(f.label_report_id, f.custom_field_id, f.value);
+      return;
+    }
+    const id = next.row.id;
+    const changed = REPORT_COLUMNS.filter((c) => next.row[c] !== stored.row[c]);
+    if (changed.length > 0) this.updateColumns(id, Object.fromEntries(changed.map((c) => [c, next.row[c]])));
+    if (!next.row.datapoints.equals(stored.row.datapoints)) this.updateDatapoints.run(next.row.datapoints, id);
+
+    const sameAccess = (a: AccessRow, b: AccessRow) => a.id === b.id && a.company_id === b.company_id && a.role === b.role;
+    // Entries go before new ones come: an entry for the same company under another id or role would collide.
+    for (const entry of stored.access) if (!next.access.some((e) => sameAccess(e, entry))) this.deleteAccess.run(entry.id);
+    for (const entry of next.access) if (!stored.access.some((e) => sameAccess(e, entry))) this.insertAccess.run(entry);
+
+    for (const state of stored.states) {
+      if (!next.states.some((s) => s.company_id === state.company_id)) this.deleteState.run(state.company_id, id);
+    }
+    for (const state of next.states) {
+      const before = stored.states.find((s) => s.company_id === state.company_id);
+      if (before?.has_flag !== state.has_flag || before?.is_archived !== state.is_archived) this.upsertState.run(state);
+    }
+
+    this.replaceCustomFields(id, next.customFields, stored.customFields);
+  }
+
+  /**
+   * Custom fields are read back in the order they were written (by rowid). A value updated in
+   * place keeps its place; a new field goes last. When that would not give `next`'s order, the
+   * report's fields are written again from the first.
+   */
+  private replaceCustomFields(id: string, next: readonly CustomFieldRow[], stored: readonly CustomFieldRow[]): void {
+    const nextIds = next.map((f) => f.custom_field_id);
+    const kept = stored.filter((f) => nextIds.includes(f.custom_field_id)).map((f) => f.custom_field_id);
+    const added = nextIds.filter((f) => !kept.includes(f));
+    const inPlace = new Set(nextIds).size === nextIds.length && [...kept, ...added].every((f, i) => f === nextIds[i]);
+    for (const f of stored) {
+      if (!inPlace || !nextIds.includes(f.custom_field_id)) this.deleteCustomField.run(id, f.custom_field_id);
+    }
+    for (const f of next) {
+      const before = inPlace ? stored.find((s) => s.custom_field_id === f.custom_field_id) : undefined;
+      if (before?.value !== f.value) this.upsertCustomField.run(id, f.custom_field_id, f.value);
+    }
   }
 
   /** Removes a report; its datapoints, access entries, states and custom fields go with it by cascade. */
@@ -173,6 +230,18 @@ export class ReportStore {
   /** Whether any company's report has this id, without reading the report. */
   exists(id: string): boolean {
     return this.statement('SELECT 1 FROM label_reports WHERE id = ?').get(id) !== undefined;
+  }
+
+  /** The report as stored, with its access entries, company states and custom fields. */
+  findStored(id: string): StoredReport | undefined {
+    const row = this.findRow(id);
+    if (!row) return undefined;
+    return {
+      row,
+      access: this.accessFor([id]).get(id) ?? [],
+      states: this.companyStatesFor(id),
+      customFields: this.customFieldsFor([id]).get(id) ?? [],
+    };
   }
 
   findRow(id: string): ReportRow | undefined {

@@ -48,7 +48,7 @@ export class ReportWriter {
   put(record: ReportRecord, actor: Actor): boolean {
     return this.atomically(() => {
       const before = this.snapshot(record.row.id);
-      this.data.reports.replace(record.row, record.access, record.states, record.customFields);
+      this.data.reports.replace(record, before);
       if (!before) {
         // A new report's values are the report itself; the entry says who brought it.
         this.log(record, 'create', [], actor);
@@ -136,15 +136,8 @@ export class ReportWriter {
   }
 
   private snapshot(id: string): ReportRecord | undefined {
-    const { reports } = this.data;
-    const row = reports.findRow(id);
-    if (!row) return undefined;
-    return {
-      row,
-      access: reports.accessFor([id]).get(id) ?? [],
-      states: reports.companyStatesFor(id),
-      customFields: reports.customFieldsFor([id]).get(id) ?? [],
-    };
+    const stored = this.data.reports.findStored(id);
+    return stored && { row: stored.row, access: [...stored.access], states: [...stored.states], customFields: [...stored.customFields] };
   }
 
   private log(record: ReportRecord, kind: ChangeKind, changes: FieldChange[], actor: Actor): void {

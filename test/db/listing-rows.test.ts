@@ -1,7 +1,9 @@
 /**
  * The listing rows, the text index and the custom field elements follow every write: a database
  * changed step by step (imports, replacements, edits of every kind, per-company state, access
- * changes, a removal) holds exactly what a fresh database holds after importing its export.
+ * changes, a removal) holds exactly what a fresh database holds after importing its export. A
+ * report written again whole (sync, an import) is changed in place: what did not change is not
+ * written again.
  */
 import { createReadStream, mkdtempSync, rmSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,5 +97,76 @@ describe('listing rows', () => {
       { report_id: 's2', field: 'pallets', text: null, num: 9, numType: 'integer' },
     ]);
     expect(stepped.searches).toMatchObject({ 'label_reference : "PO-77"': ['s3'], 'label_reference : "old"': [] });
+  });
+
+  it('a report written again whole is changed in place, and the listing equals a fresh import', async () => {
+    const file = join(dir, 'in-place.sqlite');
+    const service = openService(file, { now: () => new Date('2026-11-20T10:00:00.000Z') });
+    for (const c of COMPANIES) service.companies.upsert(c);
+    const put = (id: string, overrides: Parameters<typeof makeReport>[1]) => service.putReport(makeReport(id, overrides), { kind: 'import' });
+    const start = {
+      access: [{ companyId: 'nordic', role: 'viewer' as const }],
+      companyState: [{ companyId: 'nordic', hasFlag: true, isArchived: false }],
+      customFields: [
+        { customFieldId: 'batch', value: 'B-42' },
+        { customFieldId: 'pallets', value: [3, 4.5] },
+      ],
+    };
+    const ids = ['scalars', 'access-added', 'access-removed', 'role', 'state', 'fields', 'order', 'datapoints', 'owner', 'same'];
+    for (const id of ids) put(id, start);
+    const raw = new Database(file, { readonly: true });
+    const rowids = (table: string, id: string) =>
+      raw.prepare(`SELECT rowid FROM ${table} WHERE label_report_id = ? ORDER BY rowid`).pluck().all(id);
+    const untouched = ['scalars', 'state', 'datapoints'].map((id) => [rowids('access', id), rowids('custom_field_values', id)]);
+
+    // Nothing changed: nothing is written.
+    const version = raw.pragma('data_version', { simple: true });
+    put('same', start);
+    expect(raw.pragma('data_version', { simple: true })).toBe(version);
+
+    put('scalars', { ...start, labelReference: 'PO-7788', status: 'completed', label: { ...makeReport('x').label, name: 'Renamed' } });
+    put('access-added', { ...start, access: [...start.access, { companyId: 'fresh', role: 'editor' }] });
+    put('access-removed', { ...start, access: [], companyState: [] });
+    put('role', { ...start, access: [{ companyId: 'nordic', role: 'editor' }] });
+    put('state', { ...start, companyState: [{ companyId: 'acme', hasFlag: false, isArchived: true }] });
+    put('fields', { ...start, customFields: [{ customFieldId: 'pallets', value: 9 }, { customFieldId: 'po', value: ['PO-1', 7] }] });
+    put('order', { ...start, customFields: [...start.customFields].reverse() });
+    put('datapoints', { ...start, reportedSenseData: { datapoints: series(T0, 600, [5, 5, 5, 12]) } });
+    put('owner', { ...start, companyId: 'nordic', access: [{ companyId: 'acme', role: 'viewer' }] });
+
+    // The children that did not change kept their rows.
+    expect(['scalars', 'state', 'datapoints'].map((id) => [rowids('access', id), rowids('custom_field_values', id)])).toEqual(untouched);
+    raw.close();
+    const fieldsOf = (id: string) => service.reports.retrieve(caller('acme'), id).customFields;
+    expect(fieldsOf('order')).toEqual([...start.customFields].reverse());
+    expect(fieldsOf('fields')).toEqual([{ customFieldId: 'pallets', value: 9 }, { customFieldId: 'po', value: ['PO-1', 7] }]);
+
+    const bundle = join(dir, 'in-place.json');
+    await exportTo(service, bundle);
+    service.close();
+    const freshFile = join(dir, 'in-place-fresh.sqlite');
+    const fresh = openService(freshFile);
+    const imported = await fresh.importBundle(createReadStream(bundle));
+    expect(imported).toMatchObject({ ok: true });
+    fresh.close();
+
+    const stepped = derived(file);
+    expect(stepped).toEqual(derived(freshFile));
+    const companiesOf = (id: string) => stepped.listing.filter((r) => r.id === id).map((r) => r.company);
+    expect(companiesOf('access-added')).toEqual(['acme', 'fresh', 'nordic']);
+    expect(companiesOf('access-removed')).toEqual(['acme']);
+    expect(companiesOf('owner')).toEqual(['acme', 'nordic']);
+    expect(stepped.listing.find((r) => r.id === 'owner' && r.company === 'acme')).toMatchObject({ owner: 'nordic', has_flag: 0 });
+    expect(stepped.listing.filter((r) => r.id === 'state').map((r) => [r.company, r.has_flag, r.is_archived])).toEqual([
+      ['acme', 0, 1],
+      ['nordic', 0, 0],
+    ]);
+    expect(stepped.listing.find((r) => r.id === 'scalars')).toMatchObject({ status: 'completed', label_name: 'Renamed', label_reference: 'PO-7788' });
+    expect(stepped.searches['label_reference : "PO-77"']).toEqual(['scalars']);
+    expect(stepped.elements.filter((e) => e.report_id === 'fields').map((e) => [e.field, e.text, e.num])).toEqual([
+      ['pallets', null, 9],
+      ['po', 'PO-1', null],
+      ['po', null, 7],
+    ]);
   });
 });

@@ -51,7 +51,7 @@ describe('migration 008: company states by report', () => {
     const store = new ReportStore(db);
     for (const report of reports()) {
       const r = recordFromBundle(report);
-      store.replace(r.row, r.access, r.states, r.customFields);
+      store.replace(r);
     }
     const allStates = (d: Database.Database) =>
       d.prepare('SELECT * FROM company_report_state ORDER BY label_report_id, company_id').all() as StateRow[];
@@ -77,7 +77,7 @@ describe('migration 008: company states by report', () => {
     const replaced = recordFromBundle(makeReport('s00', { companyId: 'acme', access: [{ companyId: 'nordic', role: 'viewer' }], companyState: [] }));
     const store2 = new ReportStore(raw);
     raw.transaction(() => {
-      store2.replace(replaced.row, replaced.access, replaced.states, replaced.customFields);
+      store2.replace(replaced, store2.findStored('s00'));
       store2.remove('s03');
     })();
     expect(allStates(raw)).toEqual(before.filter((s) => s.label_report_id !== 's00' && s.label_report_id !== 's03'));

@@ -80,7 +80,7 @@ describe('migration 006: the listing layout', () => {
     const store = new ReportStore(db);
     for (const report of reports()) {
       const r = recordFromBundle(report);
-      store.replace(r.row, r.access, r.states, r.customFields);
+      store.replace(r);
     }
     const before = (company: string) =>
       QUERIES.map(([, where, order]) =>

@@ -70,7 +70,7 @@ describe('migration 007: the rare-value indexes', () => {
     const store = new ReportStore(db);
     for (const report of reports()) {
       const r = recordFromBundle(report);
-      store.replace(r.row, r.access, r.states, r.customFields);
+      store.replace(r);
     }
     // Version 6's answers, read in the order its indexes hold (no `+`).
     const before = (company: string) =>

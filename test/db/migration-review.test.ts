@@ -35,7 +35,7 @@ it('adds the review to a database holding reports, a change log and webhooks, ke
   for (const c of COMPANIES) insertCompany.run(c.id, c.name, c.shortCode);
   const bundled = makeReport('v1', { access: [{ companyId: 'nordic', role: 'editor' }] });
   const record = recordFromBundle(bundled);
-  new ReportStore(db).replace(record.row, record.access, record.states, record.customFields);
+  new ReportStore(db).replace(record);
   new ChangeLogStore(db).append({ reportId: 'v1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
   db.prepare(
     `INSERT INTO webhooks (id, company_id, url, events, description, enabled, created, secret)

@@ -83,7 +83,7 @@ describe('migration 009: the sort indexes', () => {
     const store = new ReportStore(db);
     for (const report of reports()) {
       const r = recordFromBundle(report);
-      store.replace(r.row, r.access, r.states, r.customFields);
+      store.replace(r);
     }
     const queries = browserQueries();
     // Version 8's answers, in one ordered read each.

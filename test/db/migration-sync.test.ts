@@ -36,7 +36,7 @@ it('adds sync to a database holding reports, a change log and webhooks, keeping 
   const reports = new ReportStore(db);
   for (const report of bundled) {
     const record = recordFromBundle(report);
-    reports.replace(record.row, record.access, record.states, record.customFields);
+    reports.replace(record);
   }
   new ChangeLogStore(db).append({ reportId: 's1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
   db.prepare(

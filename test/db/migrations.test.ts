@@ -64,7 +64,7 @@ describe('migrations', () => {
     ];
     for (const report of bundled) {
       const r = recordFromBundle(report);
-      reports.replace(r.row, r.access, r.states, r.customFields);
+      reports.replace(r);
     }
     db.close();
 
@@ -94,7 +94,7 @@ describe('migrations', () => {
     for (const c of COMPANIES) insertCompany.run(c.id, c.name, c.shortCode);
     const bundled = makeReport('w1', { access: [{ companyId: 'nordic', role: 'editor' }] });
     const r = recordFromBundle(bundled);
-    new ReportStore(db).replace(r.row, r.access, r.states, r.customFields);
+    new ReportStore(db).replace(r);
     new ChangeLogStore(db).append({ reportId: 'w1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
     db.close();
 
