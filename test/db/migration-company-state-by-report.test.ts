@@ -4,23 +4,18 @@
  * states are found through the new index instead of a scan, and replacing or removing a report
  * takes exactly its own states with it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, SCHEMA_VERSION } from '../../db/database';
+import { describe, expect, it } from 'vitest';
+import { schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import { ReportStore } from '../../db/report-store';
 import type { BundleReport } from '../../schema/bundle';
 import { openService } from '../../service/open-service';
 import { recordFromBundle } from '../../service/report-record';
-import { COMPANIES, makeReport } from '../support/service-fixture';
+import { databaseAt, temporaryFolder } from './migration-fixture';
+import { makeReport } from '../support/service-fixture';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'labeldesk-migration-company-state-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryFolder('labeldesk-migration-company-state-');
 
 const COMPANY_STATE_VERSION = 8;
 
@@ -43,16 +38,8 @@ type StateRow = { company_id: string; label_report_id: string; has_flag: number;
 
 describe('migration 008: company states by report', () => {
   it('upgrades a version-7 database with states: they read the same, by report through the index, and go with their report only', () => {
-    const file = join(dir, 'v7.sqlite');
-    const db = new Database(file);
-    migrate(db, COMPANY_STATE_VERSION - 1);
-    db.pragma('foreign_keys = ON');
-    for (const c of COMPANIES) db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)').run(c.id, c.name, c.shortCode);
-    const store = new ReportStore(db);
-    for (const report of reports()) {
-      const r = recordFromBundle(report);
-      store.replace(r);
-    }
+    const file = join(dir(), 'v7.sqlite');
+    const db = databaseAt(file, COMPANY_STATE_VERSION - 1, reports());
     const allStates = (d: Database.Database) =>
       d.prepare('SELECT * FROM company_report_state ORDER BY label_report_id, company_id').all() as StateRow[];
     const before = allStates(db);

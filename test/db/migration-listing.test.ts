@@ -3,25 +3,18 @@
  * entries, per-company state and custom fields: every list answer is the one version 3 gave,
  * and what it derives equals what a fresh database derives from the same reports.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, SCHEMA_VERSION } from '../../db/database';
-import { ReportStore } from '../../db/report-store';
+import { describe, expect, it } from 'vitest';
+import { schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import { parseListQuery } from '../../query/list-query';
 import type { BundleReport } from '../../schema/bundle';
 import { openService } from '../../service/open-service';
-import { recordFromBundle } from '../../service/report-record';
+import { databaseAt, temporaryFolder } from './migration-fixture';
 import { COMPANIES, makeReport, series, T0 } from '../support/service-fixture';
 import { derivedForListing } from './listing-dump';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'labeldesk-migration-listing-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryFolder('labeldesk-migration-listing-');
 
 const LISTING_VERSION = 6;
 
@@ -72,16 +65,8 @@ const QUERIES: [Record<string, string>, string, string][] = [
 
 describe('migration 006: the listing layout', () => {
   it('upgrades a version-5 database with data: the same answers, the same derived rows as a fresh one', () => {
-    const file = join(dir, 'v3.sqlite');
-    const db = new Database(file);
-    migrate(db, LISTING_VERSION - 1);
-    db.pragma('foreign_keys = ON');
-    for (const c of COMPANIES) db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)').run(c.id, c.name, c.shortCode);
-    const store = new ReportStore(db);
-    for (const report of reports()) {
-      const r = recordFromBundle(report);
-      store.replace(r);
-    }
+    const file = join(dir(), 'v3.sqlite');
+    const db = databaseAt(file, LISTING_VERSION - 1, reports());
     const before = (company: string) =>
       QUERIES.map(([, where, order]) =>
         db
@@ -113,10 +98,10 @@ describe('migration 006: the listing layout', () => {
     expect(answersBefore.acme.map((ids) => ids.length)).toEqual([30, 30, 10, 5, 27, 7, 15, 15, 8, 6, 21, 30]);
     upgraded.close();
 
-    const fresh = openService(join(dir, 'fresh.sqlite'));
+    const fresh = openService(join(dir(), 'fresh.sqlite'));
     for (const c of COMPANIES) fresh.companies.upsert(c);
     for (const report of reports()) fresh.putReport(report, { kind: 'import' });
     fresh.close();
-    expect(derivedForListing(file)).toEqual(derivedForListing(join(dir, 'fresh.sqlite')));
+    expect(derivedForListing(file)).toEqual(derivedForListing(join(dir(), 'fresh.sqlite')));
   });
 });

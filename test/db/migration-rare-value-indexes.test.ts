@@ -3,26 +3,19 @@
  * companies: every list answer on the keys it indexes is the one version 6 gave, and each of
  * those keys has an index leading with the company and its column.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, SCHEMA_VERSION } from '../../db/database';
+import { describe, expect, it } from 'vitest';
+import { schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import { compileListQuery, compileOrder } from '../../db/query/compile';
 import { FIELD_COLUMNS } from '../../db/query/field-columns';
-import { ReportStore } from '../../db/report-store';
 import { parseListQuery } from '../../query/list-query';
 import type { BundleReport } from '../../schema/bundle';
 import { openService } from '../../service/open-service';
-import { recordFromBundle } from '../../service/report-record';
-import { COMPANIES, makeReport, series, T0 } from '../support/service-fixture';
+import { databaseAt, temporaryFolder } from './migration-fixture';
+import { makeReport, series, T0 } from '../support/service-fixture';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'labeldesk-migration-rare-value-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryFolder('labeldesk-migration-rare-value-');
 
 const RARE_VALUE_VERSION = 7;
 
@@ -62,16 +55,8 @@ const QUERIES: Record<string, string>[] = [
 
 describe('migration 007: the rare-value indexes', () => {
   it('upgrades a version-6 database with data: the same answers, through the new indexes', () => {
-    const file = join(dir, 'v6.sqlite');
-    const db = new Database(file);
-    migrate(db, RARE_VALUE_VERSION - 1);
-    db.pragma('foreign_keys = ON');
-    for (const c of COMPANIES) db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)').run(c.id, c.name, c.shortCode);
-    const store = new ReportStore(db);
-    for (const report of reports()) {
-      const r = recordFromBundle(report);
-      store.replace(r);
-    }
+    const file = join(dir(), 'v6.sqlite');
+    const db = databaseAt(file, RARE_VALUE_VERSION - 1, reports());
     // Version 6's answers, read in the order its indexes hold (no `+`).
     const before = (company: string) =>
       QUERIES.map((query) => {

@@ -4,27 +4,20 @@
  * requests got from version 8, page by page, is the one they get after it, and the indexes it
  * replaced are gone, the new ones in place and analysed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, SCHEMA_VERSION } from '../../db/database';
+import { describe, expect, it } from 'vitest';
+import { schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import { compileListQuery, compileOrder } from '../../db/query/compile';
-import { ReportStore } from '../../db/report-store';
 import { parseListQuery } from '../../query/list-query';
 import { defaultQuery, toApiParams, type ListFilters, type ListQuery as BrowserQuery, type SortColumn } from '../../renderer/lib/list-query';
 import type { BundleReport } from '../../schema/bundle';
 import { MODES } from '../../schema/report';
 import { openService } from '../../service/open-service';
-import { recordFromBundle } from '../../service/report-record';
-import { COMPANIES, makeReport, series, T0 } from '../support/service-fixture';
+import { databaseAt, temporaryFolder } from './migration-fixture';
+import { makeReport, series, T0 } from '../support/service-fixture';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'labeldesk-migration-sort-indexes-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryFolder('labeldesk-migration-sort-indexes-');
 
 const SORT_INDEXES_VERSION = 9;
 
@@ -75,16 +68,8 @@ function browserQueries(): Record<string, string>[] {
 
 describe('migration 009: the sort indexes', () => {
   it('upgrades a version-8 database with data: the same pages, through the new indexes', () => {
-    const file = join(dir, 'v8.sqlite');
-    const db = new Database(file);
-    migrate(db, SORT_INDEXES_VERSION - 1);
-    db.pragma('foreign_keys = ON');
-    for (const c of COMPANIES) db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)').run(c.id, c.name, c.shortCode);
-    const store = new ReportStore(db);
-    for (const report of reports()) {
-      const r = recordFromBundle(report);
-      store.replace(r);
-    }
+    const file = join(dir(), 'v8.sqlite');
+    const db = databaseAt(file, SORT_INDEXES_VERSION - 1, reports());
     const queries = browserQueries();
     // Version 8's answers, in one ordered read each.
     const before = (company: string) =>
