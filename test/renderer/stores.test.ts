@@ -249,7 +249,7 @@ describe('detail store and edits', () => {
       message: 'Only the report owner can update limits.',
     });
     // An editor may set the reference and the trim.
-    const ref = `nordic-${Date.now()}`;
+    const ref = `${server.facts[0].labelReference} (nordic)`;
     expect(await detail.getState().save('bookkeeping', { labelReference: server.facts[0].labelReference })).toBe(true);
     expect(await detail.getState().save('bookkeeping', { labelReference: ref })).toBe(true);
     expect(detail.getState().report!.labelReference).toBe(ref);

@@ -312,10 +312,14 @@ describe('the worker between events', () => {
     await quick.waitFor(1);
     await logUntil(h, other.id, settled);
     expect(slow.received).toHaveLength(1);
-    // A while of nothing to do: the two messages behind the one in flight are due, but only
-    // the end of that attempt can let them go.
+    // The two messages behind the one in flight are due, but only the end of that attempt can
+    // let them go: the worker sleeps instead of looking again on every turn of the event loop.
+    // Another webhook's message wakes it, and its whole delivery (many turns) takes a few looks.
     const looks = vi.spyOn(h.data.webhooks, 'due');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    h.webhooks.test(ACME, other.id);
+    await quick.waitFor(2);
+    await logUntil(h, other.id, (log) => log.length === 2 && settled(log));
+    expect(slow.received).toHaveLength(1);
     expect(looks.mock.calls.length).toBeLessThan(5);
   });
 });
