@@ -2,24 +2,13 @@
  * Benchmark of the sense-data engine on a year-long 100 000-datapoint report.
  * Deterministic (seeded PRNG) so figures are comparable between runs and machines.
  */
+import { mulberry32 } from '../demo/random';
 import type { SenseConfig } from '../schema/sense';
 import { columnsFromDatapoints, computeSense, datapointsFromColumns, toTimeline } from '../sense';
 import type { DatapointColumns, SenseInput, Timeline } from '../sense';
 
 const N = 100_000;
 const TARGET_MS = 5;
-
-/** mulberry32: tiny, fast and good enough to make test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CONFIG: SenseConfig = {
   limits: { minTemperature: 2, maxTemperature: 8, minHumidity: 30, maxHumidity: 80 },
@@ -31,7 +20,7 @@ const CONFIG: SenseConfig = {
 
 /** A fridge at 5 °C ± noise with a handful of warm and cold excursions, optionally with humidity. */
 function buildColumns(withHumidity: boolean, seed: number): DatapointColumns {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const timestamps = new Float64Array(N);
   const temperatures = new Float64Array(N);
   const humidities = withHumidity ? new Float64Array(N) : null;
@@ -54,7 +43,7 @@ function buildColumns(withHumidity: boolean, seed: number): DatapointColumns {
 }
 
 function shuffled(columns: DatapointColumns, seed: number): DatapointColumns {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const n = columns.timestamps.length;
   const order = Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i--) {

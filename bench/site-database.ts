@@ -18,6 +18,7 @@ import { finished } from 'node:stream/promises';
 import { SCHEMA_VERSION } from '../db/database';
 import type { BundleReport } from '../schema/bundle';
 import type { Datapoint } from '../schema/sense';
+import { mulberry32 } from '../demo/random';
 import { openService } from '../service/open-service';
 
 /** Bump when the generated data changes, so cached databases are rebuilt. */
@@ -271,15 +272,6 @@ function hash32(n: number): number {
   let h = Math.imul(n ^ 0x9e3779b9, 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
-}
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function progressStep(size: number): number {

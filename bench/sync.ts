@@ -21,6 +21,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../demo/random';
 import { parseListQuery } from '../query/list-query';
 import type { Caller } from '../service/api-keys';
 import { openService } from '../service/open-service';
@@ -38,15 +39,6 @@ const REPO = fileURLToPath(new URL('../', import.meta.url));
 const READER: Caller = { keyId: 'sync-bench', companyId: 'acme', permissions: new Set(['labelReports:read']) };
 const PROFILE = process.env.BENCH_SYNC_PROFILE === '1';
 const CACHED_REMOTE = join(tmpdir(), `labeldesk-bench-sync-${REPORTS}-v1.sqlite`);
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function benchReport(i: number, rand: () => number) {
   const start = 1_770_000_000 + i * 60;

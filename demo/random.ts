@@ -4,19 +4,22 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** mulberry32: a small, fast 32-bit PRNG; plenty for demo data. */
-export class Random {
-  private state: number;
-
-  constructor(seed: string) {
-    this.state = parseInt(sha256(seed).slice(0, 8), 16) | 0;
-  }
-
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) | 0);
+/** mulberry32: a small, fast 32-bit PRNG, the same numbers from the same seed; plenty for made-up data. */
+export function mulberry32(seed: number): () => number {
+  let state = seed | 0;
+  return () => {
+    let t = (state = (state + 0x6d2b79f5) | 0);
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Random {
+  readonly next: () => number;
+
+  constructor(seed: string) {
+    this.next = mulberry32(parseInt(sha256(seed).slice(0, 8), 16));
   }
 
   /** An integer in [min, max]. */

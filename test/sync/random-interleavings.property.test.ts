@@ -11,6 +11,7 @@
  * steps (small by default, for CI; larger runs belong to a long test session).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../demo/random';
 import { SyncPair } from '../support/sync-pair';
 import { plainReports } from '../support/sync-reports';
 
@@ -18,16 +19,9 @@ const SEED = Number(process.env.SYNC_SEED ?? Math.floor(Math.random() * 2 ** 31)
 const SIZE = Number(process.env.SYNC_SIZE ?? 25);
 const REPORTS = 6;
 
-/** mulberry32: a small, fast, seedable generator. */
+/** Draws from one seed: the same seed, the same run. */
 function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)];
   return { next, int, pick };
