@@ -3,24 +3,17 @@
  * value stays, the review tables start empty, and reviews written after the upgrade are kept,
  * also across an import that replaces their report.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ChangeLogStore } from '../../db/change-log-store';
 import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import review from '../../db/migrations/004-review';
-import { ReportStore } from '../../db/report-store';
 import { openService } from '../../service/open-service';
-import { recordFromBundle } from '../../service/report-record';
+import { databaseAt, temporaryFolder } from './migration-fixture';
 import { COMPANIES, makeReport } from '../support/service-fixture';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'labeldesk-migration-review-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryFolder('labeldesk-migration-review-');
 
 /** The version this migration takes the schema to. */
 const REVIEW_VERSION = MIGRATIONS.indexOf(review) + 1;
@@ -28,14 +21,9 @@ const NOW = () => new Date('2026-11-20T10:00:00.000Z');
 
 it('adds the review to a database holding reports, a change log and webhooks, keeping them as they were', () => {
   expect(REVIEW_VERSION).toBeGreaterThan(3);
-  const file = join(dir, 'before-review.sqlite');
-  const db = new Database(file);
-  migrate(db, REVIEW_VERSION - 1);
-  const insertCompany = db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)');
-  for (const c of COMPANIES) insertCompany.run(c.id, c.name, c.shortCode);
+  const file = join(dir(), 'before-review.sqlite');
   const bundled = makeReport('v1', { access: [{ companyId: 'nordic', role: 'editor' }] });
-  const record = recordFromBundle(bundled);
-  new ReportStore(db).replace(record);
+  const db = databaseAt(file, REVIEW_VERSION - 1, [bundled]);
   new ChangeLogStore(db).append({ reportId: 'v1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
   db.prepare(
     `INSERT INTO webhooks (id, company_id, url, events, description, enabled, created, secret)
@@ -43,7 +31,7 @@ it('adds the review to a database holding reports, a change log and webhooks, ke
   ).run();
   db.close();
 
-  const reference = openService(join(dir, 'reference.sqlite'), { now: NOW });
+  const reference = openService(join(dir(), 'reference.sqlite'), { now: NOW });
   for (const c of COMPANIES) reference.companies.upsert(c);
   reference.putReport(bundled, { kind: 'import' });
 
@@ -76,7 +64,7 @@ it('adds the review to a database holding reports, a change log and webhooks, ke
 });
 
 it('refuses an entry that is not one of the three kinds, or a decision without its value', () => {
-  const file = join(dir, 'checks.sqlite');
+  const file = join(dir(), 'checks.sqlite');
   const db = new Database(file);
   migrate(db, REVIEW_VERSION);
   db.prepare("INSERT INTO companies (id, name, short_code) VALUES ('acme', 'Acme', 'A')").run();

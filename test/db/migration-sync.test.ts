@@ -3,41 +3,26 @@
  * reviews: every value stays, sync starts off with an empty mirror and outbox, and after the
  * upgrade an edit of a mirrored report is queued in the transaction of the edit.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ChangeLogStore } from '../../db/change-log-store';
-import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION } from '../../db/database';
+import { MIGRATIONS, schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import sync from '../../db/migrations/005-sync';
-import { ReportStore } from '../../db/report-store';
 import { openService } from '../../service/open-service';
-import { recordFromBundle } from '../../service/report-record';
+import { databaseAt, temporaryFolder } from './migration-fixture';
 import { COMPANIES, makeReport } from '../support/service-fixture';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'labeldesk-migration-sync-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryFolder('labeldesk-migration-sync-');
 
 const SYNC_VERSION = MIGRATIONS.indexOf(sync) + 1;
 const NOW = () => new Date('2026-11-20T10:00:00.000Z');
 
 it('adds sync to a database holding reports, a change log and webhooks, keeping them as they were', () => {
   expect(SYNC_VERSION).toBeGreaterThan(4);
-  const file = join(dir, 'before-sync.sqlite');
-  const db = new Database(file);
-  migrate(db, SYNC_VERSION - 1);
-  const insertCompany = db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)');
-  for (const c of COMPANIES) insertCompany.run(c.id, c.name, c.shortCode);
+  const file = join(dir(), 'before-sync.sqlite');
   const bundled = [makeReport('s1', { access: [{ companyId: 'nordic', role: 'editor' }] }), makeReport('s2')];
-  const reports = new ReportStore(db);
-  for (const report of bundled) {
-    const record = recordFromBundle(report);
-    reports.replace(record);
-  }
+  const db = databaseAt(file, SYNC_VERSION - 1, bundled);
   new ChangeLogStore(db).append({ reportId: 's1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
   db.prepare(
     `INSERT INTO webhooks (id, company_id, url, events, description, enabled, created, secret)
@@ -45,7 +30,7 @@ it('adds sync to a database holding reports, a change log and webhooks, keeping 
   ).run();
   db.close();
 
-  const reference = openService(join(dir, 'reference.sqlite'), { now: NOW });
+  const reference = openService(join(dir(), 'reference.sqlite'), { now: NOW });
   for (const c of COMPANIES) reference.companies.upsert(c);
   for (const report of bundled) reference.putReport(report, { kind: 'import' });
 
