@@ -40,11 +40,23 @@ export function niceScale(low: number, high: number, maxTicks = 8): NiceScale {
   let step = niceStep(hi - lo, maxTicks);
   // Rounding the ends outwards can add a tick too many; the next step up then fits.
   for (;;) {
-    const min = Math.floor(lo / step + 1e-9) * step;
-    const max = Math.ceil(hi / step - 1e-9) * step;
-    if (Math.round((max - min) / step) + 1 <= maxTicks) return { min: tidy(min, step), max: tidy(max, step), step };
+    const { min, max } = coveringEnds(lo, hi, step);
+    if (Math.round((max - min) / step) + 1 <= maxTicks) return { min, max, step };
     step = nextNiceStep(step);
   }
+}
+
+/**
+ * The multiples of `step` at or beyond each end. The division's dust (0.7 / 0.1 = 6.999…) may
+ * pick the multiple inside the range and tidying may round an end inwards: a chart that cut a
+ * reading off would hide it, so an end that does not cover its value moves one step out.
+ */
+function coveringEnds(lo: number, hi: number, step: number): { min: number; max: number } {
+  let min = tidy(Math.floor(lo / step + 1e-9) * step, step);
+  let max = tidy(Math.ceil(hi / step - 1e-9) * step, step);
+  if (min > lo) min = tidy(min - step, step);
+  if (max < hi) max = tidy(max + step, step);
+  return { min, max };
 }
 
 /** The round step after `step`: 1 → 2 → 2.5 → 5 → 10 → 20 … */
