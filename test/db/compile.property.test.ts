@@ -17,6 +17,7 @@ import { compileListQuery } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
 import { registerSqlFunctions } from '../../db/query/sql-functions';
 import { ReportStore } from '../../db/report-store';
+import { assertProperty } from '../support/property';
 import { MODES, ROLES } from '../../schema/report';
 
 // ---------------------------------------------------------------------------------------------
@@ -455,7 +456,7 @@ const escapeValue = (text: string) => text.replace(/,/g, '\\,');
 
 describe('compileListQuery: SQL agrees with an independent evaluation', () => {
   it('for random rows, filters, customFields and orders', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         rowsArb.chain((rows) =>
           fc.tuple(fc.constant(rows), fc.array(condArb(rows), { maxLength: 3 }), fc.array(customArb(rows), { maxLength: 2 })),
