@@ -20,5 +20,7 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/query/mutation.json' },
   // The sense config may run at the same time; each needs its own sandboxes.
   tempDirName: '.stryker-tmp/query',
+  // Not copied into the sandbox: the sense run's sandboxes and earlier reports.
+  ignorePatterns: ['/.stryker-tmp', '/reports', '/test-artifacts'],
   thresholds: { high: 97, low: 90, break: null },
 };
