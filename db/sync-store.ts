@@ -7,10 +7,14 @@ import type { Statement } from 'better-sqlite3';
 import type { SyncState, SyncValue } from '../schema/sync';
 import type { Db } from './database';
 
-/** A pending field: its value before the first pending edit, and the newest one. */
+/**
+ * A pending field: its value before the first pending edit, the newest one, and the values sent
+ * in PATCHes whose answer never came (absent when there are none).
+ */
 export interface PendingField {
   base: SyncValue;
   value: SyncValue;
+  sent?: SyncValue[];
 }
 export type PendingFields = Record<string, PendingField>;
 

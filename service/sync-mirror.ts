@@ -18,7 +18,7 @@ import type {
   SyncStatus,
   SyncValue,
 } from '../schema/sync';
-import { afterPush, mergeRemote, sameValue } from '../sync/merge';
+import { afterPush, markSent, mergeRemote, sameValue } from '../sync/merge';
 import type { ReportEvents } from './report-events';
 import type { ReportRecord } from './report-record';
 import { nextUpdated, type ReportWriter } from './report-writer';
@@ -241,6 +241,14 @@ export class SyncMirror {
   /** Pending entries, oldest first. */
   pendingEntries(limit: number): OutboxRecord[] {
     return this.data.read(() => this.store.outboxEntries(limit));
+  }
+
+  /** The values of `sent` leave in a PATCH now: kept on the entry until an answer says what became of them. */
+  pushSending(sent: OutboxRecord, values: Readonly<Record<string, SyncValue>>): void {
+    this.data.write(() => {
+      const now = this.store.outboxEntry(sent.labelReportId);
+      if (now) this.store.putOutbox({ ...now, fields: markSent(now.fields, values), version: now.version + 1 });
+    });
   }
 
   /**

@@ -26,6 +26,7 @@ export async function push(ctx: CycleContext): Promise<void> {
       sent.add(entry.labelReportId);
       const values = Object.fromEntries(Object.entries(entry.fields).map(([field, { value }]) => [field, value]));
       try {
+        await ctx.write(() => service.sync.pushSending(entry, values));
         const answer = (await send(ctx, entry.labelReportId, patchOf(values))) ?? (await remote.retrieve(entry.labelReportId));
         await ctx.write(() => service.sync.pushAccepted(entry, answer, options));
       } catch (err) {

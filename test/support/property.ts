@@ -37,7 +37,12 @@ export function seedsToRun(fixed: readonly number[] = [], legacyEnv?: string): n
 export function replayCommand(seed: number): string {
   const { testPath, currentTestName } = expect.getState();
   const file = testPath ? relative(process.cwd(), testPath) : '<test file>';
-  const name = currentTestName ? ` -t '${currentTestName.replaceAll("'", "'\\''")}'` : '';
+  // -t takes a pattern matched against the names of the test's suites and its own, space-joined.
+  const pattern = currentTestName
+    ?.split(' > ')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  const name = pattern ? ` -t '${pattern.replaceAll("'", "'\\''")}'` : '';
   return `SEED=${seed} npx vitest run ${file}${name}`;
 }
 

@@ -1,6 +1,6 @@
 /** The per-field three-way merge of sync: local edits coalesced, a pull met field by field, what a push leaves. */
 import { describe, expect, it } from 'vitest';
-import { afterPush, mergeLocalEdit, mergeRemote } from '../../../sync/merge';
+import { afterPush, markSent, mergeLocalEdit, mergeRemote } from '../../../sync/merge';
 
 describe('local edits', () => {
   it('keep the value before the first pending edit as the base and the newest as the value', () => {
@@ -64,5 +64,47 @@ describe('after a push was accepted', () => {
     const sent = { labelReference: { base: 'A', value: 'B' }, hasFlag: { base: false, value: true } };
     const now = { labelReference: { base: 'A', value: 'C' }, hasFlag: { base: false, value: true }, status: { base: 'active', value: 'completed' } };
     expect(afterPush(now, sent)).toEqual({ labelReference: { base: 'B', value: 'C' }, status: { base: 'active', value: 'completed' } });
+  });
+});
+
+describe('values sent without an answer (decisions §5)', () => {
+  const remote = (values: Record<string, unknown>) => (field: string) => values[field] as never;
+
+  it('are remembered per field, each once, and only for fields still pending', () => {
+    let pending = markSent({ labelReference: { base: 'A', value: 'B' } }, { labelReference: 'B', hasFlag: true });
+    pending = markSent(pending, { labelReference: 'B' });
+    expect(pending).toEqual({ labelReference: { base: 'A', value: 'B', sent: ['B'] } });
+  });
+
+  it('stay through a newer local edit of the field', () => {
+    const pending = mergeLocalEdit({ labelReference: { base: 'A', value: 'B', sent: ['B'] } }, [{ field: 'labelReference', old: 'B', new: 'C' }]);
+    expect(pending).toEqual({ labelReference: { base: 'A', value: 'C', sent: ['B'] } });
+  });
+
+  it('keep a field edited back to its base pending: the value sent may have arrived', () => {
+    const pending = mergeLocalEdit({ labelReference: { base: 'A', value: 'B', sent: ['B'] } }, [{ field: 'labelReference', old: 'B', new: 'A' }]);
+    expect(pending).toEqual({ labelReference: { base: 'A', value: 'A', sent: ['B'] } });
+    const merge = mergeRemote(pending, remote({ labelReference: 'B' }), 'remote');
+    expect(merge.conflicts).toEqual([]);
+    expect(merge.keepLocal).toEqual({ labelReference: 'A' });
+  });
+
+  it('make a pulled value equal to one of them this desk\'s own push: it becomes the base, the newer local value stays pending, no conflict', () => {
+    const pending = { labelReference: { base: 'A', value: 'C', sent: ['B'] } };
+    const merge = mergeRemote(pending, remote({ labelReference: 'B' }), 'remote');
+    expect(merge).toEqual({ keepLocal: { labelReference: 'C' }, pending: { labelReference: { base: 'B', value: 'C', sent: ['B'] } }, conflicts: [] });
+  });
+
+  it('explain only their own values: another writer\'s value is a conflict still', () => {
+    const pending = { labelReference: { base: 'A', value: 'C', sent: ['B'] } };
+    const merge = mergeRemote(pending, remote({ labelReference: 'R' }), 'remote');
+    expect(merge.conflicts).toEqual([{ field: 'labelReference', base: 'A', local: 'C', remote: 'R' }]);
+    expect(merge.pending).toEqual({});
+  });
+
+  it('are forgotten once a push is answered: the remote then holds what was sent', () => {
+    const sent = { labelReference: { base: 'A', value: 'C', sent: ['B', 'C'] } };
+    const now = { labelReference: { base: 'A', value: 'D', sent: ['B', 'C'] } };
+    expect(afterPush(now, sent)).toEqual({ labelReference: { base: 'C', value: 'D' } });
   });
 });
