@@ -290,7 +290,7 @@ export function parseStrictNumber(text: string): number | null {
 }
 
 const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?))?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
  * Reads an ISO 8601 date or zoned date-time. Answers the instant in canonical
