@@ -362,3 +362,84 @@ describe('parseListQuery: customFields', () => {
     expect(err.message).toContain('kkkk…');
   });
 });
+
+describe('parseListQuery: edges of the grammar', () => {
+  it('knows the century years: 29 February only every 400 years', () => {
+    expect(filterOf('created[gte]2000-02-29')[0].value).toBe('2000-02-29T00:00:00.000Z');
+    expect(filterOf('created[gte]1600-02-29T12:00Z')[0].value).toBe('1600-02-29T12:00:00.000Z');
+    for (const year of ['1900', '2100', '1800']) {
+      expectRefused({ filter: `created[gte]${year}-02-29` }, 'INVALID_FILTER', `day 29 does not exist in ${year}-02`);
+      expect(filterOf(`created[gte]${year}-02-28`)[0].value).toBe(`${year}-02-28T00:00:00.000Z`);
+    }
+    expect(filterOf('created[gte]2028-02-29')[0].value).toBe('2028-02-29T00:00:00.000Z');
+  });
+
+  it('takes every day of the months of 30 and 31 days, and no more', () => {
+    const lengths = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    lengths.forEach((days, i) => {
+      const month = String(i + 1).padStart(2, '0');
+      expect(parseInstant(`2026-${month}-${days}`)).toEqual({ iso: `2026-${month}-${days}T00:00:00.000Z`, subMillisecond: false });
+      expect(parseInstant(`2026-${month}-${days + 1}`)).toBe(`day ${days + 1} does not exist in 2026-${month}`);
+    });
+  });
+
+  it('reads a date, or a date-time with its zone, the same whatever the server zone', () => {
+    const saved = process.env.TZ;
+    // Under forked workers this sets the zone; under threads (the mutation run) the config has set it.
+    process.env.TZ = 'America/New_York';
+    try {
+      expect(new Date(2026, 10, 20).getTimezoneOffset(), 'the test needs a zone other than UTC').not.toBe(0);
+      expect(parseInstant('2026-11-20')).toEqual({ iso: '2026-11-20T00:00:00.000Z', subMillisecond: false });
+      expect(parseInstant('2026-07-01T12:30:00.25Z')).toEqual({ iso: '2026-07-01T12:30:00.250Z', subMillisecond: false });
+      expect(parseInstant('2026-07-01T12:30+02:00')).toEqual({ iso: '2026-07-01T10:30:00.000Z', subMillisecond: false });
+      expect(filterOf('updated[lt]2026-01-01')[0].value).toBe('2026-01-01T00:00:00.000Z');
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
+  it('takes offsets up to ±23:59 in each of their forms', () => {
+    expect(parseInstant('2026-11-20T23:00+23:00')).toEqual({ iso: '2026-11-20T00:00:00.000Z', subMillisecond: false });
+    expect(parseInstant('2026-11-20T00:00-23:59')).toEqual({ iso: '2026-11-20T23:59:00.000Z', subMillisecond: false });
+    expect(parseInstant('2026-11-20T00:00:00-2359')).toEqual({ iso: '2026-11-20T23:59:00.000Z', subMillisecond: false });
+    expect(parseInstant('2026-11-20T12:00+05')).toEqual({ iso: '2026-11-20T07:00:00.000Z', subMillisecond: false });
+    expect(parseInstant('2026-11-20T12:00+0530')).toEqual({ iso: '2026-11-20T06:30:00.000Z', subMillisecond: false });
+    expect(parseInstant('2026-11-20T23:59:59Z')).toEqual({ iso: '2026-11-20T23:59:59.000Z', subMillisecond: false });
+  });
+
+  it('reads a fraction with a comma, cut to milliseconds, and says whether anything finer was cut', () => {
+    expect(parseInstant('2026-11-20T10:00:00,5Z')).toEqual({ iso: '2026-11-20T10:00:00.500Z', subMillisecond: false });
+    expect(parseInstant('2026-11-20T10:00:00.12Z')).toEqual({ iso: '2026-11-20T10:00:00.120Z', subMillisecond: false });
+    expect(parseInstant('2026-11-20T10:00:00.9999Z')).toEqual({ iso: '2026-11-20T10:00:00.999Z', subMillisecond: true });
+    expect(parseInstant('2026-11-20T10:00:00.1230001Z')).toEqual({ iso: '2026-11-20T10:00:00.123Z', subMillisecond: true });
+    expect(parseInstant('2026-11-20T10:00:00.123000Z')).toEqual({ iso: '2026-11-20T10:00:00.123Z', subMillisecond: false });
+  });
+
+  it('takes the years 0000 and 9999', () => {
+    expect(parseInstant('0000-01-01')).toEqual({ iso: '0000-01-01T00:00:00.000Z', subMillisecond: false });
+    expect(parseInstant('9999-12-31T23:59:59.999Z')).toEqual({ iso: '9999-12-31T23:59:59.999Z', subMillisecond: false });
+  });
+
+  it.each([
+    ['.55', 0.55],
+    ['1e10', 1e10],
+    ['12.345', 12.345],
+    ['1E+10', 1e10],
+    ['-0.5e-3', -0.0005],
+    ['10', 10],
+  ])('reads the number %s whole', (text, n) => {
+    expect(parseStrictNumber(text)).toBe(n);
+    expect(filterOf(`numberOfTaps[lt]${text}`)[0].value).toBe(n);
+    expect(parseListQuery({ customFields: `n[eq]${text}` }).customFields[0].number).toBe(n);
+  });
+
+  it.each(['1e10x', 'x1', '1.5.', '1e+', '+', '-.e1'])('refuses %j, a number with something around it', (text) => {
+    expect(parseStrictNumber(text)).toBeNull();
+    expect(parseListQuery({ customFields: `n[eq]${text}` }).customFields[0].number).toBeNull();
+  });
+
+  it.each(['x]created[asc]', 'x[y]created[asc]', 'a[b][asc]', 'created[asc][desc]'])('refuses the order %j, a key with junk around it', (order) => {
+    expectRefused({ order }, 'INVALID_ORDER', `order '${order}' is not of the form key[asc] or key[desc]`);
+  });
+});
