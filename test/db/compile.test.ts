@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../db/database';
 import { hasTable, insertRow } from './sql-rows';
 import { ApiError } from '../../schema/api-error';
-import { compileListQuery, toGlob, toLikePattern } from '../../db/query/compile';
+import { compileListQuery, compileOrder, toGlob, toLikePattern } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
 import { registerSqlFunctions } from '../../db/query/sql-functions';
 import { ReportStore } from '../../db/report-store';
@@ -100,6 +100,13 @@ const ROWS: Row[] = [
     interval: 60, minT: 2, maxT: 8, minH: 10, maxH: 90, taps: 1, incomplete: 0,
     figures: { read: 1, violations: 1, minT: -30, maxT: -30, average: -30 }, alert: [2, CONFIG_TIME],
   },
+  // Zeta's alone, so the caller c1 does not see it: searches run as c3 find it.
+  {
+    id: 'r06', created: '2026-04-01T00:00:00.000Z', updated: '2026-04-01T00:00:00.000Z', owner: 'c3', sub: null,
+    uid: 'UID-006', name: 'quoted', mode: 'unknown', type: 'tempSense', status: 'active', ref: 'say "cheese" now',
+    interval: 60, minT: 2, maxT: 8, minH: null, maxH: null, taps: 0, incomplete: 0,
+    figures: { read: 1, violations: 0, minT: 4, maxT: 4, average: 4 }, alert: [0, 0],
+  },
 ];
 
 const COMPANIES = [
@@ -115,6 +122,7 @@ const ACCESS: [string, string, string][] = [
   ['r03', 'c2', 'owner'], ['r03', 'c1', 'viewer'],
   ['r04', 'c1', 'owner'],
   ['r05', 'c3', 'owner'], ['r05', 'c1', 'viewer'],
+  ['r06', 'c3', 'owner'],
 ];
 
 /** [company, report, hasFlag, isArchived]: the caller is c1; c2's flag on r03 must not show. */
@@ -192,11 +200,11 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The ids the list query answers to the caller, in order, and its count: the store's own SQL. */
-function run(query: Record<string, string>): string[] {
+/** The ids the list query answers to a company, in order, and its count: the store's own SQL. */
+function run(query: Record<string, string>, caller = CALLER): string[] {
   const compiled = compileListQuery(parseListQuery(query));
-  const page = store.pageIds(CALLER, compiled, 1000, 0);
-  expect(store.count(CALLER, compiled)).toBe(page.length);
+  const page = store.pageIds(caller, compiled, 1000, 0);
+  expect(store.count(caller, compiled)).toBe(page.length);
   return page;
 }
 
@@ -535,7 +543,7 @@ describe('compileListQuery on a real SQLite database', () => {
         expect(custom(`po[eq]${escaped}`)).toEqual([]);
         expect(custom(`po[neq]${escaped}`)).toEqual(ALL_BY_CREATED);
       }
-      expect(db.prepare('SELECT count(*) FROM label_reports').pluck().get()).toBe(5);
+      expect(db.prepare('SELECT count(*) FROM label_reports').pluck().get()).toBe(ROWS.length);
     });
 
     it('refuses injected keys, operators, field ids and orders with 400', () => {
@@ -561,6 +569,79 @@ describe('compileListQuery on a real SQLite database', () => {
         expect((err as ApiError).statusCode).toBe(400);
       }
     });
+  });
+});
+
+describe('the owner company, quotes in a search, and keys off the allow-list', () => {
+  it('compares the owner company id with every operator, not only eq and neq', () => {
+    expect(ids('company.id[gt]c1')).toEqual(['r05', 'r02', 'r03']);
+    expect(ids('company.id[gte]c2')).toEqual(['r05', 'r02', 'r03']);
+    expect(ids('company.id[lt]c2')).toEqual(['r01', 'r04']);
+    expect(ids('company.id[lte]c2')).toEqual(['r01', 'r02', 'r03', 'r04']);
+    expect(ids('company.id[like]c_')).toEqual(ALL_BY_CREATED);
+    expect(ids('company.id[like]C_')).toEqual([]);
+    expect(ids('company.id[ilike]C3')).toEqual(['r05']);
+    expect(ids('company.id[includes]2')).toEqual(['r02', 'r03']);
+    expect(ids('company.id[neq]c2')).toEqual(['r05', 'r01', 'r04']);
+    expect(ids('company.id[eq]c9')).toEqual([]);
+    expect(ids('company.id[neq]c9')).toEqual(ALL_BY_CREATED);
+  });
+
+  it('finds a double quote inside a searched literal, through the trigram index', () => {
+    expect(run({ filter: 'labelReference[includes]"cheese"' }, 'c3')).toEqual(['r06']);
+    expect(run({ filter: 'labelReference[like]say "ch%' }, 'c3')).toEqual(['r06']);
+    expect(run({ filter: 'labelReference[ilike]%Y "CHEESE" NOW' }, 'c3')).toEqual(['r06']);
+    expect(run({ filter: 'labelReference[includes]"cheese""' }, 'c3')).toEqual([]);
+    expect(run({ filter: 'labelReference[includes]cheese' }, 'c3')).toEqual(['r06']);
+  });
+
+  it('refuses an array order key and a key off the allow-list in a query built without the parser', () => {
+    expect(() => compileOrder({ key: 'access.role', direction: 'asc' })).toThrow(new Error('cannot order by array key access.role'));
+    const query = parseListQuery({});
+    expect(() => compileListQuery({ ...query, filter: [{ key: 'l.id', op: 'eq', raw: 'x', value: 'x' }] })).toThrow(
+      new Error('not an allow-listed key: "l.id"'),
+    );
+    expect(() => compileListQuery({ ...query, order: { key: 'rowid', direction: 'desc' } })).toThrow(
+      new Error('not an allow-listed key: "rowid"'),
+    );
+  });
+});
+
+describe('how the page is read', () => {
+  const compiled = (query: Record<string, string>) => compileListQuery(parseListQuery(query));
+
+  it('sorts the matches when any comparison, not only the first, is on a rare-value key', () => {
+    expect(compiled({ filter: 'status[eq]active,label.uid[eq]UID-001', order: 'created[desc]' }).orderBy).toBe('+l.created DESC, l.id ASC');
+    expect(compiled({ filter: 'label.uid[gt]U,label.name[neq]x', order: 'created[asc]' }).orderBy).toBe('+l.created ASC, l.id ASC');
+    expect(compiled({ filter: 'label.uid[neq]U,label.name[like]x%', order: 'created[asc]' }).orderBy).toBe('l.created ASC, l.id ASC');
+    const rare = compiled({ filter: 'label.uid[eq]UID-001', order: 'status[desc]' });
+    expect(rare.orderBy).toBe('+l.status DESC, l.id ASC');
+    expect(rare.ranges).toBeUndefined();
+  });
+
+  it('reads a key of few values range by range unless a search or a custom field condition is there', () => {
+    // includes with fewer than three characters, and like on a key without a text index, read no index of text
+    for (const filter of ['labelReference[includes]ab', 'mode[like]air%', 'labelReference[like]PO%', 'label.name[ilike]éc%', 'labelReference[neq]PO-100']) {
+      expect(compiled({ filter, order: 'status[asc]' }).ranges?.sortKey, filter).toBe('l.status');
+    }
+    for (const filter of ['labelReference[includes]abc', 'label.uid[like]UID%', 'label.name[ilike]ecl%']) {
+      const search = compiled({ filter, order: 'status[asc]' });
+      expect(search.orderBy, filter).toBe('l.status ASC, l.id ASC');
+      expect(search.ranges, filter).toBeUndefined();
+    }
+  });
+
+  it('answers the page in the same order read range by range as read in one piece', () => {
+    for (const dir of ['asc', 'desc']) {
+      for (const order of ['status', 'mode', 'hasFlag', 'isArchived', 'alert.level', 'calculatedSenseData.numberOfViolations.all']) {
+        const ranged = compiled({ order: `${order}[${dir}]` });
+        expect(ranged.ranges, order).toBeDefined();
+        const { ranges: _, ...inOnePiece } = { ...ranged, orderBy: compileOrder({ key: order, direction: dir as 'asc' | 'desc' }) };
+        expect(store.pageIds(CALLER, ranged, 1000, 0), `${order}[${dir}]`).toEqual(store.pageIds(CALLER, inOnePiece, 1000, 0));
+      }
+    }
+    expect(ordered('alert.level[desc]')).toEqual(['r01', 'r05', 'r03', 'r04', 'r02']);
+    expect(ordered('mode[asc]')).toEqual(['r01', 'r02', 'r03', 'r04', 'r05']);
   });
 });
 
