@@ -665,6 +665,26 @@ describe('text searches through the trigram index', () => {
   it('keeps the phrases when one trigram is unknown or a run is not ASCII', () => {
     expect(matchOf('labelReference[ilike]%PO-1x%', known)).toBe('label_reference : "PO-1x"');
     expect(matchOf('labelReference[like]%éPO-12%', known)).toBe('label_reference : "éPO-12"');
+    const all = () => 1;
+    expect(matchOf('labelReference[like]PO-1%éab%', all)).toBe('label_reference : "PO-1" AND label_reference : "éab"');
+  });
+
+  it('takes the first of the trigrams fewest reports hold', () => {
+    expect(matchOf('labelReference[includes]abcd', () => 7)).toBe('label_reference : "abc"');
+    expect(matchOf('labelReference[like]xyz%abcd', (_c, t) => (t === 'xyz' ? 9 : 3))).toBe('label_reference : "abc"');
+  });
+
+  it('reads an includes value whole, wildcards and all, and a pattern run by run', () => {
+    expect(matchOf('labelReference[includes]ab%cd_e')).toBe('label_reference : "ab%cd_e"');
+    expect(matchOf('labelReference[like]ab%cde_fgh')).toBe('label_reference : "cde" AND label_reference : "fgh"');
+    expect(matchOf('labelReference[like]ab\\%cd')).toBe('label_reference : "ab%cd"');
+    expect(matchOf('labelReference[like]ab%cd')).toBeUndefined();
+  });
+
+  it('leaves a run holding a NUL to the condition, which the index could not read', () => {
+    expect(matchOf('labelReference[includes]abc\u0000def')).toBeUndefined();
+    expect(ids('labelReference[includes]PO-\u0000100')).toEqual([]);
+    expect(ids('labelReference[includes]PO-1\u0000')).toEqual([]);
   });
 });
 
