@@ -1,9 +1,8 @@
 /**
- * `labeldesk report`: the PDF of a report with excursions, read back with pdftotext (Debian's
- * poppler-utils), holds the report's reference and each excursion's row; the CSV holds every
- * reading; a missing report, a missing Chromium or a missing UI build are told in words.
+ * `labeldesk report`: the PDF of a report with excursions, read back with pdfjs-dist, holds the
+ * report's reference and each excursion's row; the CSV holds every reading; a missing report, a
+ * missing Chromium or a missing UI build are told in words.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { formatDuration, formatHumidity, formatTemperature } from '../../rendere
 import { formatTime } from '../../renderer/lib/time-zone';
 import { limitText } from '../../renderer/components/ExcursionTable';
 import { prepare } from '../e2e/browser';
+import { pdfText } from '../support/pdf-text';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
 import { runLabeldesk } from './run-labeldesk';
 
@@ -29,12 +29,6 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The PDF's text, one line per printed line, runs of spaces made one. */
-function pdfLines(file: string): string[] {
-  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-  return text.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
-}
-
 describe('labeldesk report', () => {
   it('writes the PDF of the print view: the reference and every excursion row', async () => {
     const out = join(dir, 'report.pdf');
@@ -43,7 +37,7 @@ describe('labeldesk report', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`wrote ${out}`);
     expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
-    const lines = pdfLines(out);
+    const { lines } = await pdfText(out);
     expect(lines.some((l) => l.includes(target.report.labelReference))).toBe(true);
     expect(lines.some((l) => l.includes(`Excursions (${target.alerts.excursions.length})`))).toBe(true);
     target.alerts.excursions.forEach((e, i) => {
@@ -51,7 +45,8 @@ describe('labeldesk report', () => {
       const cells = [String(i + 1), formatTime(e.start, 'utc'), formatTime(e.end, 'utc'), formatDuration(e.durationSeconds), peak, limitText(e)];
       const row = lines.find((l) => l.startsWith(`${i + 1} ${formatTime(e.start, 'utc')}`));
       expect(row, `row ${i + 1} of the excursion table`).toBeDefined();
-      // pdftotext sets tight gaps ("1 h") as "1h": cells are compared without spaces.
+      // A PDF holds no spaces, only gaps: a tight one ("1 h") may read as "1h", so cells are
+      // compared without spaces.
       const bare = (text: string) => text.replace(/\s+/g, '');
       for (const cell of cells) expect(bare(row!)).toContain(bare(cell));
     });
