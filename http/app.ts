@@ -15,6 +15,7 @@ import { addAnswerHeaders } from './answer-headers';
 import { requireApiKey } from './auth';
 import { BUSY_WAIT_MS } from './busy';
 import { ClientGate } from './client-gate';
+import { registerDocs } from './docs';
 import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
 import { nodeServerOptions, type ServerLimits } from './node-server';
@@ -71,11 +72,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerErrorHandling(app, options.logError ?? ((line) => process.stderr.write(line + '\n')));
   registerLocalGuard(app);
   // Before the routes, so it sees each of them; the document itself needs no key.
-  registerOpenApi(app, {
-    title: 'LabelDesk',
-    version: options.version ?? VERSION,
-    description: 'The label report API (/v2) and the local extras (/local) of a LabelDesk service.',
-  });
+  registerOpenApi(
+    app,
+    {
+      title: 'LabelDesk',
+      version: options.version ?? VERSION,
+      description: 'The label report API (/v2) and the local extras (/local) of a LabelDesk service. Rendered for reading at /docs.',
+    },
+    () => (app.server.listening ? info().baseUrl : null),
+  );
+  // Like the document it renders, the reference needs no key.
+  registerDocs(app);
 
   const info = () => {
     const address = app.server.address();

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { apiErrorBodySchema, REASON_PHRASES } from '../schema/api-error';
 import { AUTH_HEADER, AUTH_QUERY_PARAMETERS } from './auth';
+import { OPERATIONS, TAGS } from './openapi-operations';
 
 /** A schema under the name it has among the document's components. */
 export interface Shape {
@@ -51,6 +52,17 @@ interface Operation {
 
 type DocumentInfo = { title: string; version: string; description: string };
 
+/** package.json says UNLICENSED: nobody else may use, copy or change it. */
+const LICENSE = { name: 'Proprietary (UNLICENSED): no licence is granted', identifier: 'LicenseRef-Proprietary' };
+const CONTACT = { name: 'LabelDesk', email: 'support@labeldesk.example' };
+
+/**
+ * A page parameter as the document shows it: a whole number from 1, the range parsePage
+ * (query/list-query.ts) accepts. Only the document says integer; the route still reads the text
+ * itself, so `abc` answers the service's own INVALID_PAGE body.
+ */
+export const pageParameter = (description: string) => z.int().min(1).max(Number.MAX_SAFE_INTEGER).describe(description);
+
 /** The API's own routes; each must be described (the UI's static files are not the API). */
 const API_PREFIXES = ['/v2/', '/local/'];
 /** Fastify reads a body on these whatever the route does with it. */
@@ -63,8 +75,11 @@ const SECURITY_SCHEMES = {
 
 const documentShape = shape('OpenApiDocument', z.record(z.string(), z.unknown()));
 
-/** Collects the described routes of `app` and serves their document. */
-export function registerOpenApi(app: FastifyInstance, info: DocumentInfo): void {
+/**
+ * Collects the described routes of `app` and serves their document. `baseUrl` is where the
+ * service listens, null while it does not (app.inject).
+ */
+export function registerOpenApi(app: FastifyInstance, info: DocumentInfo, baseUrl: () => string | null): void {
   const operations: Operation[] = [];
   app.addHook('onRoute', (route) => {
     const doc = route.config?.openapi;
@@ -74,11 +89,16 @@ export function registerOpenApi(app: FastifyInstance, info: DocumentInfo): void 
       }
       return;
     }
+    const grouping = OPERATIONS[doc.operationId];
+    if (!grouping) throw new Error(`${String(route.method)} ${route.url}: ${doc.operationId} needs a tag in http/openapi-operations.ts`);
+    if (!doc.description && !grouping.description) {
+      throw new Error(`${String(route.method)} ${route.url}: ${doc.operationId} needs a description`);
+    }
     // HEAD routes are Fastify's automatic twins of GET.
     for (const method of [route.method].flat()) if (method !== 'HEAD') operations.push({ method, url: route.url, doc });
   });
 
-  let document: unknown;
+  let document: ReturnType<typeof openApiDocument> | undefined;
   app.get(
     '/openapi.json',
     {
@@ -92,7 +112,13 @@ export function registerOpenApi(app: FastifyInstance, info: DocumentInfo): void 
       },
     },
     // Built on first use, when every route has been registered.
-    async () => (document ??= openApiDocument(operations, info)),
+    async () => {
+      const { openapi, info: described, ...rest } = (document ??= openApiDocument(operations, info));
+      // Asked each time: the port is known only once the service listens.
+      const url = baseUrl();
+      const server = url === null ? { url: '/', description: 'Where this document was fetched from' } : { url, description: 'This service' };
+      return { openapi, info: described, servers: [server], ...rest };
+    },
   );
 }
 
@@ -105,8 +131,9 @@ function openApiDocument(operations: readonly Operation[], info: DocumentInfo) {
   }
   return {
     openapi: '3.1.0',
-    info,
+    info: { ...info, contact: CONTACT, license: LICENSE },
     security: Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] })),
+    tags: TAGS,
     paths,
     components: { schemas: components.schemas(), securitySchemes: SECURITY_SCHEMES },
   };
@@ -132,10 +159,12 @@ function operationObject(method: string, url: string, doc: OperationDoc, compone
   for (const status of refusalsOf(method, doc)) {
     responses[status] = { description: REASON_PHRASES[status], content: json(components.ref(errorShape(status), 'output')) };
   }
+  const { tag, description } = OPERATIONS[doc.operationId];
   return {
     operationId: doc.operationId,
     summary: doc.summary,
-    ...(doc.description && { description: doc.description }),
+    description: doc.description ?? description,
+    tags: [tag],
     ...(doc.public && { security: [] }),
     ...(parameters.length > 0 && { parameters }),
     ...(doc.body && { requestBody: { required: true, content: json(components.ref(doc.body, 'input')) } }),

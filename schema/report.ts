@@ -75,6 +75,29 @@ export type AccessEntry = z.infer<typeof accessEntrySchema>;
 
 const jsonObject = z.record(z.string(), z.unknown());
 
+/**
+ * The interface leaves the members of `user` and `labelPreset` open, and the service keeps
+ * whatever object a bundle, an activation or a sync gave it. The OpenAPI document names the
+ * members every report the service makes carries (demo data), so a generated client reads them
+ * without a cast; they are not required, and no object is refused for their sake.
+ */
+const describedObject = (description: string, members: Record<string, string>) =>
+  jsonObject.meta({
+    description,
+    properties: Object.fromEntries(Object.entries(members).map(([name, about]) => [name, { type: 'string', description: about }])),
+  });
+
+const reportUserSchema = describedObject('Who started the label, as the report’s source gave it; other members may appear.', {
+  id: 'The user’s id at the source',
+  name: 'The user’s name, to show',
+  email: 'The user’s e-mail address',
+});
+
+const labelPresetSchema = describedObject('The preset the label was started with, as the report’s source gave it; other members may appear.', {
+  id: 'The preset’s id at the source',
+  name: 'The preset’s name, to show',
+});
+
 export const labelSchema = z.object({
   uid: z.string(),
   sequenceCode: z.string(),
@@ -94,7 +117,7 @@ export const labelReportSchema = z.object({
   updated: z.string(),
   company: companySchema,
   subCompany: subCompanySchema.nullable(),
-  user: jsonObject.nullable(),
+  user: reportUserSchema.nullable(),
   label: labelSchema,
   mode: modeSchema,
   type: reportTypeSchema,
@@ -102,7 +125,7 @@ export const labelReportSchema = z.object({
   labelReference: z.string(),
   senseConfig: senseConfigSchema,
   alertsConfig: alertsConfigSchema.nullable(),
-  labelPreset: jsonObject.nullable(),
+  labelPreset: labelPresetSchema.nullable(),
   hasFlag: z.boolean(),
   isArchived: z.boolean(),
   numberOfTaps: z.int(),

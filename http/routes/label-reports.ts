@@ -8,7 +8,6 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  PAGE_VALUE,
   parseListQuery,
   readQueryParameters,
   type ListOutput,
@@ -28,19 +27,18 @@ import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../busy';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
-import { shape, type OperationDoc } from '../openapi';
+import { pageParameter, shape, type OperationDoc } from '../openapi';
 
 const REPORT = shape('LabelReport', labelReportSchema);
-const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema), [
+const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema).describe('The answer to output=normal (the default).'), [
   shape('ListedLabelReport', listedLabelReportSchema),
 ]);
-const MINIMAL_PAGE = shape('MinimalLabelReportPage', pageSchema(minimalLabelReportSchema), [
+const MINIMAL_PAGE = shape('MinimalLabelReportPage', pageSchema(minimalLabelReportSchema).describe('The answer to output=minimal.'), [
   shape('MinimalLabelReport', minimalLabelReportSchema),
 ]);
 const PATCH = shape('LabelReportPatch', labelReportPatchSchema);
 
 const reportId = z.string().describe('The report id (a UUID in practice); any text is looked up as given.');
-const page = (what: string) => z.string().regex(PAGE_VALUE).describe(what);
 
 const LIST_QUERY = {
   filter: z
@@ -51,8 +49,8 @@ const LIST_QUERY = {
     ),
   order: z.string().describe('key[asc] or key[desc]; any direction other than asc sorts descending. Default created[asc].'),
   customFields: z.string().describe('Conditions customFieldId[op]value on custom fields, comma separated, same operators as filter.'),
-  pageNumber: page('The page to answer, counted from 1. Default 1.'),
-  pageSize: page('Reports per page; no upper bound. Default 100.'),
+  pageNumber: pageParameter('The page to answer, counted from 1. Default 1.'),
+  pageSize: pageParameter('Reports per page. Default 100.'),
   output: z
     .enum(['normal', 'minimal'] as const satisfies readonly ListOutput[])
     .describe('normal: the full report with label reduced to uid and sequenceCode; minimal: the reduced keys with minimalSenseData. Default normal.'),
@@ -62,7 +60,7 @@ const LIST_DOC: OperationDoc = {
   operationId: 'listLabelReports',
   summary: 'One page of the label reports the key’s company can see',
   query: LIST_QUERY,
-  responses: { 200: { description: 'The page, and how many reports match in all', shape: [PAGE, MINIMAL_PAGE] } },
+  responses: { 200: { description: 'The page, and how many reports match in all: a LabelReportPage for output=normal, a MinimalLabelReportPage for output=minimal', shape: [PAGE, MINIMAL_PAGE] } },
   refusals: [400],
 };
 

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, PAGE_VALUE, parsePage, readQueryParameters, type RawQuery } from '../../query/list-query';
+import { DEFAULT_PAGE_SIZE, parsePage, readQueryParameters, type RawQuery } from '../../query/list-query';
 import { pageSchema } from '../../schema/report';
 import {
   acceptedMessageSchema,
@@ -22,7 +22,7 @@ import type { Service } from '../../service/open-service';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../busy';
-import { shape, type OperationDoc } from '../openapi';
+import { pageParameter, shape, type OperationDoc } from '../openapi';
 import { refuseQueryParameters } from './label-reports';
 
 const WEBHOOK = shape('Webhook', webhookSchema);
@@ -100,8 +100,8 @@ const DELIVERIES_DOC: OperationDoc = {
   description: 'Attempts are kept 30 days.',
   params: ID,
   query: {
-    pageNumber: z.string().regex(PAGE_VALUE).describe('The page to answer, counted from 1. Default 1.'),
-    pageSize: z.string().regex(PAGE_VALUE).describe(`Entries per page. Default ${DEFAULT_PAGE_SIZE}.`),
+    pageNumber: pageParameter('The page to answer, counted from 1. Default 1.'),
+    pageSize: pageParameter(`Entries per page. Default ${DEFAULT_PAGE_SIZE}.`),
   },
   responses: { 200: { description: 'One page of the log, and how many entries it has', shape: DELIVERY_PAGE } },
   refusals: [400, 404],

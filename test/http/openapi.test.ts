@@ -19,7 +19,12 @@ const DOC_ID = 'https://labeldesk.test/openapi.json';
 
 beforeAll(async () => {
   svc = await startTestService([
-    makeReport('r1', { access: [{ companyId: 'fresh', role: 'viewer' }], customFields: [{ customFieldId: 'po', value: 'PO-1' }] }),
+    makeReport('r1', {
+      access: [{ companyId: 'fresh', role: 'viewer' }],
+      customFields: [{ customFieldId: 'po', value: 'PO-1' }],
+      user: { id: 'u-acme-1', name: 'Sanne de Vries', email: 'sanne.devries@acme.example', team: 'QA' },
+      labelPreset: { id: 'preset-vaccines', name: 'Vaccines 2…8 °C' },
+    }),
     makeReport('r2', { subCompany: { id: 'sub-1', name: 'Depot' }, user: { id: 'u1' } }),
     makeReport('r-other', { companyId: 'other' }),
   ]);
@@ -132,7 +137,85 @@ describe('the document', () => {
     for (const p of parameters) expect(p).toMatchObject({ in: 'query', required: false, description: expect.any(String) });
     const byName = Object.fromEntries(parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
     expect(byName.output).toEqual({ type: 'string', enum: ['normal', 'minimal'] });
-    expect(byName.pageSize.pattern).toBe('^[1-9][0-9]*$');
+    // Integers, so a typed client sends pageSize: 20; the bounds are parsePage's.
+    for (const name of ['pageNumber', 'pageSize']) {
+      expect(byName[name]).toEqual({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+    }
+    const deliveries = doc.paths['/v2/webhooks/{id}/deliveries'].get.parameters.filter((p: { in: string }) => p.in === 'query');
+    for (const p of deliveries) expect(p.schema).toEqual({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+  });
+
+  test('the page bounds it declares are where the service stops accepting, and it answers its own error past them', async () => {
+    const status = async (query: string) => (await api(svc, `/v2/labelReports?${query}`)).status;
+    expect(await status('pageSize=1')).toBe(200);
+    expect(await status(`pageNumber=${Number.MAX_SAFE_INTEGER}`)).toBe(200);
+    for (const query of ['pageSize=0', `pageNumber=${Number.MAX_SAFE_INTEGER + 1}`, 'pageSize=1.5', 'pageSize=-1']) {
+      expect(await status(query), query).toBe(400);
+    }
+    const refused = await api(svc, '/v2/labelReports?pageSize=abc');
+    expect(refused.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'INVALID_PAGE',
+      message: `pageSize 'abc' is not a whole number from 1 to ${Number.MAX_SAFE_INTEGER}`,
+    });
+    expectFits('GET', '/v2/labelReports', refused);
+  });
+
+  test('says where the service listens, and who to ask', async () => {
+    expect(doc.servers).toEqual([{ url: svc.url, description: 'This service' }]);
+    expect(doc.info.license).toEqual({ name: expect.stringContaining('UNLICENSED'), identifier: 'LicenseRef-Proprietary' });
+    expect(doc.info.contact.email).toMatch(/@/);
+    // Not listening (inject), it has no port to name: the server is wherever the document came from.
+    const app = buildApp({ service: svc.service });
+    const injected = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    await app.close();
+    expect(injected.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  });
+
+  test('every operation has one of the document’s tags, a summary and a description', () => {
+    const tags = doc.tags.map((t: { name: string; description: string }) => {
+      expect(t.description).toMatch(/\S/);
+      return t.name;
+    });
+    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'Local']);
+    const used = new Set<string>();
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        expect(operation.tags, `${method} ${path}`).toHaveLength(1);
+        expect(tags, `${method} ${path}`).toContain(operation.tags[0]);
+        expect(operation.summary, `${method} ${path}`).toMatch(/\S/);
+        expect(operation.description, `${method} ${path}`).toMatch(/\S/);
+        used.add(operation.tags[0]);
+      }
+    }
+    expect([...used].sort()).toEqual([...tags].sort());
+    expect(doc.paths['/v2/labelReports/{id}'].patch.tags).toEqual(['Label reports']);
+    expect(doc.paths['/local/sync/conflicts/{id}'].post.tags).toEqual(['Sync']);
+  });
+
+  test('a described route outside every group is refused when it is registered', async () => {
+    const app = buildApp({ service: svc.service });
+    const openapi = { operationId: 'somethingNew', summary: 'x', description: 'y', responses: { 200: { description: 'z' } } };
+    expect(() => app.get('/local/somethingNew', { config: { openapi } }, async () => ({}))).toThrow(/somethingNew needs a tag/);
+    await app.close();
+  });
+
+  test('user and labelPreset name the members the service’s reports carry, and stay open', () => {
+    const report = doc.components.schemas.LabelReport.properties;
+    const objectOf = (schema: { anyOf: { type: string }[] }) => schema.anyOf.find((s) => s.type === 'object') as any;
+    expect(report.user.anyOf).toContainEqual({ type: 'null' });
+    expect(Object.keys(objectOf(report.user).properties)).toEqual(['id', 'name', 'email']);
+    expect(Object.keys(objectOf(report.labelPreset).properties)).toEqual(['id', 'name']);
+    for (const schema of [objectOf(report.user), objectOf(report.labelPreset)]) {
+      expect(schema.required).toBeUndefined();
+      expect(schema.additionalProperties).toEqual({});
+    }
+  });
+
+  test('each page of the list says which output answers it', () => {
+    expect(doc.components.schemas.LabelReportPage.description).toMatch(/output=normal/);
+    expect(doc.components.schemas.MinimalLabelReportPage.description).toMatch(/output=minimal/);
   });
 
   test('the PATCH body is the patch schema, unknown fields refused', () => {
@@ -182,6 +265,10 @@ describe('real answers fit the declared schemas', () => {
     const retrieved = await get('/v2/labelReports/r2');
     expect(retrieved.status).toBe(200);
     expectFits('GET', '/v2/labelReports/{id}', retrieved);
+    const described = await get('/v2/labelReports/r1');
+    expect(described.body.user).toMatchObject({ name: 'Sanne de Vries', team: 'QA' });
+    expect(described.body.labelPreset).toEqual({ id: 'preset-vaccines', name: 'Vaccines 2…8 °C' });
+    expectFits('GET', '/v2/labelReports/{id}', described);
     const patched = await api(svc, '/v2/labelReports/r1', {
       method: 'PATCH',
       body: { hasFlag: true, trim: { startTime: 0, endTime: 4_000_000_000 }, customFields: [{ customFieldId: 'n', value: [1, 'a'] }] },
@@ -279,5 +366,8 @@ describe('real answers fit the declared schemas', () => {
     minimal.data[0].extra = 1;
     expect(declared('GET', '/v2/labelReports', 200)!(minimal)).toBe(false);
     expect(() => declared('GET', '/local/info', 404)).toThrow(/declares no 404/);
+    const report = (await get('/v2/labelReports/r1')).body;
+    expect(declared('GET', '/v2/labelReports/{id}', 200)!({ ...report, user: { ...report.user, name: 5 } })).toBe(false);
+    expect(declared('GET', '/v2/labelReports/{id}', 200)!({ ...report, labelPreset: 'Vaccines' })).toBe(false);
   });
 });

@@ -1,0 +1,162 @@
+/**
+ * The groups of the OpenAPI document (its tags) and which operation belongs to which, with one
+ * line for each operation whose route says nothing beyond its summary. Generated clients and
+ * rendered references group by tag; every described route must be listed here, so a new one
+ * cannot land in no group.
+ */
+
+export const TAGS = [
+  { name: 'Label reports', description: 'The label report interface (/v2/labelReports): list, retrieve and change reports, and take in labels.' },
+  { name: 'Review', description: 'A report reviewed under /local: its alert explained, comments, acknowledgement, decision, history and readings as CSV.' },
+  { name: 'Webhooks', description: 'Signed event deliveries about the company’s reports (/v2/webhooks), with their secrets and deliveries log.' },
+  { name: 'Sync', description: 'Mirroring the reports a remote instance shows to one key, and sending local edits back (/local/sync).' },
+  { name: 'Keys', description: 'The API key a request carries, and the company’s local API keys (/local/session, /local/apiKeys).' },
+  { name: 'Local', description: 'What the desktop app and local tools need besides: where the service listens, this document, CSV of the list, words for the filter bar.' },
+] as const;
+
+export type Tag = (typeof TAGS)[number]['name'];
+
+interface Grouping {
+  tag: Tag;
+  /** Only where the route's own doc has no description. */
+  description?: string;
+}
+
+const READ = ' (needs labelReports:read)';
+
+export const OPERATIONS: Readonly<Record<string, Grouping>> = {
+  listLabelReports: {
+    tag: 'Label reports',
+    description:
+      `Filters, orders and pages the reports the company has an access entry on${READ}; ` +
+      'output=normal answers a LabelReportPage, output=minimal a MinimalLabelReportPage.',
+  },
+  getLabelReport: {
+    tag: 'Label reports',
+    description: `Every field with the datapoints and calculated figures, hasFlag and isArchived as the key’s company set them${READ}; a report the company has no access entry on answers 404.`,
+  },
+  updateLabelReport: { tag: 'Label reports' },
+  activateLabel: { tag: 'Label reports' },
+  tapLabel: { tag: 'Label reports' },
+
+  getLabelReportAlerts: {
+    tag: 'Review',
+    description: `Worked out on the trimmed range when a trim is set, as the alert itself is${READ}.`,
+  },
+  getLabelReportReview: {
+    tag: 'Review',
+    description: `Each company sharing a report keeps a review of its own; this answers the key’s company’s${READ}.`,
+  },
+  addLabelReportComment: {
+    tag: 'Review',
+    description: 'The comment joins the key’s company’s review and the report’s history, with the key (its id and name) as its author.',
+  },
+  acknowledgeLabelReportAlert: { tag: 'Review' },
+  decideLabelReport: { tag: 'Review' },
+  getLabelReportHistory: {
+    tag: 'Review',
+    description: `Changed fields with their old and new values, who changed them and when, merged with the company’s comments, acknowledgements and decisions${READ}.`,
+  },
+  getLabelReportReadingsCsv: {
+    tag: 'Review',
+    description: `A download (Content-Disposition: attachment) of every reading, oldest first; range=trimmed keeps the trim’s only${READ}.`,
+  },
+
+  createWebhook: { tag: 'Webhooks' },
+  listWebhooks: {
+    tag: 'Webhooks',
+    description: 'Each with its url, events, description, whether it is enabled and why delivery disabled it, if it did; secrets are never listed.',
+  },
+  getWebhook: {
+    tag: 'Webhooks',
+    description: 'Its url, events, description, whether it is enabled and why delivery disabled it; another company’s webhook answers 404.',
+  },
+  updateWebhook: { tag: 'Webhooks' },
+  deleteWebhook: {
+    tag: 'Webhooks',
+    description: 'Messages not yet delivered are dropped with it; another company’s webhook, or an unknown id, answers 404.',
+  },
+  rotateWebhookSecret: { tag: 'Webhooks' },
+  testWebhook: { tag: 'Webhooks' },
+  listWebhookDeliveries: { tag: 'Webhooks' },
+  redeliverWebhookMessage: {
+    tag: 'Webhooks',
+    description: 'The message is due again at once, with the webhook-id it had, so a receiver that handled it can drop the copy; an unknown message answers 404, a disabled webhook 409.',
+  },
+
+  getSyncStatus: {
+    tag: 'Sync',
+    description: 'Any valid key may read it: the remote, the worker’s state, the last completed cycle and error, how many edits wait, conflicts and dead letters.',
+  },
+  syncNow: {
+    tag: 'Sync',
+    description: 'Answers at once and runs the cycle in the background; without a remote, or without its key, it answers 409.',
+  },
+  listSyncConflicts: {
+    tag: 'Sync',
+    description: 'Any valid key may read them; each waits here until it is resolved (POST /local/sync/conflicts/{id}).',
+  },
+  resolveSyncConflict: {
+    tag: 'Sync',
+    description: 'keep: local sends the local value to the remote again, keep: remote takes the remote’s; an unknown conflict answers 404.',
+  },
+  listSyncDeadLetters: {
+    tag: 'Sync',
+    description: 'Any valid key may read them: each refused edit’s report and fields, with the status and message the remote answered.',
+  },
+  actOnSyncDeadLetter: {
+    tag: 'Sync',
+    description: 'action: retry queues the edit to be sent again, action: discard drops it and takes the remote’s values; an unknown id answers 404.',
+  },
+  listSyncOutbox: {
+    tag: 'Sync',
+    description: 'Any valid key may read it: the reports whose local edits the next push sends.',
+  },
+  getSyncSettings: {
+    tag: 'Sync',
+    description: 'Any valid key may read them: the remote URL, the remote company and whether a remote key is held.',
+  },
+  setSyncSettings: {
+    tag: 'Sync',
+    description: 'Saves the remote URL and company and restarts sync with them; without remoteKey the key already held stays.',
+  },
+  testSyncConnection: {
+    tag: 'Sync',
+    description: 'Asks the remote who the key is and answers whether it worked, and as which company; without remoteKey, the key held for the same remote is used.',
+  },
+
+  getSession: {
+    tag: 'Keys',
+    description: 'Any valid key may ask: its id, its company’s id and name, and its permissions, so a tool can see what its key may do.',
+  },
+  listApiKeys: {
+    tag: 'Keys',
+    description: 'Each key’s id, name, permissions, creation and revocation time; the service keeps only hashes, so no key can be shown again.',
+  },
+  createApiKey: {
+    tag: 'Keys',
+    description: 'The key belongs to the caller’s company, with the permissions given; it is in this answer only, as the service keeps its hash.',
+  },
+  revokeApiKey: {
+    tag: 'Keys',
+    description: 'From then on the key answers 401; an unknown id, an already revoked key or another company’s answers 404.',
+  },
+
+  getOpenApiDocument: {
+    tag: 'Local',
+    description: 'Every route of this service with its parameters, bodies, answers and refusals, and its base URL as the server; /docs renders it.',
+  },
+  getServiceInfo: {
+    tag: 'Local',
+    description: 'Any valid key may ask: the base URL and port local tools reach this service at, and its version.',
+  },
+  listLabelReportsCsv: { tag: 'Local' },
+  listCustomFieldsInUse: {
+    tag: 'Local',
+    description: `For the filter bar’s suggestions: each custom field id on the reports the company sees, the kind of its values and how many reports hold it${READ}.`,
+  },
+  listCompaniesSeen: {
+    tag: 'Local',
+    description: `For showing companies by name: the key’s company and every company in the access entries of the reports it sees${READ}.`,
+  },
+};
