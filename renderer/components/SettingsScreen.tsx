@@ -56,9 +56,8 @@ function ServiceInfoPanel() {
   const unreachable = useKeys((s) => s.unreachable) || !useConnection((s) => s.reachable);
   const info = useKeys((s) => s.info);
   const infoError = useKeys((s) => s.infoError);
-  const curl = info
-    ? `curl -H "x-api-key: $LABELDESK_KEY" "${info.baseUrl.replace(/\/+$/, '')}/v2/labelReports?pageSize=10&output=minimal"`
-    : '';
+  const base = info?.baseUrl.replace(/\/+$/, '') ?? '';
+  const curl = info ? `curl -H "x-api-key: $LABELDESK_KEY" "${base}/v2/labelReports?pageSize=10&output=minimal"` : '';
   return (
     <section className="panel" aria-labelledby="info-title">
       <h3 id="info-title">For local tools</h3>
@@ -82,6 +81,14 @@ function ServiceInfoPanel() {
           <p>Scripts on this computer reach the service there with an API key (below). For example:</p>
           <pre className="code-block" data-testid="curl-example">{curl}</pre>
           <CopyButton text={curl} label="Copy command" />
+          <p>
+            {/* A new window: the desktop app hands it to the browser, as its own window would put the UI's policy on the page, under which the reference cannot render. */}
+            Every endpoint is described in the{' '}
+            <a href={`${base}/docs`} target="_blank" rel="noreferrer" data-testid="api-reference-link">
+              API reference
+            </a>{' '}
+            (OpenAPI document: <code>{base}/openapi.json</code>, no key needed).
+          </p>
         </>
       )}
     </section>
