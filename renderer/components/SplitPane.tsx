@@ -4,7 +4,7 @@
  * two do not both fit, the report takes the whole width above the table, which stays as it was
  * (scroll position, selection) for when the report is closed.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent, ReactNode } from 'react';
 import { stores, useUi } from '../state/stores';
 
@@ -23,7 +23,9 @@ export function SplitPane({ table, detail }: { table: ReactNode; detail: ReactNo
   const [available, setAvailable] = useState(0);
   const stored = useUi((s) => s.detailWidth);
   const [dragWidth, setDragWidth] = useState<number | null>(null);
-  const drag = useRef<{ startX: number; startWidth: number } | null>(null);
+  // The drag lives in a ref, not in render state: its end must store the width the pointer
+  // reached, even when it comes before React has rendered the last move.
+  const drag = useRef<{ startX: number; startWidth: number; width: number } | null>(null);
 
   useLayoutEffect(() => {
     const el = box.current;
@@ -39,26 +41,24 @@ export function SplitPane({ table, detail }: { table: ReactNode; detail: ReactNo
   const overlay = detail !== null && !split;
   const width = clampDetailWidth(dragWidth ?? stored ?? Math.round(available * 0.56), available);
 
-  useEffect(() => {
-    if (dragWidth === null) return;
-    const end = () => {
-      stores.ui.getState().setDetailWidth(dragWidth);
-      setDragWidth(null);
-      drag.current = null;
-    };
-    window.addEventListener('pointerup', end);
-    return () => window.removeEventListener('pointerup', end);
-  }, [dragWidth]);
-
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     e.preventDefault();
     e.currentTarget.setPointerCapture(e.pointerId);
-    drag.current = { startX: e.clientX, startWidth: width };
+    drag.current = { startX: e.clientX, startWidth: width, width };
     setDragWidth(width);
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     if (!drag.current || e.buttons === 0) return;
-    setDragWidth(clampDetailWidth(drag.current.startWidth - (e.clientX - drag.current.startX), available));
+    drag.current.width = clampDetailWidth(drag.current.startWidth - (e.clientX - drag.current.startX), available);
+    setDragWidth(drag.current.width);
+  };
+  /** The handle holds the pointer from its press: its release, or losing it, ends the drag. */
+  const endDrag = () => {
+    const ended = drag.current;
+    if (!ended) return;
+    drag.current = null;
+    stores.ui.getState().setDetailWidth(ended.width);
+    setDragWidth(null);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const next = { ArrowLeft: width + KEY_STEP, ArrowRight: width - KEY_STEP, Home: available - MIN_TABLE, End: MIN_DETAIL }[e.key];
@@ -84,6 +84,8 @@ export function SplitPane({ table, detail }: { table: ReactNode; detail: ReactNo
           tabIndex={0}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
+          onPointerUp={endDrag}
+          onLostPointerCapture={endDrag}
           onKeyDown={onKeyDown}
           title="Drag, or use the arrow keys, to change the width"
           data-testid="split-handle"

@@ -273,10 +273,21 @@ describe('report browser layout on desk screens', () => {
       const width = async () => (await pane.boundingBox())!.width;
       const start = await width();
       const h = (await handle.boundingBox())!;
+      // A slow desk: the release may come before the page has rendered the last move.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
       await page.mouse.move(h.x + h.width / 2, h.y + 200);
       await page.mouse.down();
       await page.mouse.move(h.x + h.width / 2 + 150, h.y + 200, { steps: 5 });
       await page.mouse.up();
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      // The drag's end stores the width the pointer reached, however late the page renders.
+      const storedWidth = () =>
+        page.evaluate(() => {
+          const key = Object.keys(localStorage).find((k) => k.startsWith('labeldesk.layout.'));
+          return key ? (JSON.parse(localStorage.getItem(key)!).detailWidth as number | null) : null;
+        });
+      await expect.poll(storedWidth).toBeCloseTo(start - 150, -1);
       await expect.poll(width).toBeCloseTo(start - 150, -1);
       const dragged = await width();
       await handle.focus();
