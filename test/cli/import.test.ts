@@ -16,6 +16,7 @@ import { openService, type Service } from '../../service/open-service';
 import { column, exported, inspect, serviceFile } from '../support/service-files';
 import { bundleReportSchema } from '../../schema/bundle';
 import fc from 'fast-check';
+import { assertProperty } from '../support/property';
 
 
 let dir: string;
@@ -357,7 +358,7 @@ describe('validateBundleReport (the datapoint fast path)', () => {
       { weight: 1, arbitrary: fc.record({ temperature: field, humidity: field }) },
       { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 4, 'x', []) },
     );
-    fc.assert(
+    assertProperty(
       fc.property(fc.array(datapoint, { maxLength: 6 }), (datapoints) => {
         // As they would arrive from JSON: no undefined values.
         const input = JSON.parse(JSON.stringify(report('p', { reportedSenseData: { datapoints } })));

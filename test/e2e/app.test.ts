@@ -88,7 +88,7 @@ async function count(page: Page): Promise<number> {
 
 /** Waits until the list shows `expected` reports and its first rows are loaded. */
 async function waitForCount(page: Page, expected: number) {
-  await expect.poll(() => count(page), { timeout: 10_000 }).toBe(expected);
+  await expect.poll(() => count(page)).toBe(expected);
   if (expected > 0) await page.locator('.rows .row[data-report-id]').first().waitFor();
 }
 
@@ -121,7 +121,7 @@ describe('LabelDesk in Chromium', () => {
 
       // Deep scroll: the rows far down come from their own page of the API.
       await page.locator('.table-scroll').evaluate((el) => el.scrollTo(0, 44 * 1500));
-      await expect.poll(async () => (await visibleIds(page, 1))[0], { timeout: 10_000 }).not.toBe(firstPage.data[0].id);
+      await expect.poll(async () => (await visibleIds(page, 1))[0]).not.toBe(firstPage.data[0].id);
       await page.locator('.rows .row[data-index="1510"][data-report-id]').waitFor();
       const deepId = await page.locator('.rows .row[data-index="1510"]').getAttribute('data-report-id');
       const deep = await list(keys.acme, { pageSize: '10', pageNumber: '152', order: 'created[desc]', filter: NOT_ARCHIVED });

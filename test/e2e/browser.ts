@@ -72,13 +72,13 @@ export function watchProblems(page: Page, problems: string[], expected?: RegExp)
 
 /** Playwright's web-first assertions are not vitest's; these poll the same way. */
 export async function waitText(locator: Locator, expected: string) {
-  await expect.poll(async () => ((await locator.count()) > 0 ? locator.first().textContent() : ''), { timeout: 10_000 }).toContain(expected);
+  await expect.poll(async () => ((await locator.count()) > 0 ? locator.first().textContent() : '')).toContain(expected);
 }
 export async function waitAttr(locator: Locator, name: string, expected: string) {
-  await expect.poll(() => locator.getAttribute(name), { timeout: 10_000 }).toBe(expected);
+  await expect.poll(() => locator.getAttribute(name)).toBe(expected);
 }
 export async function waitGone(locator: Locator) {
-  await expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => locator.count()).toBe(0);
 }
 
 export async function shot(page: Page, name: string) {

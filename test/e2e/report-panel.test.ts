@@ -57,7 +57,7 @@ describe('the report panel in Chromium', () => {
     try {
       const detail = page.getByTestId('report-detail');
       const rows = detail.getByTestId('excursion-row');
-      await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(alerts.excursions.length);
+      await expect.poll(() => rows.count()).toBe(alerts.excursions.length);
       for (const [i, e] of alerts.excursions.entries()) {
         const text = (await rows.nth(i).textContent()) ?? '';
         expect(text).toContain(limitText(e));

@@ -93,7 +93,7 @@ async function loadedRowsOnScreen(page: Page) {
     .poll(async () => {
       rows = await rowsOnScreen(page);
       return rows.length > 0 && rows.every((r) => r.id !== null);
-    }, { timeout: 10_000 })
+    })
     .toBe(true);
   return rows;
 }

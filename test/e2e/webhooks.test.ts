@@ -69,7 +69,7 @@ function verify(secret: string, request: Received): unknown {
 /** Focus moves in an effect after the render that shows the element: waited for like the element. */
 async function waitFocus(page: Page, expected: string) {
   await expect
-    .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent ?? ''), { timeout: 10_000 })
+    .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent ?? ''))
     .toBe(expected);
 }
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { assertAsyncProperty } from '../support/property';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BundleReport } from '../../schema/bundle';
 import { MODES, REPORT_TYPES, type LabelReport } from '../../schema/report';
@@ -214,7 +215,7 @@ describe('filters and order against an independent evaluation', () => {
   const order = fc.record({ key: fc.constantFrom(...Object.keys(KEY_TYPES)), dir: fc.constantFrom('asc' as const, 'desc' as const) });
 
   test('random filters, orders and pages give what the oracle gives', async () => {
-    await fc.assert(
+    await assertAsyncProperty(
       fc.asyncProperty(fc.array(condition, { maxLength: 3 }), order, fc.integer({ min: 1, max: 7 }), async (conds, ord, pageSize) => {
         const filter = conds.map((c) => `${c.key}[${c.op}]${escapeValue(c.value)}`).join(',');
         const expected = oracle(conds, ord);

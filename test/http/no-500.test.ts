@@ -3,6 +3,7 @@
  * 500: random query strings, ids and bodies against a real service.
  */
 import fc from 'fast-check';
+import { assertAsyncProperty } from '../support/property';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { makeReport, startTestService, type TestService } from '../support/service-fixture';
 
@@ -42,7 +43,7 @@ function expectDocumented(res: { status: number; body: string }) {
 }
 
 test('random list queries', async () => {
-  await fc.assert(
+  await assertAsyncProperty(
     fc.asyncProperty(queryString, async (q) => {
       expectDocumented(await status(`/v2/labelReports?${encodeURI(q).replace(/#/g, '%23')}`));
     }),
@@ -51,7 +52,7 @@ test('random list queries', async () => {
 }, 120_000);
 
 test('random report ids', async () => {
-  await fc.assert(
+  await assertAsyncProperty(
     fc.asyncProperty(fc.string({ minLength: 1, maxLength: 40 }), async (id) => {
       expectDocumented(await status(`/v2/labelReports/${encodeURIComponent(id)}`));
     }),
@@ -70,7 +71,7 @@ test('random PATCH bodies', async () => {
     value,
     { maxKeys: 4 },
   );
-  await fc.assert(
+  await assertAsyncProperty(
     fc.asyncProperty(body, fc.constantFrom('r1', 'r2'), async (b, id) => {
       expectDocumented(
         await status(`/v2/labelReports/${id}`, {

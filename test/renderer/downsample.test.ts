@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { assertProperty } from '../support/property';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGET_POINTS, downsampleMinMax, downsampleWindow } from '../../renderer/lib/downsample';
 
@@ -27,7 +28,7 @@ describe('min/max-preserving downsampling', () => {
   });
 
   it('keeps first and last, global min and max, order, and at most target points (property)', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 1, maxLength: 3000 }),
         fc.integer({ min: 4, max: 500 }),

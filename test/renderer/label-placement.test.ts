@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { assertProperty } from '../support/property';
 import { describe, expect, it } from 'vitest';
 import { overlaps, placeLabels } from '../../renderer/lib/label-placement';
 import { visibleSpans } from '../../renderer/lib/excursion-marks';
@@ -32,7 +33,7 @@ describe('chart label placement', () => {
       y: fc.integer({ min: 10, max: 300 }),
       width: fc.integer({ min: 40, max: 120 }),
     });
-    fc.assert(
+    assertProperty(
       fc.property(fc.array(label, { minLength: 1, maxLength: 6 }), (labels) => {
         const placed = placeLabels(
           labels.map((l, i) => ({ id: String(i), ...l, height: 18 })),

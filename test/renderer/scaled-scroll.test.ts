@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { assertProperty } from '../support/property';
 import { describe, expect, it } from 'vitest';
 import { offsetAt, SAFE_MAX_SCROLL_HEIGHT, scrollScale, scrollTopFor, scrollTopToReveal } from '../../renderer/lib/scaled-scroll';
 import type { ScrollScale } from '../../renderer/lib/scaled-scroll';
@@ -51,7 +52,7 @@ describe('scaled scrolling', () => {
   });
 
   it('grows with the scroll position, shows the first row at the top and the last at the end', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         feasible.chain((p) => {
           const scale = scaleOf(p);
@@ -70,7 +71,7 @@ describe('scaled scrolling', () => {
   });
 
   it('skips no row: one scroll pixel never moves the list by more than half the viewport', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         feasible.chain((p) => {
           const scale = scaleOf(p);
@@ -89,7 +90,7 @@ describe('scaled scrolling', () => {
   });
 
   it('moves row by row on small scrolls, except across a page boundary', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         feasible.chain((p) => {
           const scale = scaleOf(p);
@@ -109,7 +110,7 @@ describe('scaled scrolling', () => {
   });
 
   it('finds the scroll position for any offset, from either side', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         feasible.chain((p) => {
           const scale = scaleOf(p);
@@ -131,7 +132,7 @@ describe('scaled scrolling', () => {
   });
 
   it('brings any row fully on screen, wherever the list is scrolled to', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         feasible.chain((p) => {
           const scale = scaleOf(p);

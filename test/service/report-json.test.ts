@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { assertProperty } from '../support/property';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { datapointsJson, materialize, reportJson } from '../../service/report-json';
 import { datapointsFromColumns, type DatapointColumns } from '../../sense';
@@ -31,7 +32,7 @@ const columns = fc
   );
 
 test('datapoint lists are written exactly as JSON.stringify writes their objects', () => {
-  fc.assert(
+  assertProperty(
     fc.property(columns, (c) => {
       expect(datapointsJson(c)).toBe(JSON.stringify(datapointsFromColumns(c)));
     }),
