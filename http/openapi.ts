@@ -3,7 +3,8 @@
  * tools that generate clients. Each route declares its shapes with the zod schemas in
  * `config.openapi`, and the document is assembled from the routes actually registered, so the
  * two cannot drift apart. zod writes the JSON Schemas (draft 2020-12, the dialect of OpenAPI
- * 3.1). The document only describes: requests are parsed by the routes as before.
+ * 3.1). The document only describes: requests are parsed by the routes as before. The groups
+ * (tags) of the operations are in openapi-operations.ts, and GET /docs (docs.ts) renders it.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
