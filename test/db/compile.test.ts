@@ -631,6 +631,43 @@ describe('how the page is read', () => {
     }
   });
 
+  it('orders the merged ranges by the value in the direction asked, then by id', () => {
+    expect(compiled({ order: 'status[asc]' }).orderBy).toBe('sort_key ASC, id ASC');
+    expect(compiled({ order: 'status[desc]' }).orderBy).toBe('sort_key DESC, id ASC');
+  });
+
+  it('reads the order from its index unless told to sort the matches', () => {
+    expect(compileOrder({ key: 'created', direction: 'desc' })).toBe('l.created DESC, l.id ASC');
+    expect(compileOrder({ key: 'id', direction: 'asc' })).toBe('l.id ASC');
+    expect(compileOrder({ key: 'created', direction: 'desc' }, true)).toBe('+l.created DESC, l.id ASC');
+  });
+
+  it('compares the owner company by its integer keys for eq and neq', () => {
+    expect(compiled({ filter: 'company.id[eq]c2' })).toMatchObject({
+      where: '(l.owner_ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?))',
+      params: ['c2'],
+    });
+    expect(compiled({ filter: 'company.id[neq]c2' })).toMatchObject({
+      where: '(l.owner_ck IN (SELECT k.ck FROM company_keys k WHERE k.company_id <> ?))',
+      params: ['c2'],
+    });
+  });
+
+  it("folds an ASCII ilike pattern with SQLite's LIKE, and any other with unicode_lower", () => {
+    expect(compiled({ filter: 'label.type[ilike]TL%' })).toMatchObject({ where: "(l.label_type LIKE ? ESCAPE '\\')", params: ['TL%'] });
+    expect(compiled({ filter: 'label.type[ilike]TÉ%' })).toMatchObject({
+      where: "(unicode_lower(l.label_type) LIKE ? ESCAPE '\\')",
+      params: ['té%'],
+    });
+  });
+
+  it('binds only the text of a custom field value that is not a number', () => {
+    expect(compiled({ customFields: 'po[gt]x' }).params).toEqual(['po', 'x']);
+    expect(compiled({ customFields: 'po[includes]x' }).params).toEqual(['po', 'x']);
+    expect(compiled({ customFields: 'po[gt]5' }).params).toEqual(['po', 5, 'po', '5']);
+    expect(compiled({ customFields: 'po[includes]5' }).params).toEqual(['po', '5', 'po', 5]);
+  });
+
   it('answers the page in the same order read range by range as read in one piece', () => {
     for (const dir of ['asc', 'desc']) {
       for (const order of ['status', 'mode', 'hasFlag', 'isArchived', 'alert.level', 'calculatedSenseData.numberOfViolations.all']) {
@@ -665,6 +702,8 @@ describe('text searches through the trigram index', () => {
   it('keeps the phrases when one trigram is unknown or a run is not ASCII', () => {
     expect(matchOf('labelReference[ilike]%PO-1x%', known)).toBe('label_reference : "PO-1x"');
     expect(matchOf('labelReference[like]%éPO-12%', known)).toBe('label_reference : "éPO-12"');
+    expect(matchOf('label.name[ilike]%éclair%', known)).toBeUndefined();
+    expect(matchOf('label.name[ilike]%éclair%')).toBeUndefined();
     const all = () => 1;
     expect(matchOf('labelReference[like]PO-1%éab%', all)).toBe('label_reference : "PO-1" AND label_reference : "éab"');
   });
