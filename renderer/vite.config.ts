@@ -9,9 +9,9 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
-// With its extension, as Vite's config loader asks (it warns about extensionless imports); `.js`
-// is how TypeScript's type check names the .ts file, and Vite's bundling loader resolves it so.
-import { UI_CONTENT_SECURITY_POLICY_META } from '../contract/content-security-policy.js';
+// With its real file name: Vite's native config loader runs this file through Node, which
+// resolves neither an extensionless import nor `.js` standing for a `.ts` file.
+import { UI_CONTENT_SECURITY_POLICY_META } from '../contract/content-security-policy.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
