@@ -13,6 +13,7 @@ import {
 } from '../../schema/sense';
 import { computeSense, datapointsFromColumns } from '../../sense';
 import type { SenseResult } from '../../sense';
+import { assertProperty } from '../support/property';
 import { timelineOf } from './helpers';
 
 const RUNS = { numRuns: 200 };
@@ -97,7 +98,7 @@ function compute(c: Case, points: readonly Datapoint[] = c.points): SenseResult 
 
 describe('properties', () => {
   it('a trim covering every datapoint gives the full calculation', () => {
-    fc.assert(
+    assertProperty(
       fc.property(aCase, fc.integer({ min: 0, max: 1000 }), (c, margin) => {
         const untrimmed = compute({ ...c, trim: null });
         const ts = c.points.map((p) => p.timestamp);
@@ -113,7 +114,7 @@ describe('properties', () => {
   });
 
   it('an in-range datapoint after the last one never raises the alert level', () => {
-    fc.assert(
+    assertProperty(
       fc.property(aCase, fc.integer({ min: 1, max: 5000 }), fc.double({ min: 0, max: 1, noNaN: true }), (c, gap, at) => {
         const { minTemperature, maxTemperature } = c.config.limits;
         const last = c.points.reduce((m, p) => Math.max(m, p.timestamp), 0);
@@ -136,7 +137,7 @@ describe('properties', () => {
       dropMaxHumidity: fc.boolean(),
       humidityMargin: fc.integer({ min: 0, max: 20 }),
     });
-    fc.assert(
+    assertProperty(
       fc.property(aCase, widening, (c, w) => {
         const l = c.config.limits;
         const wide: Limits = {
@@ -163,7 +164,7 @@ describe('properties', () => {
   });
 
   it('the order of the input does not change any result', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         aCase.chain((c) =>
           fc.tuple(fc.constant(c), fc.shuffledSubarray(c.points, { minLength: c.points.length, maxLength: c.points.length })),
@@ -177,7 +178,7 @@ describe('properties', () => {
   });
 
   it('flattenedDatapoints has min(n, 50) flags and a 1 exactly when the effective timeline violates', () => {
-    fc.assert(
+    assertProperty(
       fc.property(aCase, (c) => {
         const result = compute(c);
         const effective = result.trimmed ?? result.calculated;
@@ -190,7 +191,7 @@ describe('properties', () => {
   });
 
   it('produces output the response schemas accept (integers where integers are due, no NaN)', () => {
-    fc.assert(
+    assertProperty(
       fc.property(aCase, (c) => {
         const result = compute(c);
         const timeline = timelineOf(c.points);
@@ -206,7 +207,7 @@ describe('properties', () => {
   });
 
   it('agrees with a naive re-statement of the definitions', () => {
-    fc.assert(
+    assertProperty(
       fc.property(aCase, (c) => {
         const result = compute(c);
         const expected = naive(c);
