@@ -1,15 +1,18 @@
 /** The alert rules in words, when each fired, and the sentence that says why the level is what it is. */
 import { describe, expect, test } from 'vitest';
-import type { AlertRule, Datapoint, Trim } from '../../schema/sense';
+import type { AlertRule, Datapoint, SenseConfig, Trim } from '../../schema/sense';
 import { computeSense } from '../../sense';
 import { explainAlert } from '../../sense/alert-explanation';
 import { describeRule, formatDuration, formatUtc, ruleFirings } from '../../sense/alert-rules';
 import { makeConfig, series, timelineOf } from './helpers';
 
-function explain(points: Datapoint[], options: { rules?: AlertRule[] | null; taps?: number; trim?: Trim | null } = {}) {
+function explain(
+  points: Datapoint[],
+  options: { rules?: AlertRule[] | null; taps?: number; trim?: Trim | null; config?: SenseConfig } = {},
+) {
   return explainAlert({
     timeline: timelineOf(points),
-    senseConfig: makeConfig(),
+    senseConfig: options.config ?? makeConfig(),
     alertsConfig: options.rules === undefined || options.rules === null ? null : { rules: options.rules },
     numberOfTaps: options.taps ?? 1,
     trim: options.trim ?? null,
@@ -21,6 +24,11 @@ describe('rules in words', () => {
     expect([0, 45, 60, 600, 1800, 3600, 5400, 7200, 86_400, 90_000, 93_784].map(formatDuration)).toEqual([
       '0 s', '45 s', '1 min', '10 min', '30 min', '1 h', '1 h 30 min', '2 h', '1 d', '1 d 1 h', '1 d 2 h',
     ]);
+  });
+
+  test('a zero middle unit ends a duration there: the seconds after it are not said', () => {
+    // 3605 s is "1 h", not "1 h 5 s": the two units said are always neighbours.
+    expect([3605, 3660, 86_430, 86_460].map(formatDuration)).toEqual(['1 h', '1 h 1 min', '1 d', '1 d']);
   });
 
   test('each kind, with the readings it takes at the report interval', () => {
@@ -56,6 +64,17 @@ describe('when rules fire', () => {
     expect(ruleFirings(flags, timeline.timestamps, 600, rules)).toEqual([3200, 4400, null, 1400]);
   });
 
+  test('a rule one reading short when the readings end out of limits has not fired', () => {
+    const flags = new Uint8Array([0, 1, 1]);
+    const timestamps = Float64Array.from([1400, 2000, 2600]);
+    const short: AlertRule[] = [
+      { level: 1, kind: 'cumulative', seconds: 1800 },
+      { level: 2, kind: 'singleEvent', seconds: 1800 },
+      { level: 2, kind: 'singleEvent', seconds: 1200 },
+    ];
+    expect(ruleFirings(flags, timestamps, 600, short)).toEqual([null, null, 2600]);
+  });
+
   test('agree with the alert level the engine stores', () => {
     for (const set of [rules, [rules[2]], [rules[0], rules[2]], []]) {
       const explained = explain(points, { rules: set });
@@ -79,6 +98,38 @@ describe('the explanation', () => {
     );
   });
 
+  test('names the rule that set the level: the highest level fired, and of that level the earliest to fire', () => {
+    // 1400 5 · 2000 9 · 2600 9 · 3200 9: moderate at 2000, the single event at 2600, the cumulative one at 3200.
+    const points = series([5, 9, 9, 9]);
+    const cumulative: AlertRule = { level: 2, kind: 'cumulative', seconds: 1800 };
+    const single: AlertRule = { level: 2, kind: 'singleEvent', seconds: 1200 };
+    const moderate: AlertRule = { level: 1, kind: 'cumulative', seconds: 0 };
+    const explained = explain(points, { rules: [moderate, cumulative, single] });
+    expect(explained.rules.map((r) => r.firedAt)).toEqual([2000, 3200, 2600]);
+    expect(explained.alert).toEqual({ level: 2, timestamp: 2600 });
+    expect(explained.explanation).toBe(
+      'Critical since 1970-01-01 00:43:20 UTC by the rule "Critical alert once readings stay out of limits for 20 min without a break (2 readings at the 10 min interval in a row)": readings were out of limits for 30 min in the report.',
+    );
+    // The rule listed first is not the one named when another of its level fired earlier.
+    expect(explain(points, { rules: [cumulative, moderate, single] }).explanation).toBe(explained.explanation);
+  });
+
+  test('a reading out of limits by its humidity alone is explained like one out by temperature', () => {
+    const config = makeConfig({ limits: { minTemperature: 2, maxTemperature: 8, maxHumidity: 70 } });
+    const points = [
+      { timestamp: 1400, temperature: 5, humidity: 50 },
+      { timestamp: 2000, temperature: 5, humidity: 80 },
+      { timestamp: 2600, temperature: 5, humidity: 60 },
+    ];
+    const explained = explain(points, { config });
+    expect(explained.alert).toEqual({ level: 1, timestamp: 2000 });
+    expect(explained.rules.map((r) => r.firedAt)).toEqual([2000, null]);
+    expect(explained.timeAbove).toEqual({ temperature: 0, humidity: 600 });
+    expect(explained.explanation).toBe(
+      'Moderate since 1970-01-01 00:33:20 UTC by the rule "Moderate alert at the first reading out of limits": readings were out of limits for 10 min in the report.',
+    );
+  });
+
   test('"None" with excursions says that no rule was met, so delays are not mistaken for no data', () => {
     const explained = explain(series([5, 9.3, 9.3, 5]), { rules: [{ level: 1, kind: 'singleEvent', seconds: 1800 }] });
     expect(explained.alert.level).toBe(0);
@@ -94,6 +145,7 @@ describe('the explanation', () => {
         firedAt: null,
       },
     ]);
+    expect(explained.defaultRules).toBe(false);
     expect(explained.explanation).toBe("None: readings were out of limits for 20 min (2 readings) in the report, but no alert rule's condition was met.");
     expect(explain(series([5, 9.3]), { rules: [] }).explanation).toBe(
       'None: readings were out of limits for 10 min (1 reading) in the report, but the report has no alert rules.',

@@ -26,6 +26,39 @@ describe('excursionsOf', () => {
     expect(excursions[0]).toMatchObject({ start: 2600, end: 3200, peak: 9, peakAt: 2600 });
   });
 
+  test('the peak below the minimum is the lowest reading, the first of equal ones', () => {
+    // 1400 1 · 2000 0.5 · 2600 1.5 · 3200 0.5: the lowest comes first and again last.
+    const { excursions } = excursionsOf(timelineOf(series([1, 0.5, 1.5, 0.5])), limits, 600);
+    expect(excursions).toHaveLength(1);
+    expect(excursions[0]).toMatchObject({ direction: 'below', start: 1400, end: 3200, peak: 0.5, peakAt: 2000 });
+  });
+
+  test('excursions starting together are listed temperature before humidity, maximum before minimum', () => {
+    const points = [
+      { timestamp: 1400, temperature: 9, humidity: 95 },
+      { timestamp: 2000, temperature: 5, humidity: 50 },
+      { timestamp: 2600, temperature: 1, humidity: 10 },
+    ];
+    const { excursions } = excursionsOf(timelineOf(points), { ...limits, minHumidity: 20, maxHumidity: 90 }, 600);
+    expect(excursions.map((e) => [e.start, e.limitName])).toEqual([
+      [1400, 'maxTemperature'],
+      [1400, 'maxHumidity'],
+      [2600, 'minTemperature'],
+      [2600, 'minHumidity'],
+    ]);
+    // Limits the wrong way round put a reading between them beyond both at once.
+    const inverted = excursionsOf(timelineOf(series([5])), { minTemperature: 8, maxTemperature: 2 }, 600);
+    expect(inverted.excursions.map((e) => e.limitName)).toEqual(['maxTemperature', 'minTemperature']);
+  });
+
+  test('humidity limits on readings without humidity: no excursion, and no time beyond them', () => {
+    const summary = excursionsOf(timelineOf(series([5, 9])), { ...limits, minHumidity: 20, maxHumidity: 90 }, 600);
+    expect(summary.excursions.map((e) => e.limitName)).toEqual(['maxTemperature']);
+    // Zero, not null: the limits are set, and nothing was beyond them.
+    expect(summary.timeAbove).toEqual({ temperature: 600, humidity: 0 });
+    expect(summary.timeBelow).toEqual({ temperature: 0, humidity: 0 });
+  });
+
   test('a jump from above the maximum straight below the minimum is two excursions, one per limit', () => {
     const { excursions } = excursionsOf(timelineOf(series([9, 1])), limits, 600);
     expect(excursions.map((e) => [e.limitName, e.start])).toEqual([
@@ -48,6 +81,7 @@ describe('excursionsOf', () => {
       ['maxHumidity', 1600, 1600, 75],
       ['maxHumidity', 2800, 2800, 80],
     ]);
+    expect(onlyMax.excursions[0]).toMatchObject({ quantity: 'humidity', direction: 'above', limit: 70, peakAt: 1600 });
     expect(onlyMax.timeAbove).toEqual({ temperature: 0, humidity: 1200 });
     // No minimum humidity set: nothing can be below it, and the figure says so with null.
     expect(onlyMax.timeBelow).toEqual({ temperature: 0, humidity: null });

@@ -91,6 +91,11 @@ describe('times and counters', () => {
     expect(run(points).calculated.preciseInterval).toBe(312.5);
   });
 
+  it('measures preciseInterval from two readings too, whatever the configured interval', () => {
+    const points = [1400, 1700].map((timestamp) => ({ timestamp, temperature: 5 }));
+    expect(run(points).calculated.preciseInterval).toBe(300);
+  });
+
   it('clamps elapsed times at 0 when currentTime is before the start', () => {
     const { calculated } = run(REFERENCE, { reported: { currentTime: 1200 } });
     // 1200 − 1400 < 0 → 0; 1200 − 1000 = 200.

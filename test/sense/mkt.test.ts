@@ -72,6 +72,14 @@ describe('meanKineticTemperature', () => {
     expect(m).toBeLessThan(-260);
   });
 
+  it('pivots on the warmest reading wherever it stands in the series', () => {
+    // 30 °C then −265 °C: the cold reading's term is e^(10000/303.15 − 10000/8.15) ≈ e^−1194, which
+    // is 0 beside the warm one's, so MKT = 10000 / (10000/303.15 + ln 2) − 273.15 = 23.7611 °C.
+    // Pivoting on the last reading instead would take e^+1194, which overflows.
+    expect(meanKineticTemperature([30, -265])).toBeCloseTo(23.761079697424293, 9);
+    expect(meanKineticTemperature([-265, 30])).toBeCloseTo(23.761079697424293, 9);
+  });
+
   it('is null without readings and at or below absolute zero', () => {
     expect(meanKineticTemperature([])).toBeNull();
     expect(meanKineticTemperature([5, -273.15])).toBeNull();

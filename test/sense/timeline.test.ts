@@ -86,6 +86,24 @@ describe('toTimeline', () => {
     expect(Array.from(far.temperatures)).toEqual([2, 1]);
   });
 
+  it('sorts timestamps that are not whole seconds apart', () => {
+    // Whole-second timestamps are sorted by packing each with its index into one number; these
+    // must not be, as their fractions would run into the index.
+    const timeline = toTimeline({ timestamps: f64(0.3, 0.1, 0.2, 0.1), temperatures: f64(3, 1, 2, 9), humidities: null });
+    expect(timeline).toStrictEqual({ timestamps: f64(0.1, 0.2, 0.3), temperatures: f64(1, 2, 3), humidities: null, sorted: true });
+  });
+
+  it('sorts timestamps too far apart to pack with their index into an exact double', () => {
+    const wide = toTimeline({ timestamps: f64(2 ** 52 + 1, 0, -(2 ** 52)), temperatures: f64(1, 2, 3), humidities: null });
+    expect(Array.from(wide.timestamps)).toEqual([-(2 ** 52), 0, 2 ** 52 + 1]);
+    expect(Array.from(wide.temperatures)).toEqual([3, 2, 1]);
+    // A spread just past what packs exactly: (spread + 1) · n reaches 2^53 while spread · n does not.
+    const spread = 3_002_399_751_580_331;
+    const edge = toTimeline({ timestamps: f64(spread, 0, 1), temperatures: f64(1, 2, 3), humidities: null });
+    expect(Array.from(edge.timestamps)).toEqual([0, 1, spread]);
+    expect(Array.from(edge.temperatures)).toEqual([2, 3, 1]);
+  });
+
   it('drops a humidity column that holds no value', () => {
     const timeline = toTimeline({ timestamps: f64(1, 2), temperatures: f64(5, 6), humidities: f64(NaN, NaN) });
     expect(timeline.humidities).toBeNull();
@@ -118,6 +136,10 @@ describe('trimTimeline', () => {
     expect(trimTimeline(timeline, { startTime: 21, endTime: 29 }).timestamps.length).toBe(0);
     expect(trimTimeline(timeline, { startTime: 60, endTime: 70 }).timestamps.length).toBe(0);
     expect(trimTimeline(timeline, { startTime: 0, endTime: 5 }).timestamps.length).toBe(0);
+  });
+
+  it('is itself a timeline, sorted', () => {
+    expect(trimTimeline(timeline, { startTime: 20, endTime: 40 }).sorted).toBe(true);
   });
 
   it('has a humidity column only when the kept datapoints have humidity', () => {
