@@ -125,6 +125,11 @@ describe('refusals of the condition grammar', () => {
       code: 'INVALID_FILTER',
       message: "filter condition 'label\\,name' is not of the form key[operator]value",
     });
+    // a closing bracket before the opening one does not close it
+    expect(refusal({ filter: 'id][eq' })).toEqual({
+      code: 'INVALID_FILTER',
+      message: "filter condition 'id][eq' is not of the form key[operator]value",
+    });
     expect(refusal({ customFields: 'a]b[' })).toEqual({
       code: 'INVALID_CUSTOM_FIELDS',
       message: "customFields condition 'a]b[' is not of the form key[operator]value",
