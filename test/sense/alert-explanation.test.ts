@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { AlertRule, Datapoint, SenseConfig, Trim } from '../../schema/sense';
 import { computeSense } from '../../sense';
 import { explainAlert } from '../../sense/alert-explanation';
-import { describeRule, formatDuration, formatUtc, ruleFirings } from '../../sense/alert-rules';
+import { ALERT_LEVEL_NAMES, describeRule, formatDuration, formatUtc, ruleFirings } from '../../sense/alert-rules';
 import { makeConfig, series, timelineOf } from './helpers';
 
 function explain(
@@ -40,6 +40,11 @@ describe('rules in words', () => {
     expect(describeRule({ level: 2, kind: 'singleEvent', seconds: 2000 }, 600)).toBe(
       'Critical alert once readings stay out of limits for 33 min 20 s without a break (4 readings at the 10 min interval in a row).',
     );
+  });
+
+  test('every alert level has the name reports, exports and filters show', () => {
+    expect([-1, 0, 1, 2].map((level) => ALERT_LEVEL_NAMES[level])).toEqual(['No taps', 'None', 'Moderate', 'Critical']);
+    expect(Object.keys(ALERT_LEVEL_NAMES).map(Number).sort((a, b) => a - b)).toEqual([-1, 0, 1, 2]);
   });
 
   test('times in UTC, seconds only when there are some', () => {
