@@ -60,6 +60,7 @@ export function explainAlert(input: AlertExplanationInput): AlertExplanation {
 function violationFlags(timeline: Timeline, config: SenseConfig): Uint8Array {
   const th = thresholdsFromLimits(config.limits);
   const flags = new Uint8Array(timeline.timestamps.length);
+  // Stryker disable next-line EqualityOperator: loop bound; the extra step writes past the end of the typed array, which is ignored
   for (let i = 0; i < flags.length; i++) {
     flags[i] = violationFlag(timeline.temperatures[i], timeline.humidities === null ? Number.NaN : timeline.humidities[i], th);
   }
@@ -97,13 +98,15 @@ function sentence(f: SentenceFacts): string {
       ? `None: ${out}, but the report has no alert rules.`
       : `None: ${out}, but no alert rule's condition was met.`;
   }
-  const name = ALERT_LEVEL_NAMES[f.alert.level] ?? `Level ${f.alert.level}`;
+  const name = ALERT_LEVEL_NAMES[f.alert.level];
   // The rule that set the level: of that level, the first to fire (its time is the alert's timestamp).
+  // There always is one: ruleFirings judges the same flags by the same rules as the alert.
   const setter = f.rules
     .filter((r) => r.fired && r.level === f.alert.level)
     .sort((a, b) => a.firedAt! - b.firedAt!)[0];
-  const rule = setter ? ` by the rule "${setter.description.replace(/\.$/, '')}"` : '';
-  return `${name} since ${formatUtc(f.alert.timestamp)}${rule}: readings were out of limits for ${formatDuration(outside * f.interval)} ${where}.`;
+  // Stryker disable next-line Regex: the only full stop in a rule's description is its last, as durations are whole seconds
+  const rule = setter.description.replace(/\.$/, '');
+  return `${name} since ${formatUtc(f.alert.timestamp)} by the rule "${rule}": readings were out of limits for ${formatDuration(outside * f.interval)} ${where}.`;
 }
 
 function plural(n: number, word: string): string {

@@ -20,6 +20,7 @@ export function ruleFirings(
   let open = rules.length;
   let c = 0;
   let r = 0;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: `open > 0` is an early exit; once every rule has fired, later readings skip every rule
   for (let i = 0; i < flags.length && open > 0; i++) {
     if (flags[i] === 0) {
       r = 0;
@@ -27,11 +28,13 @@ export function ruleFirings(
     }
     c++;
     r++;
+    // Stryker disable next-line EqualityOperator: loop bound; firedAt[rules.length] is undefined, which is not null, so the extra step is skipped
     for (let k = 0; k < rules.length; k++) {
       if (firedAt[k] !== null) continue;
       const count = rules[k].kind === 'cumulative' ? c : r;
       if (count * interval >= rules[k].seconds) {
         firedAt[k] = timestamps[i];
+        // Stryker disable next-line UpdateOperator: counting up only turns the early exit off
         open--;
       }
     }
@@ -71,7 +74,7 @@ function readingsNeeded(seconds: number, interval: number): number {
  * 30 min in total (3 readings at the 10 min interval)."
  */
 export function describeRule(rule: AlertRule, interval: number): string {
-  const level = `${ALERT_LEVEL_NAMES[rule.level] ?? `Level ${rule.level}`} alert`;
+  const level = `${ALERT_LEVEL_NAMES[rule.level]} alert`;
   const n = readingsNeeded(rule.seconds, interval);
   // A rule of 0 s, or of at most one interval, is met by the first reading out of limits, whatever its kind.
   if (n === 1) return `${level} at the first reading out of limits.`;

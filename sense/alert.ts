@@ -20,8 +20,11 @@ export function alertFromViolations(
   if (!(numberOfTaps > 0)) return { level: -1, timestamp: 0 };
 
   const bySeconds = (a: AlertRule, b: AlertRule) => a.seconds - b.seconds;
-  const cumulative = rules.filter((r) => r.kind === 'cumulative').sort(bySeconds);
-  const singleEvent = rules.filter((r) => r.kind === 'singleEvent').sort(bySeconds);
+  const cumulative: AlertRule[] = [];
+  const singleEvent: AlertRule[] = [];
+  for (const rule of rules) (rule.kind === 'cumulative' ? cumulative : singleEvent).push(rule);
+  cumulative.sort(bySeconds);
+  singleEvent.sort(bySeconds);
 
   let level = 0;
   let timestamp = 0;
@@ -51,6 +54,7 @@ export function alertFromViolations(
     while (nextSingle < singleEvent.length && r * interval >= singleEvent[nextSingle].seconds) {
       fire(singleEvent[nextSingle++], timestamps[i]);
     }
+    // Stryker disable next-line ConditionalExpression: an early exit; once every rule has fired, the rest of the walk fires none
     if (nextCumulative === cumulative.length && nextSingle === singleEvent.length) break;
   }
   return { level, timestamp };

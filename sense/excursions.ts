@@ -21,7 +21,10 @@ interface LimitSide {
   limit: number;
 }
 
-/** The limits a timeline is judged by, each as one side to be crossed. */
+/**
+ * The limits a timeline is judged by, each as one side to be crossed, in the order excursions
+ * starting at the same datapoint are listed.
+ */
 function sidesOf(limits: Limits): LimitSide[] {
   const sides: LimitSide[] = [
     { quantity: 'temperature', direction: 'above', limitName: 'maxTemperature', limit: limits.maxTemperature },
@@ -64,8 +67,8 @@ export function excursionsOf(timeline: Timeline, limits: Limits, interval: numbe
     }
     seconds.set(side.limitName, total);
   }
-  const order: readonly LimitName[] = ['maxTemperature', 'minTemperature', 'maxHumidity', 'minHumidity'];
-  excursions.sort((a, b) => a.start - b.start || order.indexOf(a.limitName) - order.indexOf(b.limitName));
+  // The sort is stable, so excursions starting together keep the order of sidesOf.
+  excursions.sort((a, b) => a.start - b.start);
   const humidity = (name: LimitName) => (seconds.has(name) ? seconds.get(name)! : null);
   return {
     excursions,
@@ -87,6 +90,7 @@ function runsBeyond(values: Float64Array, side: LimitSide): Run[] {
   const further = side.direction === 'above' ? (v: number, than: number) => v > than : (v: number, than: number) => v < than;
   const runs: Run[] = [];
   let current: Run | null = null;
+  // Stryker disable next-line EqualityOperator: loop bound; values[values.length] is undefined, which is beyond no limit
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!beyond(v)) {

@@ -47,7 +47,7 @@ export function analyseTimeline(timeline: Timeline, config: SenseConfig, reporte
       temperature: {
         average: n > 0 ? sumT / n : null,
         degreeHour: (degreesOutside * config.interval) / 3600,
-        meanKineticTemperature: n > 0 ? meanKineticTemperature(temperatures, maxT) : null,
+        meanKineticTemperature: meanKineticTemperature(temperatures, maxT),
       },
     },
   };
@@ -82,11 +82,15 @@ function scanTemperatures(temperatures: Float64Array, th: Thresholds, flags: Uin
   let degreesOutside = 0;
   for (let i = 0; i < temperatures.length; i++) {
     const t = temperatures[i];
+    // Stryker disable next-line EqualityOperator: on a tie the extreme is replaced by an equal value
     if (t < minT) minT = t;
+    // Stryker disable next-line EqualityOperator: on a tie the extreme is replaced by an equal value
     if (t > maxT) maxT = t;
     sumT += t;
     // Two independent terms, as defined: with inverted limits a reading can be outside both.
+    // Stryker disable next-line EqualityOperator: a reading exactly on the limit adds 0
     if (t > maxLimit) degreesOutside += t - maxLimit;
+    // Stryker disable next-line EqualityOperator: a reading exactly on the limit adds 0
     if (t < minLimit) degreesOutside += minLimit - t;
     flags[i] = violationFlag(t, Number.NaN, th);
   }
@@ -106,13 +110,19 @@ function scanWithHumidity(temperatures: Float64Array, humidities: Float64Array, 
   for (let i = 0; i < temperatures.length; i++) {
     const t = temperatures[i];
     const h = humidities[i];
+    // Stryker disable next-line EqualityOperator: on a tie the extreme is replaced by an equal value
     if (t < minT) minT = t;
+    // Stryker disable next-line EqualityOperator: on a tie the extreme is replaced by an equal value
     if (t > maxT) maxT = t;
     sumT += t;
+    // Stryker disable next-line EqualityOperator: a reading exactly on the limit adds 0
     if (t > maxLimit) degreesOutside += t - maxLimit;
+    // Stryker disable next-line EqualityOperator: a reading exactly on the limit adds 0
     if (t < minLimit) degreesOutside += minLimit - t;
     // An absent humidity is NaN, and comparisons with NaN are false, so it is skipped.
+    // Stryker disable next-line EqualityOperator: on a tie the extreme is replaced by an equal value
     if (h < minH) minH = h;
+    // Stryker disable next-line EqualityOperator: on a tie the extreme is replaced by an equal value
     if (h > maxH) maxH = h;
     flags[i] = violationFlag(t, h, th);
   }

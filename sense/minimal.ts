@@ -9,12 +9,9 @@ export const MAX_FLATTENED_FLAGS = 50;
  */
 export function flattenViolations(flags: Uint8Array): (0 | 1)[] {
   const n = flags.length;
-  if (n <= MAX_FLATTENED_FLAGS) {
-    const out: (0 | 1)[] = new Array(n);
-    for (let i = 0; i < n; i++) out[i] = flags[i] === 0 ? 0 : 1;
-    return out;
-  }
-  const out: (0 | 1)[] = new Array(MAX_FLATTENED_FLAGS);
+  // Stryker disable next-line EqualityOperator: at n = 50, bucket i covers [i, i + 1), one flag per datapoint as well
+  if (n <= MAX_FLATTENED_FLAGS) return Array.from(flags, (f) => (f === 0 ? 0 : 1));
+  const out: (0 | 1)[] = [];
   for (let b = 0; b < MAX_FLATTENED_FLAGS; b++) {
     // n ≤ 2^32 datapoints keeps b·n far inside exact double integers.
     const end = Math.floor(((b + 1) * n) / MAX_FLATTENED_FLAGS);
@@ -25,7 +22,7 @@ export function flattenViolations(flags: Uint8Array): (0 | 1)[] {
         break;
       }
     }
-    out[b] = flag;
+    out.push(flag);
   }
   return out;
 }

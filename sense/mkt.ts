@@ -14,19 +14,14 @@ export const KELVIN_AT_ZERO_CELSIUS = 273.15;
  * exp(−10000/T_max) leaves terms in (0, 1] whose sum is at least 1, so the logarithm is always
  * well conditioned and a constant series gives back its own temperature.
  *
- * `maxTemperature` lets a caller that already knows the maximum skip a pass.
+ * `maxTemperature` is the warmest of `temperatures`: the caller has it from its own pass.
  * Returns null without readings, and for a reading at or below absolute zero, where the
  * formula has no meaning.
  */
-export function meanKineticTemperature(temperatures: ArrayLike<number>, maxTemperature?: number): number | null {
+export function meanKineticTemperature(temperatures: ArrayLike<number>, maxTemperature: number): number | null {
   const n = temperatures.length;
   if (n === 0) return null;
-  let max = maxTemperature;
-  if (max === undefined) {
-    max = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) if (temperatures[i] > max) max = temperatures[i];
-  }
-  const pivot = ACTIVATION_ENERGY_OVER_R / (max + KELVIN_AT_ZERO_CELSIUS);
+  const pivot = ACTIVATION_ENERGY_OVER_R / (maxTemperature + KELVIN_AT_ZERO_CELSIUS);
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const kelvin = temperatures[i] + KELVIN_AT_ZERO_CELSIUS;

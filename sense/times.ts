@@ -20,8 +20,7 @@ export function timeFigures(
 ): TimeFigures {
   const n = timestamps.length;
   const startTime = config.configTime + config.startDelay;
-  const first = n > 0 ? timestamps[0] : undefined;
-  const last = n > 0 ? timestamps[n - 1] : undefined;
+  const last = timestamps.at(-1);
   const currentTime = reportedCurrentTime ?? last ?? startTime;
   return {
     startTime,
@@ -30,7 +29,7 @@ export function timeFigures(
     // Not clamped, unlike the elapsed times: the definition has no max(0, …) here.
     preciseElapsedTime: last === undefined ? 0 : last - startTime,
     preciseElapsedTimeFromConfig: last === undefined ? 0 : last - config.configTime,
-    preciseInterval: n < 2 ? config.interval : (last! - first!) / (n - 1),
+    preciseInterval: n < 2 ? config.interval : (last! - timestamps[0]) / (n - 1),
     currentTime,
     startDelay: config.startDelay,
   };
