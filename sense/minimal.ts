@@ -10,7 +10,9 @@ export const MAX_FLATTENED_FLAGS = 50;
 export function flattenViolations(flags: Uint8Array): (0 | 1)[] {
   const n = flags.length;
   // Stryker disable next-line EqualityOperator: at n = 50, bucket i covers [i, i + 1), one flag per datapoint as well
-  if (n <= MAX_FLATTENED_FLAGS) return Array.from(flags, (f) => (f === 0 ? 0 : 1));
+  if (n <= MAX_FLATTENED_FLAGS) {
+    return Array.from(flags, (f) => (f === 0 ? 0 : 1));
+  }
   const out: (0 | 1)[] = [];
   for (let b = 0; b < MAX_FLATTENED_FLAGS; b++) {
     // n ≤ 2^32 datapoints keeps b·n far inside exact double integers.
