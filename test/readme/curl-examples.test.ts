@@ -6,7 +6,7 @@
  * `labeldesk demo` prints) and the webhook pointing at a receiver started here. Examples naming
  * any other host are listed as skipped, never contacted: this test talks to 127.0.0.1 only.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import type { Caller } from '../../service/api-keys';
 import { openService } from '../../service/open-service';
 import { Receiver } from '../support/webhook-receiver';
 import { commandsOf, urlHosts, type ShellCommand } from './readme-commands';
+import { runToEnd, type Run } from '../cli/run-labeldesk';
 
 const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 const README_SERVICE = '127.0.0.1:4317';
@@ -45,11 +46,8 @@ function keySpec(example: ShellCommand): { companyId: string; permissions: Permi
   return { companyId, permissions: permissions.split(',') as Permission[] };
 }
 
-interface CurlRun {
-  code: number | null;
+interface CurlRun extends Run {
   status: number | null;
-  stdout: string;
-  stderr: string;
 }
 
 let dir: string;
@@ -64,23 +62,13 @@ const blockKeys = new Map<string, string>();
  * Runs the command as a reader's shell would, in a bare environment: no proxy variables, no
  * curl settings of the machine; the curlrc here only reports the HTTP status on stderr.
  */
-function runCurl(command: string, env: Record<string, string>): Promise<CurlRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CURL_HOME: dir, LC_ALL: 'C', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const status = /LABELDESK_HTTP_STATUS=(\d{3})/.exec(stderr)?.[1];
-      resolve({ code, status: status === undefined ? null : Number(status), stdout, stderr });
-    });
+async function runCurl(command: string, env: Record<string, string>): Promise<CurlRun> {
+  const run = await runToEnd('bash', ['-c', command], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CURL_HOME: dir, LC_ALL: 'C', ...env },
   });
+  const status = /LABELDESK_HTTP_STATUS=(\d{3})/.exec(run.stderr)?.[1];
+  return { ...run, status: status === undefined ? null : Number(status) };
 }
 
 /** The example with the reader's blanks filled in. */
