@@ -3,7 +3,7 @@
  * excursions, labels, users and custom fields. Each report derives from the seed and its number
  * only, so a smaller demo is a prefix of a larger one.
  */
-import { derivedUuid } from '../service/bundle-import/derived-uuid';
+import { derivedUuid } from '../schema/derived-uuid';
 import type { BundleReport } from '../schema/bundle';
 import { MODES, REPORT_TYPES, type Mode, type ReportType } from '../schema/report';
 import type { AlertRule, Datapoint } from '../schema/sense';

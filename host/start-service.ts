@@ -65,7 +65,7 @@ export interface StartOptions {
 
 /**
  * SQLite's own wait for a lock blocks the thread, and with it every request: the service waits
- * that long at most, then waits without blocking (http/busy.ts).
+ * that long at most, then waits without blocking (db/busy.ts).
  */
 const SERVICE_BUSY_TIMEOUT_MS = 20;
 

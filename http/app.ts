@@ -13,7 +13,7 @@ import { MAX_REPORT_ID_LENGTH } from '../schema/bundle';
 import type { Service } from '../service/open-service';
 import { addAnswerHeaders } from './answer-headers';
 import { requireApiKey } from './auth';
-import { BUSY_WAIT_MS } from './busy';
+import { BUSY_WAIT_MS } from '../db/busy';
 import { ClientGate } from './client-gate';
 import { registerDocs } from './docs';
 import { registerErrorHandling } from './errors';

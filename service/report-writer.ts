@@ -11,7 +11,7 @@ import type { ReportRow } from '../db/report-rows';
 import type { Actor, ChangeKind, FieldChange } from '../schema/change-log';
 import { diffFacts, reportFacts } from './report-facts';
 import type { ReportRecord } from './report-record';
-import type { SyncOutbox } from './sync-outbox';
+import type { SyncOutbox } from '../sync/outbox';
 
 /** An edit of a stored report's values, decided by the service's rules. */
 export interface ReportEdit {

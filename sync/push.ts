@@ -7,7 +7,7 @@
  */
 import type { LabelReportPatch } from '../schema/report';
 import type { RemoteReport } from '../schema/sync';
-import { patchOf } from '../service/sync-fields';
+import { patchOf } from './fields';
 import type { CycleContext } from './context';
 import { RemoteFailure } from './remote-client';
 

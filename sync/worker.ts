@@ -7,7 +7,7 @@
  * the way is asked again a few times first (read-retry.ts), so a lossy link does not fail
  * every cycle; the pages committed before a failure stay, and the next cycle goes on from them.
  */
-import { waitForDatabase } from '../http/busy';
+import { waitForDatabase } from '../db/busy';
 import type { SyncState, SyncStatus } from '../schema/sync';
 import type { Service } from '../service/open-service';
 import { retryDelayMs } from './backoff';

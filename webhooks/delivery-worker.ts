@@ -10,7 +10,7 @@
  */
 import { DatabaseBusyError, type DataStore } from '../db/data-store';
 import type { AttemptOutcome, ClaimedMessage } from '../db/webhook-store';
-import { waitForDatabase } from '../http/busy';
+import { waitForDatabase } from '../db/busy';
 import { RetrySchedule, retryAfterMs } from './retry-schedule';
 import { DEFAULT_TIMEOUT_MS, WebhookSender, type SendResult } from './sender';
 import { signatureHeader, signingSecrets } from './signing';

@@ -12,7 +12,7 @@ import { labelReportSchema } from '../../schema/report';
 import type { Service } from '../../service/open-service';
 import { callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
-import { waitForDatabase } from '../busy';
+import { waitForDatabase } from '../../db/busy';
 import { shape, type OperationDoc } from '../openapi';
 import { refuseQueryParameters, sendReport } from './label-reports';
 

@@ -25,7 +25,7 @@ import type { Service } from '../../service/open-service';
 import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
-import { waitForDatabase } from '../busy';
+import { waitForDatabase } from '../../db/busy';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
 

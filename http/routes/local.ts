@@ -18,7 +18,7 @@ import { requirePermission } from '../../service/api-keys';
 import type { Service } from '../../service/open-service';
 import { callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseBody } from '../body';
-import { waitForDatabase } from '../busy';
+import { waitForDatabase } from '../../db/busy';
 import { shape, type OperationDoc } from '../openapi';
 
 const API_KEY_INFO = shape('ApiKeyInfo', apiKeyInfoSchema);

@@ -29,7 +29,7 @@ import type { Service } from '../../service/open-service';
 import { CSV_CONTENT_TYPE } from '../../service/report-csv';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
-import { waitForDatabase } from '../busy';
+import { waitForDatabase } from '../../db/busy';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import { refuseQueryParameters } from './label-reports';

@@ -23,7 +23,7 @@ import type { Service } from '../../service/open-service';
 import type { SyncController } from '../../sync/controller';
 import { callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
-import { waitForDatabase } from '../busy';
+import { waitForDatabase } from '../../db/busy';
 import { shape, type OperationDoc } from '../openapi';
 import { refuseQueryParameters } from './label-reports';
 

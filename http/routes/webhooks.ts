@@ -21,7 +21,7 @@ import {
 import type { Service } from '../../service/open-service';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
-import { waitForDatabase } from '../busy';
+import { waitForDatabase } from '../../db/busy';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
 import { refuseQueryParameters } from './label-reports';
 

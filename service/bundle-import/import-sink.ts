@@ -12,7 +12,7 @@ import type { Actor } from '../../schema/change-log';
 import type { Company } from '../../schema/report';
 import type { ReportRecord } from '../report-record';
 import type { ReportWriter } from '../report-writer';
-import { derivedUuid } from './derived-uuid';
+import { derivedUuid } from '../../schema/derived-uuid';
 import type { Outcome, ReportCompanies, ValidApiKey } from './element-processor';
 import type { ImportCounts, ImportProblem } from './index';
 

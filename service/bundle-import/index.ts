@@ -33,7 +33,7 @@ import { ImportSink } from './import-sink';
 import { Pipeline } from './pipeline';
 
 export { DATAPOINT_PLAN, validateBundleReport } from './datapoint-check';
-export { derivedUuid } from './derived-uuid';
+export { derivedUuid } from '../../schema/derived-uuid';
 export { BundleSyntaxError } from './json-scanner';
 
 export const MAX_PROBLEMS = 100;

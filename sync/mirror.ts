@@ -18,13 +18,13 @@ import type {
   SyncStatus,
   SyncValue,
 } from '../schema/sync';
-import { afterPush, markSent, mergeRemote, sameValue } from '../sync/merge';
-import type { ReportEvents } from './report-events';
-import type { ReportRecord } from './report-record';
-import { nextUpdated, type ReportWriter } from './report-writer';
-import { fieldValue, withFieldValues } from './sync-fields';
-import type { SyncOutbox } from './sync-outbox';
-import { recordFromRemote, UnusableRemoteReport } from './sync-record';
+import { afterPush, markSent, mergeRemote, sameValue } from './merge';
+import type { ReportEvents } from '../service/report-events';
+import type { ReportRecord } from '../service/report-record';
+import { nextUpdated, type ReportWriter } from '../service/report-writer';
+import { fieldValue, withFieldValues } from './fields';
+import type { SyncOutbox } from './outbox';
+import { recordFromRemote, UnusableRemoteReport } from './remote-record';
 
 const SYNC: Actor = { kind: 'sync' };
 

@@ -10,8 +10,8 @@ import type { FieldChange } from '../schema/change-log';
 import type { LabelReportPatch, Status } from '../schema/report';
 import type { Limits } from '../schema/sense';
 import type { SyncValue } from '../schema/sync';
-import type { FieldEdit } from '../sync/merge';
-import { recalculate, senseSettingsOf, type ReportRecord } from './report-record';
+import type { FieldEdit } from './merge';
+import { recalculate, senseSettingsOf, type ReportRecord } from '../service/report-record';
 import { decodeDatapoints } from '../db/datapoint-codec';
 
 const LIMIT_COLUMNS = {

@@ -2,11 +2,11 @@
  * A write that meets a busy database (another connection holds the write lock: an import
  * switching in, another LabelDesk on the same file) waits its turn here, without blocking the
  * event loop, so reads and other requests go on meanwhile. Past the budget it answers 503 with
- * Retry-After (errors.ts). Safe to repeat: a busy write wrote nothing. A request whose client has
+ * Retry-After (http/errors.ts). Safe to repeat: a busy write wrote nothing. A request whose client has
  * gone away (`signal`) stops waiting at once and does not write.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DatabaseBusyError } from '../db/data-store';
+import { DatabaseBusyError } from './data-store';
 
 /** How long a write waits for the database by default before its 503. */
 export const BUSY_WAIT_MS = 10_000;

@@ -10,7 +10,7 @@ import type { BundleReport } from '../schema/bundle';
 import type { Datapoint, Trim } from '../schema/sense';
 import { datapointsFromColumns, estimatedBatteryDaysLeft } from '../sense';
 import { decodeDatapoints } from '../db/datapoint-codec';
-import { accessId, labelOf, recordFromBundle, trimOf, type ReportRecord } from './report-record';
+import { accessId, labelOf, recordFromBundle, trimOf, type ReportRecord } from '../service/report-record';
 
 /** A remote report sync cannot take (its datapoints do not check, or a list element of a report never fetched whole). */
 export class UnusableRemoteReport extends Error {}

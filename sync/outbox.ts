@@ -5,8 +5,8 @@
  */
 import type { DataStore } from '../db/data-store';
 import type { Actor, FieldChange } from '../schema/change-log';
-import { mergeLocalEdit } from '../sync/merge';
-import { syncEditsOf } from './sync-fields';
+import { mergeLocalEdit } from './merge';
+import { syncEditsOf } from './fields';
 
 export class SyncOutbox {
   private readonly listeners = new Set<() => void>();
