@@ -28,6 +28,11 @@ export interface OpenTransaction {
   rollback(): void;
 }
 
+export interface DataStoreOptions extends Pick<OpenOptions, 'busyTimeoutMs'> {
+  /** Told of each report read whole, by id (tests count the reads of a request). */
+  onReportLoad?: (id: string) => void;
+}
+
 export class DataStore {
   readonly companies: CompanyStore;
   readonly keys: KeyStore;
@@ -43,11 +48,12 @@ export class DataStore {
     private readonly db: Db,
     /** The database file, for a second connection to the same data. */
     readonly file: string,
+    options: DataStoreOptions,
   ) {
     registerSqlFunctions(db);
     this.companies = new CompanyStore(db);
     this.keys = new KeyStore(db);
-    this.reports = new ReportStore(db, () => this.writing === 0);
+    this.reports = new ReportStore(db, () => this.writing === 0, options.onReportLoad);
     this.changes = new ChangeLogStore(db);
     this.webhooks = new WebhookStore(db);
     this.reviews = new ReviewStore(db);
@@ -55,8 +61,8 @@ export class DataStore {
   }
 
   /** Opens (creating when missing) and migrates the file. */
-  static open(file: string, options: Pick<OpenOptions, 'busyTimeoutMs'> = {}): DataStore {
-    return new DataStore(openDatabase(file, options), file);
+  static open(file: string, options: DataStoreOptions = {}): DataStore {
+    return new DataStore(openDatabase(file, options), file, options);
   }
 
   /** `fn` in one read transaction, so everything it reads describes one moment. Nests. */

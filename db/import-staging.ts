@@ -9,18 +9,13 @@ import type { Statement } from 'better-sqlite3';
 import type { Company } from '../schema/report';
 import type { Db } from './database';
 import type { ApiKeyRecord } from './key-store';
+import type { Report } from '../model/report';
+import { reportFromRows, rowsFromReport } from './report-convert';
 import { REPORT_COLUMNS, type ReportRow } from './report-rows';
 import type { AccessRow, CompanyStateRow, CustomFieldRow } from './report-store';
 
 /** A key as the bundle gives it; its id, creation and revocation are settled at the switch. */
 export type StagedApiKey = Pick<ApiKeyRecord, 'keyHash' | 'companyId' | 'name' | 'permissions'> & { revoked: string | undefined };
-
-export interface StagedReport {
-  row: ReportRow;
-  access: AccessRow[];
-  states: CompanyStateRow[];
-  customFields: CustomFieldRow[];
-}
 
 /** What the change log says of every report that `insertNewReports` wrote. */
 export interface StagedLogEntry {
@@ -149,7 +144,8 @@ export class ImportStaging {
   }
 
   /** Report number `index` of the bundle; each index is staged once at most. */
-  stageReport(index: number, { row, access, states, customFields }: StagedReport): void {
+  stageReport(index: number, report: Report): void {
+    const { row, access, states, customFields } = rowsFromReport(report);
     const values: unknown[] = [index];
     for (const column of REPORT_COLUMNS) values.push(row[column]);
     // The change log names the companies that see the report, in the order of its access entries.
@@ -174,7 +170,7 @@ export class ImportStaging {
    * report, which the change log describes by difference) and yields them, a page at a time;
    * `insertNewReports` then writes all the others.
    */
-  *replacedReports(pageSize = 200): Generator<StagedReport[]> {
+  *replacedReports(pageSize = 200): Generator<Report[]> {
     this.db.exec(`
       DELETE FROM temp.ld_import_replaced;
       INSERT INTO temp.ld_import_replaced (seq)
@@ -199,12 +195,14 @@ export class ImportStaging {
       const access = bySeq<AccessRow>(accessRows);
       const states = bySeq<CompanyStateRow>(stateRows);
       const fields = bySeq<CustomFieldRow>(fieldRows);
-      yield rows.map(({ seq, log_companies: _companies, ...row }) => ({
-        row: row as ReportRow,
-        access: access.get(seq) ?? [],
-        states: states.get(seq) ?? [],
-        customFields: fields.get(seq) ?? [],
-      }));
+      yield rows.map(({ seq, log_companies: _companies, ...row }) =>
+        reportFromRows({
+          row: row as ReportRow,
+          access: access.get(seq) ?? [],
+          states: states.get(seq) ?? [],
+          customFields: fields.get(seq) ?? [],
+        }),
+      );
     }
   }
 

@@ -59,17 +59,6 @@ export const REPORT_COLUMNS = [
   'reported_current_time', 'reported_available', 'reported_measurements', 'trim_start', 'trim_end', 'calculated', 'trimmed', 'minimal', 'alert_level', 'alert_timestamp',
 ] as const satisfies readonly Exclude<keyof ReportRow, 'datapoints'>[];
 
-/** The stored results of the sense engine; rewritten together whenever an input changes. */
-export type SenseColumns = Pick<ReportRow, 'calculated' | 'trimmed' | 'minimal' | 'alert_level' | 'alert_timestamp'>;
-
-/** A row as the API reads it: the report plus the owner company and the caller's own state. */
-export interface VisibleReportRow extends ReportRow {
-  company_name: string;
-  company_short_code: string;
-  caller_role: 'owner' | 'editor' | 'viewer';
-  has_flag: number;
-  is_archived: number;
-}
 
 /** The columns the minimal list output needs: no datapoints, no large JSON. */
 export const MINIMAL_COLUMNS = [
@@ -78,4 +67,10 @@ export const MINIMAL_COLUMNS = [
   'running_time', 'min_temperature', 'max_temperature', 'min_humidity', 'max_humidity',
   'number_of_taps', 'minimal', 'alert_level', 'alert_timestamp',
 ] as const satisfies readonly (keyof ReportRow)[];
-export type MinimalReportRow = Pick<VisibleReportRow, (typeof MINIMAL_COLUMNS)[number] | 'company_name' | 'company_short_code' | 'has_flag' | 'is_archived'>;
+/** A minimal list element's row: the report's columns, its owner's name and the caller company's own state. */
+export type MinimalReportRow = Pick<ReportRow, (typeof MINIMAL_COLUMNS)[number]> & {
+  company_name: string;
+  company_short_code: string;
+  has_flag: number;
+  is_archived: number;
+};

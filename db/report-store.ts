@@ -3,17 +3,15 @@
  * Statements are prepared once per connection; callers own transactions.
  */
 import type { Statement } from 'better-sqlite3';
+import type { Report, ReportAccess } from '../model/report';
+import type { ReportTableRecord } from '../model/report-table';
 import type { ListQuery } from '../query/list-query';
+import type { MinimalLabelReport } from '../schema/report';
 import type { Db } from './database';
+import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFromRow } from './report-convert';
 import { compileListQuery } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
-import {
-  MINIMAL_COLUMNS,
-  REPORT_COLUMNS,
-  type MinimalReportRow,
-  type ReportRow,
-  type VisibleReportRow,
-} from './report-rows';
+import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
 export interface AccessRow {
   id: string;
@@ -90,7 +88,7 @@ const PAGE_PARAMS = (companyId: string, filter: SqlFilter): unknown[] =>
 
 const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
 
-const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_code, a.role AS caller_role,
+const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_code,
   COALESCE(s.has_flag, 0) AS has_flag, COALESCE(s.is_archived, 0) AS is_archived`;
 
 /** Distinct queries whose counts are kept; the oldest goes first. */
@@ -107,7 +105,6 @@ export class ReportStore {
   private readonly upsertState: Statement;
   private readonly upsertCustomField: Statement;
   private readonly deleteCustomField: Statement;
-  private readonly selectVisible: Statement;
   private readonly selectRow: Statement;
   private readonly listCache = new Map<string, Statement>();
   private readonly counts = new Map<string, { version: string; n: number }>();
@@ -120,6 +117,8 @@ export class ReportStore {
   constructor(
     private readonly db: Db,
     private readonly mayReuseCounts: () => boolean = () => !db.inTransaction,
+    /** Told of each report read whole (tests count them: a PATCH reads its report once). */
+    private readonly onLoad: (id: string) => void = () => {},
   ) {
     this.trigrams = new TrigramCounts(db);
     this.insertReport = db.prepare(
@@ -145,9 +144,6 @@ export class ReportStore {
     this.deleteCustomField = db.prepare(
       'DELETE FROM custom_field_values WHERE label_report_id = ? AND custom_field_id = ?',
     );
-    this.selectVisible = db.prepare(
-      `SELECT r.*, d.datapoints, ${CALLER_COLUMNS} ${VISIBLE_FROM} ${WITH_DATAPOINTS} WHERE a.company_id = ? AND r.id = ?`,
-    );
     this.selectRow = db.prepare(`SELECT r.*, d.datapoints FROM label_reports r ${WITH_DATAPOINTS} WHERE r.id = ?`);
   }
 
@@ -157,6 +153,11 @@ export class ReportStore {
    * touch what changed instead of deleting and rebuilding every listing row, text entry and
    * custom field element of the report.
    */
+  write(report: Report, before?: Report): void {
+    this.replace(rowsFromReport(report), before && rowsFromReport(before));
+  }
+
+  /** `write` in rows: for the database's own tests and migrations. */
   replace(next: StoredReport, stored?: StoredReport): void {
     if (!stored) {
       const { datapoints, ...columns } = next.row;
@@ -222,30 +223,47 @@ export class ReportStore {
     return this.statement('SELECT 1 FROM access WHERE company_id = ? AND label_report_id = ?').get(companyId, id) !== undefined;
   }
 
-  /** The report as the caller's company sees it, or undefined when it has no access entry. */
-  findVisible(companyId: string, id: string): VisibleReportRow | undefined {
-    return this.selectVisible.get(companyId, id) as VisibleReportRow | undefined;
-  }
-
   /** Whether any company's report has this id, without reading the report. */
   exists(id: string): boolean {
     return this.statement('SELECT 1 FROM label_reports WHERE id = ?').get(id) !== undefined;
   }
 
   /** The report as stored, with its access entries, company states and custom fields. */
-  findStored(id: string): StoredReport | undefined {
-    const row = this.findRow(id);
+  load(id: string): Report | undefined {
+    const row = this.selectRow.get(id) as ReportRow | undefined;
+    this.onLoad(id);
     if (!row) return undefined;
-    return {
+    return reportFromRows({
       row,
-      access: this.accessFor([id]).get(id) ?? [],
-      states: this.companyStatesFor(id),
-      customFields: this.customFieldsFor([id]).get(id) ?? [],
-    };
+      access: this.accessRowsFor([id]).get(id) ?? [],
+      states: this.statement('SELECT * FROM company_report_state WHERE label_report_id = ? ORDER BY company_id').all(id) as CompanyStateRow[],
+      customFields: this.customFieldRowsFor([id]).get(id) ?? [],
+    });
   }
 
-  findRow(id: string): ReportRow | undefined {
-    return this.selectRow.get(id) as ReportRow | undefined;
+  /** Whole reports, in the order of `ids`; one removed since is left out. */
+  loadMany(ids: readonly string[]): Report[] {
+    if (ids.length === 0) return [];
+    for (const id of ids) this.onLoad(id);
+    const rows = this.selectByReportIds(
+      'SELECT r.*, d.datapoints FROM label_reports r JOIN report_datapoints d ON d.label_report_id = r.id WHERE r.id IN (SELECT value FROM json_each(?))',
+      ids,
+    ) as ReportRow[];
+    const access = this.accessRowsFor(ids);
+    const fields = this.customFieldRowsFor(ids);
+    const states = groupBy(
+      this.selectByReportIds(
+        'SELECT * FROM company_report_state WHERE label_report_id IN (SELECT value FROM json_each(?)) ORDER BY label_report_id, company_id',
+        ids,
+      ) as CompanyStateRow[],
+      (s) => s.label_report_id,
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      return [reportFromRows({ row, access: access.get(id) ?? [], states: states.get(id) ?? [], customFields: fields.get(id) ?? [] })];
+    });
   }
 
   /**
@@ -301,24 +319,29 @@ export class ReportStore {
   }
 
   /** The reports the company sees among `ids`, as the minimal output needs them, in the order of `ids`. */
-  minimalByIds(companyId: string, ids: readonly string[]): MinimalReportRow[] {
+  minimalByIds(companyId: string, ids: readonly string[]): MinimalLabelReport[] {
     const columns = MINIMAL_COLUMNS.map((c) => 'r.' + c).join(', ');
-    return inOrder(ids, this.byIds(`SELECT ${columns}, ${CALLER_COLUMNS} ${VISIBLE_FROM}`, companyId, ids) as MinimalReportRow[]);
-  }
-
-  /** Whole reports with their datapoints, in the order of `ids`. */
-  fullByIds(companyId: string, ids: readonly string[]): VisibleReportRow[] {
-    const sql = `SELECT r.*, d.datapoints, ${CALLER_COLUMNS} ${VISIBLE_FROM} ${WITH_DATAPOINTS}`;
-    return inOrder(ids, this.byIds(sql, companyId, ids) as VisibleReportRow[]);
+    return inOrder(ids, this.byIds(`SELECT ${columns}, ${CALLER_COLUMNS} ${VISIBLE_FROM}`, companyId, ids) as MinimalReportRow[]).map(
+      minimalFromRow,
+    );
   }
 
   /** The columns of the list's table (and its CSV) for these reports, in the order of `ids`. */
-  tableRowsByIds(companyId: string, ids: readonly string[]): ReportTableRow[] {
+  tableByIds(companyId: string, ids: readonly string[]): ReportTableRecord[] {
     const columns = 'r.id, r.label_reference, r.label_uid, r.label_name, r.status, r.alert_level, r.created, r.updated';
-    return inOrder(ids, this.byIds(`SELECT ${columns}, ${CALLER_COLUMNS} ${VISIBLE_FROM}`, companyId, ids) as ReportTableRow[]);
+    return inOrder(ids, this.byIds(`SELECT ${columns}, ${CALLER_COLUMNS} ${VISIBLE_FROM}`, companyId, ids) as ReportTableRow[]).map(
+      tableEntryFromRow,
+    );
   }
 
-  accessFor(ids: readonly string[]): Map<string, AccessRow[]> {
+  /** The access entries of these reports: the owner first, then by role and company. */
+  accessFor(ids: readonly string[]): Map<string, ReportAccess[]> {
+    const byReport = new Map<string, ReportAccess[]>();
+    for (const [id, rows] of this.accessRowsFor(ids)) byReport.set(id, rows.map(accessOf));
+    return byReport;
+  }
+
+  private accessRowsFor(ids: readonly string[]): Map<string, AccessRow[]> {
     const rows = this.selectByReportIds(
       // Owner first, then by role and company so the order is stable.
       `SELECT * FROM access WHERE label_report_id IN (SELECT value FROM json_each(?))
@@ -328,7 +351,7 @@ export class ReportStore {
     return groupBy(rows, (r) => r.label_report_id);
   }
 
-  customFieldsFor(ids: readonly string[]): Map<string, CustomFieldRow[]> {
+  private customFieldRowsFor(ids: readonly string[]): Map<string, CustomFieldRow[]> {
     const rows = this.selectByReportIds(
       'SELECT * FROM custom_field_values WHERE label_report_id IN (SELECT value FROM json_each(?)) ORDER BY rowid',
       ids,
@@ -336,12 +359,8 @@ export class ReportStore {
     return groupBy(rows, (r) => r.label_report_id);
   }
 
-  companyStatesFor(id: string): CompanyStateRow[] {
-    return this.statement('SELECT * FROM company_report_state WHERE label_report_id = ? ORDER BY company_id').all(id) as CompanyStateRow[];
-  }
-
   /** Sets the named columns; names come from our own code, never from a request. */
-  updateColumns(id: string, changes: Partial<ReportRow>): void {
+  private updateColumns(id: string, changes: Partial<ReportRow>): void {
     const names = Object.keys(changes).filter((k) => (REPORT_COLUMNS as readonly string[]).includes(k));
     if (names.length === 0) return;
     this.statement(`UPDATE label_reports SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({
@@ -350,20 +369,8 @@ export class ReportStore {
     });
   }
 
-  replaceDatapoints(id: string, datapoints: Buffer): void {
-    this.updateDatapoints.run(datapoints, id);
-  }
-
   setCompanyState(state: CompanyStateRow): void {
     this.upsertState.run(state);
-  }
-
-  setCustomField(reportId: string, fieldId: string, jsonValue: string): void {
-    this.upsertCustomField.run(reportId, fieldId, jsonValue);
-  }
-
-  clearCustomField(reportId: string, fieldId: string): void {
-    this.deleteCustomField.run(reportId, fieldId);
   }
 
   /** Report ids in (created, id) order, a page at a time, by keyset so each page is one index range. */

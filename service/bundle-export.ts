@@ -11,14 +11,11 @@
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { DataStore } from '../db/data-store';
-import { decodeDatapoints } from '../db/datapoint-codec';
+import { decodeDatapoints } from '../model/datapoint-codec';
 import type { ApiKeyRecord } from '../db/key-store';
-import type { ReportRow } from '../db/report-rows';
-import type { AccessRow, CompanyStateRow, CustomFieldRow } from '../db/report-store';
+import type { Report } from '../model/report';
 import { BUNDLE_VERSION, type bundleApiKeySchema, type bundleReportSchema } from '../schema/bundle';
-import type { AlertsConfig } from '../schema/sense';
 import { datapointsFromColumns } from '../sense';
-import { labelOf, reportedCountersOf, senseConfigOf, trimOf } from './report-record';
 import { customFieldsOf } from './report-view';
 
 export type ExportedReport = z.input<typeof bundleReportSchema>;
@@ -60,13 +57,10 @@ export function* bundleChunks(data: DataStore): Generator<string, ExportCounts, 
     first = true;
     const store = data.reports;
     for (const ids of store.idPages(ID_PAGE)) {
-      const access = store.accessFor(ids);
-      const fields = store.customFieldsFor(ids);
       for (const id of ids) {
-        const row = store.findRow(id);
-        if (!row) continue;
-        const report = exportReport(row, access.get(id) ?? [], fields.get(id), store.companyStatesFor(id));
-        yield (first ? '\n' : ',\n') + JSON.stringify(report);
+        const report = store.load(id);
+        if (!report) continue;
+        yield (first ? '\n' : ',\n') + JSON.stringify(exportReport(report));
         first = false;
         counts.labelReports++;
       }
@@ -122,47 +116,45 @@ function drained(out: Writable): Promise<void> {
 }
 
 /** One label report as the bundle carries it; keys in the order of the bundle format. */
-export function exportReport(
-  row: ReportRow,
-  access: readonly AccessRow[],
-  fields: readonly CustomFieldRow[] | undefined,
-  states: readonly CompanyStateRow[],
-): ExportedReport {
-  const trim = trimOf(row);
-  const customFields = customFieldsOf(fields);
-  const shared = access
+export function exportReport(report: Report): ExportedReport {
+  const { trim, label } = report;
+  const customFields = customFieldsOf(report);
+  const shared = report.access
     .filter((a) => a.role !== 'owner')
-    .map((a) => ({ companyId: a.company_id, role: a.role as 'editor' | 'viewer' }));
+    .map((a) => ({ companyId: a.companyId, role: a.role as 'editor' | 'viewer' }));
+  const states = [...report.states].sort((a, b) => compare(a.companyId, b.companyId));
   return {
-    id: row.id,
-    created: row.created,
-    updated: row.updated,
-    companyId: row.owner_company_id,
-    ...(row.sub_company !== null && { subCompany: JSON.parse(row.sub_company) as { id: string } }),
-    ...(row.user_info !== null && { user: JSON.parse(row.user_info) as Record<string, unknown> }),
-    ...(row.label_preset !== null && { labelPreset: JSON.parse(row.label_preset) as Record<string, unknown> }),
+    id: report.id,
+    created: report.created,
+    updated: report.updated,
+    companyId: report.ownerCompanyId,
+    ...(report.subCompany !== null && { subCompany: report.subCompany }),
+    ...(report.user !== null && { user: report.user }),
+    ...(report.labelPreset !== null && { labelPreset: report.labelPreset }),
     label: {
-      ...labelOf(row),
-      ...(row.battery_life_days !== null && { batteryLifeDays: row.battery_life_days }),
+      uid: label.uid,
+      sequenceCode: label.sequenceCode,
+      type: label.type,
+      name: label.name,
+      firmwareVersionInfo: label.firmwareVersionInfo,
+      ...(label.batteryLifeDays !== null && { batteryLifeDays: label.batteryLifeDays }),
     },
-    mode: row.mode as ExportedReport['mode'],
-    type: row.type as ExportedReport['type'],
-    status: row.status as ExportedReport['status'],
-    labelReference: row.label_reference,
-    senseConfig: senseConfigOf(row),
-    ...(row.alerts_config !== null && { alertsConfig: JSON.parse(row.alerts_config) as AlertsConfig }),
-    numberOfTaps: row.number_of_taps,
-    dataIsIncomplete: row.data_is_incomplete === 1,
+    mode: report.mode,
+    type: report.type,
+    status: report.status,
+    labelReference: report.labelReference,
+    senseConfig: report.senseConfig,
+    ...(report.alertsConfig !== null && { alertsConfig: report.alertsConfig }),
+    numberOfTaps: report.numberOfTaps,
+    dataIsIncomplete: report.dataIsIncomplete,
     reportedSenseData: {
-      datapoints: datapointsFromColumns(decodeDatapoints(row.datapoints)),
-      ...reportedCountersOf(row),
+      datapoints: datapointsFromColumns(decodeDatapoints(report.datapoints)),
+      ...report.reported,
     },
     ...(trim !== null && { trim }),
     ...(customFields !== null && { customFields }),
     ...(shared.length > 0 && { access: shared }),
-    ...(states.length > 0 && {
-      companyState: states.map((s) => ({ companyId: s.company_id, hasFlag: s.has_flag === 1, isArchived: s.is_archived === 1 })),
-    }),
+    ...(states.length > 0 && { companyState: states }),
   };
 }
 

@@ -8,7 +8,7 @@ import type { Company } from '../schema/report';
 import type { Alert } from '../schema/sense';
 import { generateKey, hashKey, type CreatedApiKey } from './api-keys';
 import { validateBundleReport } from './bundle-import/datapoint-check';
-import { recordFromBundle } from './report-record';
+import { reportFromBundle } from './report-from-bundle';
 import type { ReportWriter } from './report-writer';
 
 export interface DemoSummary {
@@ -47,9 +47,9 @@ export function seedDemo(data: DataStore, writer: ReportWriter, options: DemoOpt
     for (let i = 0; i < options.reports; i++) {
       const parsed = validateBundleReport(demoReport(seedText, i, reference));
       if (!parsed.success) throw new Error(`demo report ${i} is invalid: ${describeZodError(parsed.error)}`);
-      const record = recordFromBundle(parsed.data);
-      writer.put(record, { kind: 'demo' });
-      seedReview(data, seedText, i, parsed.data, { level: record.row.alert_level, timestamp: record.row.alert_timestamp });
+      const report = reportFromBundle(parsed.data);
+      writer.put(report, { kind: 'demo' });
+      seedReview(data, seedText, i, parsed.data, report.figures.alert);
     }
   });
   return { companies: DEMO_COMPANIES.map((c) => ({ ...c })), keys, reports: options.reports };

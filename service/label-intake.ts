@@ -6,18 +6,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
-import { decodeDatapoints, encodeDatapoints } from '../db/datapoint-codec';
+import { decodeDatapoints, encodeDatapoints } from '../model/datapoint-codec';
 import { ApiError } from '../schema/api-error';
 import type { Actor } from '../schema/change-log';
 import type { ActivationBody, TapBody } from '../schema/intake';
 import { MAX_DATAPOINTS } from '../schema/sense';
 import { appendNewReadings } from '../sense';
 import { requirePermission, type Caller } from './api-keys';
-import { authorizeFor, notFound, visibleReport } from './label-reports';
+import { roleOf } from '../model/report';
+import { withFigures } from '../model/report-figures';
+import { authorizeFor, notFound, reportDocumentFor } from './label-reports';
 import type { ReportEvents } from './report-events';
 import type { ReportDocument } from './report-json';
-import { recalculate, recordFromBundle, senseSettingsOf } from './report-record';
-import type { ReportEdit, ReportWriter } from './report-writer';
+import { reportFromBundle } from './report-from-bundle';
+import type { ReportWriter } from './report-writer';
 
 export class LabelIntake {
   constructor(
@@ -43,7 +45,7 @@ export class LabelIntake {
       // Ids are global: one another company holds is taken too, though it stays invisible here.
       if (this.data.reports.exists(id)) throw new ApiError(409, 'REPORT_EXISTS', `a label report with id '${id}' exists already`);
       const created = this.now().toISOString();
-      const record = recordFromBundle({
+      const report = reportFromBundle({
         ...body,
         id,
         created,
@@ -52,9 +54,9 @@ export class LabelIntake {
         numberOfTaps: 0,
         reportedSenseData: { datapoints: [] },
       });
-      this.writer.put(record, actorOf(caller));
+      this.writer.put(report, actorOf(caller), null);
       this.events.reportEvent('labelReport.activated', id);
-      return visibleReport(this.data, caller, id, this.now);
+      return reportDocumentFor(this.data, report, caller.companyId, this.now);
     });
   }
 
@@ -62,9 +64,10 @@ export class LabelIntake {
   tap(caller: Caller, id: string, reading: TapBody): ReportDocument {
     requirePermission(caller, 'labelReports:create');
     return this.data.write(() => {
-      const row = this.data.reports.findVisible(caller.companyId, id);
-      if (!row) throw notFound(id);
-      const raw = appendNewReadings(decodeDatapoints(row.datapoints), reading.datapoints);
+      const before = this.writer.load(id);
+      const role = before && roleOf(before, caller.companyId);
+      if (!before || !role) throw notFound(id);
+      const raw = appendNewReadings(decodeDatapoints(before.datapoints), reading.datapoints);
       if (raw.timestamps.length > MAX_DATAPOINTS) {
         throw new ApiError(
           400,
@@ -72,19 +75,17 @@ export class LabelIntake {
           `datapoints: with this tap the report would hold ${raw.timestamps.length} datapoints, more than ${MAX_DATAPOINTS}`,
         );
       }
-      if (row.caller_role !== 'owner') throw new ApiError(403, 'ROLE_FORBIDDEN', 'Only the label report owner can add a tap');
-      const columns: ReportEdit['columns'] = {
-        number_of_taps: row.number_of_taps + 1,
-        // What the label says of itself describes the moment of this tap; an earlier tap's
-        // counters would be stale, so those it leaves out fall back to the derived ones.
-        reported_current_time: reading.currentTime ?? null,
-        reported_available: reading.numberOfDatapointsAvailable ?? null,
-        reported_measurements: reading.numberOfMeasurementsOccurred ?? null,
-      };
-      Object.assign(columns, recalculate(raw, senseSettingsOf({ ...row, ...columns })));
-      this.writer.edit(id, actorOf(caller), { columns, datapoints: encodeDatapoints(raw) });
+      if (role !== 'owner') throw new ApiError(403, 'ROLE_FORBIDDEN', 'Only the label report owner can add a tap');
+      // What the label says of itself describes the moment of this tap; an earlier tap's
+      // counters would be stale, so those it leaves out fall back to the derived ones.
+      const reported: typeof before.reported = {};
+      if (reading.currentTime !== undefined) reported.currentTime = reading.currentTime;
+      if (reading.numberOfDatapointsAvailable !== undefined) reported.numberOfDatapointsAvailable = reading.numberOfDatapointsAvailable;
+      if (reading.numberOfMeasurementsOccurred !== undefined) reported.numberOfMeasurementsOccurred = reading.numberOfMeasurementsOccurred;
+      const after = withFigures({ ...before, numberOfTaps: before.numberOfTaps + 1, reported, datapoints: encodeDatapoints(raw) });
+      const saved = this.writer.edit(before, after, actorOf(caller));
       this.events.reportEvent('labelReport.tapped', id);
-      return visibleReport(this.data, caller, id, this.now);
+      return reportDocumentFor(this.data, saved, caller.companyId, this.now);
     });
   }
 }

@@ -3,27 +3,28 @@
  * interface (visibility, roles, recalculation); knows neither HTTP nor SQL text.
  */
 import type { DataStore } from '../db/data-store';
-import { decodeDatapoints } from '../db/datapoint-codec';
-import type { MinimalReportRow, ReportRow, VisibleReportRow } from '../db/report-rows';
+import { roleOf, type Report } from '../model/report';
+import { valuesOfPatch, withValues } from '../model/report-fields';
 import type { ListQuery } from '../query/list-query';
 import { ApiError } from '../schema/api-error';
 import {
   OWNER_FIELDS,
   ROLE_MESSAGES,
   VIEWER_FIELDS,
+  type Company,
   type LabelReport,
   type LabelReportPatch,
   type ListedLabelReport,
   type MinimalLabelReport,
   type Page,
   type Permission,
+  type Role,
 } from '../schema/report';
-import type { Limits, Trim } from '../schema/sense';
+import type { Limits } from '../schema/sense';
 import { requirePermission, type Caller } from './api-keys';
-import { limitColumns, recalculate, senseSettingsOf } from './report-record';
-import type { ReportEdit, ReportWriter } from './report-writer';
+import type { ReportWriter } from './report-writer';
 import { materialize, type ReportDocument } from './report-json';
-import { fullReportDocument, listedReport, minimalReport } from './report-view';
+import { fullReportDocument, listedReport } from './report-view';
 
 /**
  * Reports per chunk of a streamed page: minimal ones are small, full ones carry their datapoints
@@ -113,11 +114,12 @@ export class LabelReportService {
 
   /** The list elements of these reports, in their order; one removed since is left out. */
   private elements(caller: Caller, q: ListQuery, ids: readonly string[]): MinimalLabelReport[] | ListedLabelReport[] {
-    if (q.output === 'minimal') return this.store.minimalByIds(caller.companyId, ids).map(minimalReport);
-    const rows = this.store.fullByIds(caller.companyId, ids);
-    const access = this.store.accessFor(ids);
-    const fields = this.store.customFieldsFor(ids);
-    return rows.map((row) => listedReport(row, access.get(row.id) ?? [], fields.get(row.id)));
+    if (q.output === 'minimal') return this.store.minimalByIds(caller.companyId, ids);
+    const owners = new Map<string, Company>();
+    return this.store
+      .loadMany(ids)
+      .filter((report) => roleOf(report, caller.companyId) !== undefined)
+      .map((report) => listedReport(report, caller.companyId, ownerOf(this.data, report, owners)));
   }
 
   retrieve(caller: Caller, id: string): LabelReport {
@@ -128,33 +130,34 @@ export class LabelReportService {
   retrieveDocument(caller: Caller, id: string): ReportDocument {
     requirePermission(caller, 'labelReports:read');
     this.onRead('retrieve');
-    return this.data.read(() => this.view(caller, id));
+    return this.data.read(() => visibleReport(this.data, caller, id, this.now));
   }
 
   update(caller: Caller, id: string, patch: LabelReportPatch): LabelReport {
     return materialize(this.updateDocument(caller, id, patch));
   }
 
-  /** Update, answering the report with its datapoint lists left as columns for `reportJson`. */
+  /**
+   * Update, answering the report with its datapoint lists left as columns for `reportJson`. The
+   * report is read once; the answer is rendered from the report the writer gives back.
+   */
   updateDocument(caller: Caller, id: string, patch: LabelReportPatch): ReportDocument {
     requirePermission(caller, 'labelReports:update');
     return this.data.write(() => {
-      const row = this.store.findVisible(caller.companyId, id);
-      if (!row) throw notFound(id);
-      const limits = patch.limits ? mergeLimits(row, patch.limits) : undefined;
-      checkRole(row.caller_role, patch);
-      this.writer.edit(id, { kind: 'apiKey', keyId: caller.keyId }, editFor(caller, row, patch, limits));
-      return this.view(caller, id);
+      const before = this.writer.load(id);
+      const role = before && roleOf(before, caller.companyId);
+      if (!before || !role) throw notFound(id);
+      const after = withValues(before, valuesOfPatch(patch), caller.companyId);
+      if (patch.limits) checkLimits(after.senseConfig.limits);
+      checkRole(role, patch);
+      const saved = this.writer.edit(before, after, { kind: 'apiKey', keyId: caller.keyId });
+      return reportDocumentFor(this.data, saved, caller.companyId, this.now);
     });
   }
 
   /** The report as a company sees it through retrieve, whoever asks: what its webhooks are sent. */
   companyDocument(companyId: string, id: string): ReportDocument {
     return visibleReport(this.data, { companyId }, id, this.now);
-  }
-
-  private view(caller: Caller, id: string): ReportDocument {
-    return visibleReport(this.data, caller, id, this.now);
   }
 }
 
@@ -164,72 +167,48 @@ export function authorizeFor(data: DataStore, caller: Caller, permission: Permis
   if (id !== undefined && !data.reports.isVisible(caller.companyId, id)) throw notFound(id);
 }
 
-/** The full report as the caller's company sees it: retrieve's answer, and that of every write. */
+/** The full report as the caller's company sees it: retrieve's answer. */
 export function visibleReport(data: DataStore, caller: Pick<Caller, 'companyId'>, id: string, now: () => Date): ReportDocument {
-  const row = data.reports.findVisible(caller.companyId, id);
-  if (!row) throw notFound(id);
-  const access = data.reports.accessFor([id]).get(id) ?? [];
-  const fields = data.reports.customFieldsFor([id]).get(id);
-  return fullReportDocument(row, access, fields, Math.floor(now().getTime() / 1000));
+  const report = data.reports.load(id);
+  if (!report || roleOf(report, caller.companyId) === undefined) throw notFound(id);
+  return reportDocumentFor(data, report, caller.companyId, now);
 }
 
-/**
- * What a patch sets, as an edit of the stored report: the sense figures are recalculated once
- * when a limit or the trim differs. The writer finds what actually changed.
- */
-function editFor(caller: Caller, row: VisibleReportRow, patch: LabelReportPatch, limits: Limits | undefined): ReportEdit {
-  const columns: ReportEdit['columns'] = {};
-  if (patch.labelReference !== undefined) columns.label_reference = patch.labelReference;
-  if (patch.status !== undefined) columns.status = patch.status;
-  if (limits) Object.assign(columns, limitColumns(limits));
-  if (patch.trim !== undefined) {
-    columns.trim_start = patch.trim?.startTime ?? null;
-    columns.trim_end = patch.trim?.endTime ?? null;
+/** A report as `companyId` sees it: the answer of every write, rendered from the report it wrote. */
+export function reportDocumentFor(data: DataStore, report: Report, companyId: string, now: () => Date): ReportDocument {
+  return fullReportDocument(report, companyId, ownerOf(data, report), Math.floor(now().getTime() / 1000));
+}
+
+/** The owner company as the report shows it; `seen` keeps the ones a page has looked up already. */
+function ownerOf(data: DataStore, report: Report, seen = new Map<string, Company>()): Company {
+  const id = report.ownerCompanyId;
+  let owner = seen.get(id);
+  if (!owner) {
+    const company = data.companies.find(id);
+    owner = { id, name: company?.name ?? '', shortCode: company?.shortCode ?? '' };
+    seen.set(id, owner);
   }
-  const senseInputs = ['min_temperature', 'max_temperature', 'min_humidity', 'max_humidity', 'trim_start', 'trim_end'] as const;
-  if (senseInputs.some((k) => k in columns && columns[k] !== row[k])) {
-    Object.assign(columns, recalculate(decodeDatapoints(row.datapoints), senseSettingsOf({ ...row, ...columns })));
-  }
-  const edit: ReportEdit = { columns };
-  if (patch.hasFlag !== undefined || patch.isArchived !== undefined) {
-    edit.state = {
-      companyId: caller.companyId,
-      hasFlag: patch.hasFlag ?? row.has_flag === 1,
-      isArchived: patch.isArchived ?? row.is_archived === 1,
-    };
-  }
-  if (patch.customFields) {
-    edit.customFields = patch.customFields.map(({ customFieldId, value }) => ({
-      customFieldId,
-      json: value === null ? null : JSON.stringify(value),
-    }));
-  }
-  return edit;
+  return owner;
 }
 
 export function notFound(id: string): ApiError {
   return new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' is visible to this API key`);
 }
 
-function mergeLimits(row: ReportRow, patch: Partial<Limits>): Limits {
-  const merged: Limits = { minTemperature: row.min_temperature, maxTemperature: row.max_temperature };
-  if (row.min_humidity !== null) merged.minHumidity = row.min_humidity;
-  if (row.max_humidity !== null) merged.maxHumidity = row.max_humidity;
-  Object.assign(merged, patch);
-  if (merged.minTemperature > merged.maxTemperature) {
+function checkLimits(limits: Limits): void {
+  if (limits.minTemperature > limits.maxTemperature) {
     throw new ApiError(
       400,
       'INVALID_BODY',
-      `limits: minTemperature ${merged.minTemperature} is above maxTemperature ${merged.maxTemperature}`,
+      `limits: minTemperature ${limits.minTemperature} is above maxTemperature ${limits.maxTemperature}`,
     );
   }
-  if (merged.minHumidity !== undefined && merged.maxHumidity !== undefined && merged.minHumidity > merged.maxHumidity) {
-    throw new ApiError(400, 'INVALID_BODY', `limits: minHumidity ${merged.minHumidity} is above maxHumidity ${merged.maxHumidity}`);
+  if (limits.minHumidity !== undefined && limits.maxHumidity !== undefined && limits.minHumidity > limits.maxHumidity) {
+    throw new ApiError(400, 'INVALID_BODY', `limits: minHumidity ${limits.minHumidity} is above maxHumidity ${limits.maxHumidity}`);
   }
-  return merged;
 }
 
-function checkRole(role: 'owner' | 'editor' | 'viewer', patch: LabelReportPatch): void {
+function checkRole(role: Role, patch: LabelReportPatch): void {
   const fields = (Object.keys(patch) as (keyof LabelReportPatch)[]).filter((k) => patch[k] !== undefined);
   if (role === 'viewer' && fields.some((f) => !VIEWER_FIELDS.has(f))) {
     throw new ApiError(403, 'ROLE_FORBIDDEN', ROLE_MESSAGES.viewer);

@@ -14,7 +14,7 @@ import { importBundle, type BundleSource, type ImportOptions, type ImportResult 
 import { seedDemo, type DemoSummary } from './demo-seeder';
 import { LabelIntake } from './label-intake';
 import { LabelReportService, type ReportRead } from './label-reports';
-import { recordFromBundle } from './report-record';
+import { reportFromBundle } from './report-from-bundle';
 import { ReportCsvExport } from './report-csv-export';
 import { ReportHistoryService } from './report-history';
 import { ReportReviews } from './report-review';
@@ -66,13 +66,16 @@ export interface ServiceOptions {
   busyTimeoutMs?: number;
   /** Told of each list and retrieve read from the database (tests count them). */
   onRead?: (read: ReportRead) => void;
+  /** Told of each report read whole, by id (tests count the reads of a write). */
+  onReportLoad?: (id: string) => void;
 }
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
   const now = options.now ?? (() => new Date());
-  const data = DataStore.open(dbFile, { busyTimeoutMs: options.busyTimeoutMs });
+  const data = DataStore.open(dbFile, { busyTimeoutMs: options.busyTimeoutMs, onReportLoad: options.onReportLoad });
   const syncOutbox = new SyncOutbox(data, now);
-  const writer = new ReportWriter(data, now, syncOutbox);
+  const writer = new ReportWriter(data, now);
+  writer.onChange((change) => syncOutbox.recordChange(change));
   const reports = new LabelReportService(data, writer, now, options.onRead);
   // What taking in labels and sync pulls announce (ReportEvents) lands here, in the transaction of its change.
   const outbox = new WebhookOutbox(data, reports, now);
@@ -92,7 +95,7 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
       all: () => data.companies.all(),
       upsert: (company) => data.companies.upsert(company),
     },
-    putReport: (report, actor) => void writer.put(recordFromBundle(report), actor),
+    putReport: (report, actor) => void writer.put(reportFromBundle(report), actor),
     history: (reportId) => data.changes.forReport(reportId),
     reviews: new ReportReviews(data, now),
     reportHistory: new ReportHistoryService(data),

@@ -4,17 +4,15 @@
  * read a chunk at a time, as its consumer asks for it.
  */
 import type { DataStore } from '../db/data-store';
-import { decodeDatapoints } from '../db/datapoint-codec';
-import type { ReportRow } from '../db/report-rows';
-import type { ReportTableRow } from '../db/report-store';
+import { decodeDatapoints } from '../model/datapoint-codec';
+import { roleOf, type Report } from '../model/report';
 import type { ListQuery } from '../query/list-query';
 import { ApiError } from '../schema/api-error';
 import type { CsvRange } from '../schema/review';
 import { toTimeline } from '../sense';
 import { requirePermission, type Caller } from './api-keys';
 import { notFound } from './label-reports';
-import { trimOf } from './report-record';
-import { readingsCsv, reportTableCsvHeader, reportTableCsvLine, type ReportTableRecord } from './report-csv';
+import { readingsCsv, reportTableCsvHeader, reportTableCsvLine } from './report-csv';
 
 /** Reports read per chunk of the list's CSV. */
 const TABLE_CHUNK = 500;
@@ -28,9 +26,9 @@ export class ReportCsvExport {
    */
   readings(caller: Caller, id: string, range: CsvRange = 'full'): Iterable<string> {
     requirePermission(caller, 'labelReports:read');
-    const row = this.data.read(() => this.data.reports.findVisible(caller.companyId, id));
-    if (!row) throw notFound(id);
-    return readingsOf(row, range);
+    const report = this.data.read(() => this.data.reports.load(id));
+    if (!report || roleOf(report, caller.companyId) === undefined) throw notFound(id);
+    return readingsOf(report, range);
   }
 
   /**
@@ -38,9 +36,9 @@ export class ReportCsvExport {
    * database file itself, so no key and no company's view apply.
    */
   readingsOfReport(id: string, range: CsvRange = 'full'): Iterable<string> {
-    const row = this.data.read(() => this.data.reports.findRow(id));
-    if (!row) throw new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' in this database`);
-    return readingsOf(row, range);
+    const report = this.data.read(() => this.data.reports.load(id));
+    if (!report) throw new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' in this database`);
+    return readingsOf(report, range);
   }
 
   /**
@@ -53,36 +51,21 @@ export class ReportCsvExport {
     const sql = this.data.reports.compile(q);
     // LIMIT -1: no limit in SQLite.
     const ids = this.data.read(() => this.data.reports.pageIds(caller.companyId, sql, -1, 0));
-    const rows = (from: number) => this.data.read(() => this.data.reports.tableRowsByIds(caller.companyId, ids.slice(from, from + TABLE_CHUNK)));
+    const entries = (from: number) => this.data.read(() => this.data.reports.tableByIds(caller.companyId, ids.slice(from, from + TABLE_CHUNK)));
     return (function* () {
       yield reportTableCsvHeader();
       for (let from = 0; from < ids.length; from += TABLE_CHUNK) {
-        yield rows(from).map((r) => reportTableCsvLine(tableRecordOf(r))).join('');
+        yield entries(from).map(reportTableCsvLine).join('');
       }
     })();
   }
 }
 
-function readingsOf(row: ReportRow, range: CsvRange): Iterable<string> {
-  const trim = trimOf(row);
+function readingsOf(report: Report, range: CsvRange): Iterable<string> {
+  const { trim } = report;
   if (range === 'trimmed' && trim === null) {
     throw new ApiError(400, 'INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
   }
-  return readingsCsv(toTimeline(decodeDatapoints(row.datapoints)), trim, range);
+  return readingsCsv(toTimeline(decodeDatapoints(report.datapoints)), trim, range);
 }
 
-export function tableRecordOf(row: ReportTableRow): ReportTableRecord {
-  return {
-    id: row.id,
-    labelReference: row.label_reference,
-    labelUid: row.label_uid,
-    labelName: row.label_name,
-    status: row.status,
-    alertLevel: row.alert_level,
-    created: row.created,
-    updated: row.updated,
-    hasFlag: row.has_flag === 1,
-    isArchived: row.is_archived === 1,
-    ownerCompanyName: row.company_name,
-  };
-}

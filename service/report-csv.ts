@@ -74,20 +74,8 @@ export function* readingsCsv(readings: ReadingColumns, trim: Trim | null, range:
 
 /* ---------- the list's table ---------- */
 
-/** A report as a line of the list's table. */
-export interface ReportTableRecord {
-  id: string;
-  labelReference: string;
-  labelUid: string;
-  labelName: string;
-  status: string;
-  alertLevel: number;
-  created: string;
-  updated: string;
-  hasFlag: boolean;
-  isArchived: boolean;
-  ownerCompanyName: string;
-}
+export type { ReportTableRecord } from '../model/report-table';
+import type { ReportTableRecord } from '../model/report-table';
 
 /** Header names, in the table's order; `alert` is the level in words beside its number. */
 export const REPORT_TABLE_CSV_COLUMNS = [

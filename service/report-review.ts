@@ -9,7 +9,7 @@
  * owner's or an editor's role, as they speak for the shipment.
  */
 import type { DataStore } from '../db/data-store';
-import { decodeDatapoints } from '../db/datapoint-codec';
+import { decodeDatapoints } from '../model/datapoint-codec';
 import type { ReviewEntryRow } from '../db/review-store';
 import { ApiError } from '../schema/api-error';
 import type { Permission, Role } from '../schema/report';
@@ -30,7 +30,7 @@ import { toTimeline } from '../sense';
 import { explainAlert } from '../sense/alert-explanation';
 import { requirePermission, SESSION_KEY_ID, type Caller } from './api-keys';
 import { authorizeFor, notFound } from './label-reports';
-import { senseSettingsOf } from './report-record';
+import { roleOf as modelRoleOf } from '../model/report';
 
 /** The name the desktop window's session key goes by in a review: it has no record of its own. */
 export const SESSION_KEY_NAME = 'LabelDesk desktop app';
@@ -57,15 +57,14 @@ export class ReportReviews {
 
   alerts(caller: Caller, id: string): AlertExplanation {
     requirePermission(caller, 'labelReports:read');
-    const row = this.data.read(() => this.data.reports.findVisible(caller.companyId, id));
-    if (!row) throw notFound(id);
-    const settings = senseSettingsOf(row);
+    const report = this.data.read(() => this.data.reports.load(id));
+    if (!report || modelRoleOf(report, caller.companyId) === undefined) throw notFound(id);
     return explainAlert({
-      timeline: toTimeline(decodeDatapoints(row.datapoints)),
-      senseConfig: settings.senseConfig,
-      alertsConfig: settings.alertsConfig,
-      numberOfTaps: settings.numberOfTaps,
-      trim: settings.trim,
+      timeline: toTimeline(decodeDatapoints(report.datapoints)),
+      senseConfig: report.senseConfig,
+      alertsConfig: report.alertsConfig,
+      numberOfTaps: report.numberOfTaps,
+      trim: report.trim,
     });
   }
 
@@ -93,16 +92,16 @@ export class ReportReviews {
       if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can acknowledge an alert');
       // The minimal columns hold the alert; the datapoints are not needed.
       const [report] = this.data.reports.minimalByIds(caller.companyId, [id]);
-      if (report.alert_level < 1) {
+      if (report.alert.level < 1) {
         throw new ApiError(
           409,
           'NO_ALERT_TO_ACKNOWLEDGE',
-          report.alert_level === -1
+          report.alert.level === -1
             ? 'the label has not been tapped yet, so there is no alert to acknowledge'
             : 'the report has no alert (level 0) to acknowledge',
         );
       }
-      const alert = { level: report.alert_level, timestamp: report.alert_timestamp };
+      const alert = { level: report.alert.level, timestamp: report.alert.timestamp };
       return acknowledgementOf(this.append(caller, id, { kind: 'acknowledgement', text: body.note ?? null, decision: null, alert }));
     });
   }
@@ -133,7 +132,7 @@ export class ReportReviews {
   /** The caller company's role on the report; a 404 when it has none. */
   private roleOf(caller: Caller, id: string): Role {
     const access = this.data.reports.accessFor([id]).get(id) ?? [];
-    const mine = access.find((a) => a.company_id === caller.companyId);
+    const mine = access.find((a) => a.companyId === caller.companyId);
     if (!mine) throw notFound(id);
     return mine.role;
   }

@@ -2,28 +2,30 @@
  * The one write path for label reports. Every change (PATCH, import, demo, activation, taps,
  * and sync pulls as they come) goes through here, and here only is the change log appended,
  * in the same transaction as the change: a change that rolls back leaves no entry, and every
- * committed change has exactly one. Sync and webhook delivery read that log.
+ * committed change has exactly one. A write takes the report as loaded, finds what changed
+ * once, writes only that, logs it, tells the listeners (the outboxes, inside the transaction,
+ * as hooks) and gives the new report back.
  */
 import { actorColumns } from '../db/change-log-store';
 import type { DataStore } from '../db/data-store';
 import type { StagedLogEntry } from '../db/import-staging';
-import type { ReportRow } from '../db/report-rows';
+import type { Report } from '../model/report';
+import { diffReports } from '../model/report-diff';
 import type { Actor, ChangeKind, FieldChange } from '../schema/change-log';
-import { diffFacts, reportFacts } from './report-facts';
-import type { ReportRecord } from './report-record';
-import type { SyncOutbox } from '../sync/outbox';
 
-/** An edit of a stored report's values, decided by the service's rules. */
-export interface ReportEdit {
-  /** label_reports columns to set (the sense figures with them when an input changed). */
-  columns?: Partial<Omit<ReportRow, 'id' | 'datapoints' | 'updated'>>;
-  /** The editing company's own flag and archive state. */
-  state?: { companyId: string; hasFlag: boolean; isArchived: boolean };
-  /** In order; a null value clears the field. */
-  customFields?: readonly { customFieldId: string; json: string | null }[];
-  /** The raw datapoints, replaced whole (encoded; `columns` then carries the figures computed from them). */
-  datapoints?: Buffer;
+/** A committed change, as listeners inside its transaction see it. */
+export interface ReportChange {
+  kind: ChangeKind;
+  /** Undefined for a new report. */
+  before: Report | undefined;
+  /** Undefined for a removed report. */
+  after: Report | undefined;
+  changes: readonly FieldChange[];
+  actor: Actor;
 }
+
+/** Runs inside the change's transaction: what it writes commits or rolls back with the change. */
+export type ReportChangeListener = (change: ReportChange) => void;
 
 /** Reports the database does not hold yet, written in bulk (an import's staged reports). */
 export interface NewReports {
@@ -34,29 +36,59 @@ export interface NewReports {
 }
 
 export class ReportWriter {
+  private readonly listeners = new Set<ReportChangeListener>();
+
   constructor(
     private readonly data: DataStore,
     private readonly now: () => Date,
-    /** Records the edits of mirrored reports for sync to send back, in the edit's transaction. */
-    private readonly syncOutbox?: SyncOutbox,
   ) {}
 
+  /** `listener` hears every change from now on, inside its transaction. Returns its removal. */
+  onChange(listener: ReportChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The report as stored, read whole once. */
+  load(id: string): Report | undefined {
+    return this.data.reports.load(id);
+  }
+
   /**
-   * A whole report (import, demo, sync pull): created, or replaced when its id is known, with
-   * its own `updated`. Returns whether anything changed.
+   * A whole report (import, demo, sync pull): created, or written over `stored` (the report as
+   * loaded, when the caller has it; else it is loaded here) with its own `updated`. Returns
+   * whether anything changed.
    */
-  put(record: ReportRecord, actor: Actor): boolean {
+  put(report: Report, actor: Actor, stored: Report | null | undefined = undefined): boolean {
     return this.atomically(() => {
-      const before = this.snapshot(record.row.id);
-      this.data.reports.replace(record, before);
+      const before = stored === undefined ? this.load(report.id) : (stored ?? undefined);
       if (!before) {
+        this.data.reports.write(report);
         // A new report's values are the report itself; the entry says who brought it.
-        this.log(record, 'create', [], actor);
+        this.committed({ kind: 'create', before: undefined, after: report, changes: [], actor });
         return true;
       }
-      const changes = diffFacts(reportFacts(before), reportFacts(record));
-      if (changes.length > 0) this.log(record, 'update', changes, actor);
+      // Written even without a logged change: the order of custom fields is no fact, yet kept.
+      this.data.reports.write(report, before);
+      const changes = diffReports(before, report);
+      if (changes.length > 0) this.committed({ kind: 'update', before, after: report, changes, actor });
       return changes.length > 0;
+    });
+  }
+
+  /**
+   * `before` (as loaded) becomes `after`, the rules' edit of it: when any value changed,
+   * `updated` moves forward, only what changed is written, and the change is logged. Returns
+   * the report as it now stands.
+   */
+  edit(before: Report, after: Report, actor: Actor): Report {
+    return this.atomically(() => {
+      const changes = diffReports(before, after);
+      if (changes.length === 0) return before;
+      const saved = { ...after, updated: nextUpdated(before.updated, this.now()) };
+      this.data.reports.write(saved, before);
+      this.committed({ kind: 'update', before, after: saved, changes, actor });
+      return saved;
     });
   }
 
@@ -75,48 +107,15 @@ export class ReportWriter {
   }
 
   /**
-   * Applies an edit to a stored report; when any value changed, `updated` moves forward and the
-   * change is logged. Returns whether anything changed.
-   */
-  edit(id: string, actor: Actor, edit: ReportEdit): boolean {
-    return this.atomically(() => {
-      const { reports } = this.data;
-      const before = this.snapshot(id);
-      if (!before) throw new Error(`no label report '${id}' to edit`);
-      if (edit.columns) reports.updateColumns(id, edit.columns);
-      if (edit.datapoints) reports.replaceDatapoints(id, edit.datapoints);
-      if (edit.state) {
-        reports.setCompanyState({
-          company_id: edit.state.companyId,
-          label_report_id: id,
-          has_flag: edit.state.hasFlag ? 1 : 0,
-          is_archived: edit.state.isArchived ? 1 : 0,
-        });
-      }
-      for (const { customFieldId, json } of edit.customFields ?? []) {
-        if (json === null) reports.clearCustomField(id, customFieldId);
-        else reports.setCustomField(id, customFieldId, json);
-      }
-      const after = this.snapshot(id)!;
-      const changes = diffFacts(reportFacts(before), reportFacts(after));
-      if (changes.length === 0) return false;
-      reports.updateColumns(id, { updated: nextUpdated(before.row.updated, this.now()) });
-      this.log(after, 'update', changes, actor);
-      this.syncOutbox?.recordChange(id, actor, changes);
-      return true;
-    });
-  }
-
-  /**
    * Removes a report (sync, when the remote no longer shows it), logged as a `remove` naming
    * the companies that could see it. Returns whether there was one.
    */
   remove(id: string, actor: Actor): boolean {
     return this.atomically(() => {
-      const before = this.snapshot(id);
+      const before = this.load(id);
       if (!before) return false;
       this.data.reports.remove(id);
-      this.log(before, 'remove', [], actor);
+      this.committed({ kind: 'remove', before, after: undefined, changes: [], actor });
       return true;
     });
   }
@@ -130,25 +129,17 @@ export class ReportWriter {
     return this.data.inTransaction ? fn() : this.data.write(fn);
   }
 
-  /** The report as stored: its row, access entries, company states and custom fields. */
-  stored(id: string): ReportRecord | undefined {
-    return this.snapshot(id);
-  }
-
-  private snapshot(id: string): ReportRecord | undefined {
-    const stored = this.data.reports.findStored(id);
-    return stored && { row: stored.row, access: [...stored.access], states: [...stored.states], customFields: [...stored.customFields] };
-  }
-
-  private log(record: ReportRecord, kind: ChangeKind, changes: FieldChange[], actor: Actor): void {
+  private committed(change: ReportChange): void {
+    const report = (change.after ?? change.before)!;
     this.data.changes.append({
-      reportId: record.row.id,
-      kind,
-      changes,
-      actor,
-      companies: record.access.map((a) => a.company_id),
+      reportId: report.id,
+      kind: change.kind,
+      changes: [...change.changes],
+      actor: change.actor,
+      companies: report.access.map((a) => a.companyId),
       at: this.now().toISOString(),
     });
+    for (const listener of this.listeners) listener(change);
   }
 }
 

@@ -31,7 +31,7 @@ export class WebhookOutbox implements ReportEvents {
     const access = this.data.reports.accessFor([reportId]).get(reportId);
     if (!access) throw new Error(`no label report '${reportId}' to announce`);
     const timestamp = this.now().toISOString();
-    for (const { company_id: companyId } of access) {
+    for (const { companyId } of access) {
       const webhookIds = this.data.webhooks.subscribed(companyId, type);
       if (webhookIds.length === 0) continue;
       const body = eventBody(type, timestamp, reportJson(this.reports.companyDocument(companyId, reportId)));

@@ -19,12 +19,13 @@ import type {
   SyncValue,
 } from '../schema/sync';
 import { afterPush, markSent, mergeRemote, sameValue } from './merge';
+import type { Report } from '../model/report';
+import { withValues } from '../model/report-fields';
 import type { ReportEvents } from '../service/report-events';
-import type { ReportRecord } from '../service/report-record';
 import { nextUpdated, type ReportWriter } from '../service/report-writer';
-import { fieldValue, withFieldValues } from './fields';
+import { syncValue } from './fields';
 import type { SyncOutbox } from './outbox';
-import { recordFromRemote, UnusableRemoteReport } from './remote-record';
+import { reportFromRemote, UnusableRemoteReport } from './remote-record';
 
 const SYNC: Actor = { kind: 'sync' };
 
@@ -174,16 +175,16 @@ export class SyncMirror {
 
   /** Writes one remote report (inside a transaction); returns the conflicts it recorded. */
   private applyOne(remote: RemoteReport, wasMirrored: boolean, { companyId, policy }: ApplyOptions): number {
-    const stored = this.writer.stored(remote.id);
-    let record = recordFromRemote(remote, stored, companyId, Math.floor(this.now().getTime() / 1000));
+    const stored = this.writer.load(remote.id);
+    let report = reportFromRemote(remote, stored, companyId, Math.floor(this.now().getTime() / 1000));
     const entry = this.store.outboxEntry(remote.id);
     let conflicts = 0;
     if (entry) {
-      const merge = mergeRemote(entry.fields, (field) => fieldValue(record, field, companyId), policy);
+      const merge = mergeRemote(entry.fields, (field) => syncValue(report, field, companyId), policy);
       if (Object.keys(merge.keepLocal).length > 0) {
-        record = withFieldValues(record, merge.keepLocal, companyId);
+        report = withValues(report, new Map(Object.entries(merge.keepLocal)), companyId);
         // The mirror shows local values still: its `updated` does not go back before their edit.
-        if (stored && stored.row.updated > record.row.updated) record.row.updated = stored.row.updated;
+        if (stored && stored.updated > report.updated) report = { ...report, updated: stored.updated };
       }
       const at = this.now().toISOString();
       for (const c of merge.conflicts) {
@@ -192,26 +193,26 @@ export class SyncMirror {
       conflicts = merge.conflicts.length;
       this.store.putOutbox({ ...entry, fields: merge.pending, version: entry.version + 1 });
     }
-    this.ensureCompanies(remote, record);
-    this.writer.put(record, SYNC);
+    this.ensureCompanies(remote, report);
+    this.writer.put(report, SYNC, stored ?? null);
     this.store.setMirrored(remote.id, remote.updated);
     if (!stored) {
       if (remote.status === 'active') this.events.reportEvent('labelReport.activated', remote.id);
-    } else if (wasMirrored && record.row.number_of_taps > stored.row.number_of_taps) {
+    } else if (wasMirrored && report.numberOfTaps > stored.numberOfTaps) {
       this.events.reportEvent('labelReport.tapped', remote.id);
     }
     return conflicts;
   }
 
   /** The owner as the remote names it; companies known only from access entries by their ids. */
-  private ensureCompanies(remote: RemoteReport, record: ReportRecord): void {
+  private ensureCompanies(remote: RemoteReport, report: Report): void {
     const { companies } = this.data;
     const owner = companies.find(remote.company.id);
     if (!owner || owner.name !== remote.company.name || owner.shortCode !== remote.company.shortCode) {
       companies.upsert({ id: remote.company.id, name: remote.company.name, shortCode: remote.company.shortCode });
     }
-    for (const a of record.access) companies.ensure(a.company_id);
-    for (const s of record.states) companies.ensure(s.company_id);
+    for (const a of report.access) companies.ensure(a.companyId);
+    for (const s of report.states) companies.ensure(s.companyId);
   }
 
   /**
@@ -304,7 +305,7 @@ export class SyncMirror {
     this.data.write(() => {
       const conflict = this.store.conflict(id);
       if (!conflict) throw new ApiError(404, 'CONFLICT_NOT_FOUND', `no sync conflict '${id}'`);
-      const stored = this.writer.stored(conflict.labelReportId);
+      const stored = this.writer.load(conflict.labelReportId);
       if (keep === 'local' && (conflict.kind === 'gone' || !stored)) {
         throw new ApiError(
           409,
@@ -322,7 +323,7 @@ export class SyncMirror {
       let shown: SyncValue;
       if (keep === 'local') {
         shown = conflict.local;
-        const current = fieldValue(stored, conflict.field, companyId);
+        const current = syncValue(stored, conflict.field, companyId);
         fields[conflict.field] = { base: pending?.base ?? current, value: conflict.local };
         if (sameValue(fields[conflict.field].base, conflict.local)) delete fields[conflict.field];
       } else {
@@ -361,7 +362,7 @@ export class SyncMirror {
       const letter = this.store.deadLetter(id);
       if (!letter) throw new ApiError(404, 'DEAD_LETTER_NOT_FOUND', `no sync dead letter '${id}'`);
       this.store.deleteDeadLetter(id);
-      const stored = this.writer.stored(letter.labelReportId);
+      const stored = this.writer.load(letter.labelReportId);
       const { companyId } = this.store.settings();
       if (!stored || companyId === null || !this.store.isMirrored(letter.labelReportId)) return;
       const entry = this.store.outboxEntry(letter.labelReportId);
@@ -385,10 +386,9 @@ export class SyncMirror {
   }
 
   /** Sets fields of a mirrored report locally without queueing them (actor sync), `updated` moving forward. */
-  private showValues(stored: ReportRecord, values: Record<string, SyncValue>, companyId: string): void {
-    if (Object.entries(values).every(([field, value]) => sameValue(fieldValue(stored, field, companyId), value))) return;
-    const record = withFieldValues(stored, values, companyId);
-    record.row.updated = nextUpdated(stored.row.updated, this.now());
-    this.writer.put(record, SYNC);
+  private showValues(stored: Report, values: Record<string, SyncValue>, companyId: string): void {
+    if (Object.entries(values).every(([field, value]) => sameValue(syncValue(stored, field, companyId), value))) return;
+    const report = withValues(stored, new Map(Object.entries(values)), companyId);
+    this.writer.put({ ...report, updated: nextUpdated(stored.updated, this.now()) }, SYNC, stored);
   }
 }

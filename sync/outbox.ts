@@ -1,10 +1,10 @@
 /**
  * The sync outbox's side of the write path (decisions §5 "Local edits and push"): a change an
- * API key makes to a mirrored report is recorded, in the transaction of the change, as the
- * report's one pending entry, per field its base and its newest value.
+ * API key makes to a mirrored report is recorded, in the transaction of the change (it listens
+ * to the writer), as the report's one pending entry, per field its base and its newest value.
  */
 import type { DataStore } from '../db/data-store';
-import type { Actor, FieldChange } from '../schema/change-log';
+import type { ReportChange } from '../service/report-writer';
 import { mergeLocalEdit } from './merge';
 import { syncEditsOf } from './fields';
 
@@ -16,18 +16,18 @@ export class SyncOutbox {
     private readonly now: () => Date,
   ) {}
 
-  /** Called by the write path inside the change's transaction. Pulls (actor sync) never reach the outbox: no echo. */
-  recordChange(reportId: string, actor: Actor, changes: readonly FieldChange[]): void {
-    if (actor.kind !== 'apiKey') return;
+  /** The writer's listener, inside the change's transaction. Pulls (actor sync) never reach the outbox: no echo. */
+  recordChange({ kind, after, actor, changes }: ReportChange): void {
+    if (kind !== 'update' || actor.kind !== 'apiKey' || !after) return;
     const { sync } = this.data;
-    if (!sync.isMirrored(reportId)) return;
+    if (!sync.isMirrored(after.id)) return;
     const { companyId } = sync.settings();
     if (companyId === null) return;
     const edits = syncEditsOf(changes, companyId);
     if (edits.length === 0) return;
-    const entry = sync.outboxEntry(reportId);
+    const entry = sync.outboxEntry(after.id);
     sync.putOutbox({
-      labelReportId: reportId,
+      labelReportId: after.id,
       fields: mergeLocalEdit(entry?.fields ?? {}, edits),
       since: entry?.since ?? this.now().toISOString(),
       version: (entry?.version ?? 0) + 1,

@@ -4,13 +4,13 @@
  * inputs the remote does not show derived from what it shows.
  */
 import { describeZodError } from '../contract/zod-messages';
-import type { AccessRow } from '../db/report-store';
 import { remoteDatapointsSchema, type RemoteReport } from '../schema/sync';
 import type { BundleReport } from '../schema/bundle';
 import type { Datapoint, Trim } from '../schema/sense';
 import { datapointsFromColumns, estimatedBatteryDaysLeft } from '../sense';
-import { decodeDatapoints } from '../db/datapoint-codec';
-import { accessId, labelOf, recordFromBundle, trimOf, type ReportRecord } from '../service/report-record';
+import { decodeDatapoints } from '../model/datapoint-codec';
+import type { Report, ReportAccess } from '../model/report';
+import { accessId, reportFromBundle } from '../service/report-from-bundle';
 
 /** A remote report sync cannot take (its datapoints do not check, or a list element of a report never fetched whole). */
 export class UnusableRemoteReport extends Error {}
@@ -19,8 +19,8 @@ export class UnusableRemoteReport extends Error {}
  * `stored` is the local report of that id, if any: a list element's label keeps its stored
  * facts, and the flags of other companies than the remote key's stay as they were here.
  */
-export function recordFromRemote(remote: RemoteReport, stored: ReportRecord | undefined, companyId: string, nowSeconds: number): ReportRecord {
-  const storedLabel = stored && { ...labelOf(stored.row), batteryLifeDays: stored.row.battery_life_days ?? undefined };
+export function reportFromRemote(remote: RemoteReport, stored: Report | undefined, companyId: string, nowSeconds: number): Report {
+  const storedLabel = stored && { ...stored.label, batteryLifeDays: stored.label.batteryLifeDays ?? undefined };
   const { type, name, firmwareVersionInfo, estimatedBatteryDaysLeft: daysLeft } = remote.label;
   const whole = type !== undefined && name !== undefined && firmwareVersionInfo !== undefined;
   if (!whole && !storedLabel) throw new UnusableRemoteReport(`label report '${remote.id}': the remote did not show its label`);
@@ -45,7 +45,7 @@ export function recordFromRemote(remote: RemoteReport, stored: ReportRecord | un
     companyId: remote.company.id,
     subCompany: remote.subCompany ?? null,
     user: remote.user ?? null,
-    labelPreset: remote.labelPreset ?? (stored?.row.label_preset ? JSON.parse(stored.row.label_preset) : null),
+    labelPreset: remote.labelPreset ?? stored?.labelPreset ?? null,
     label: { ...label, batteryLifeDays: label.batteryLifeDays ?? undefined },
     mode: remote.mode,
     type: remote.type,
@@ -54,7 +54,7 @@ export function recordFromRemote(remote: RemoteReport, stored: ReportRecord | un
     senseConfig: remote.senseConfig,
     alertsConfig: remote.alertsConfig ?? null,
     numberOfTaps: remote.numberOfTaps,
-    dataIsIncomplete: remote.dataIsIncomplete ?? stored?.row.data_is_incomplete === 1,
+    dataIsIncomplete: remote.dataIsIncomplete ?? stored?.dataIsIncomplete === true,
     reportedSenseData: {
       datapoints,
       currentTime: counters.currentTime,
@@ -64,13 +64,12 @@ export function recordFromRemote(remote: RemoteReport, stored: ReportRecord | un
     trim: trimFrom(remote, datapoints, stored),
     customFields: remote.customFields ?? [],
   };
-  const record = recordFromBundle(bundle);
   return {
-    ...record,
+    ...reportFromBundle(bundle),
     access: accessOf(remote),
     states: [
-      ...(stored?.states.filter((s) => s.company_id !== companyId) ?? []),
-      { company_id: companyId, label_report_id: remote.id, has_flag: remote.hasFlag ? 1 : 0, is_archived: remote.isArchived ? 1 : 0 },
+      ...(stored?.states.filter((s) => s.companyId !== companyId) ?? []),
+      { companyId, hasFlag: remote.hasFlag, isArchived: remote.isArchived },
     ],
   };
 }
@@ -112,7 +111,7 @@ function rawDatapoints(remote: RemoteReport): Datapoint[] {
  * datapoints says only that the trim holds none: the stored trim is kept when it holds none
  * either, else one past the last datapoint stands for it.
  */
-function trimFrom(remote: RemoteReport, datapoints: readonly Datapoint[], stored: ReportRecord | undefined): Trim | null {
+function trimFrom(remote: RemoteReport, datapoints: readonly Datapoint[], stored: Report | undefined): Trim | null {
   const trimmed = remote.trimmedSenseData;
   if (trimmed === null || trimmed === undefined) return null;
   let startTime = Infinity;
@@ -124,21 +123,21 @@ function trimFrom(remote: RemoteReport, datapoints: readonly Datapoint[], stored
     if (t > endTime) endTime = t;
   }
   if (startTime <= endTime) return { startTime, endTime };
-  const storedTrim = stored && trimOf(stored.row);
+  const storedTrim = stored?.trim;
   if (storedTrim && !holdsAny(stored, storedTrim)) return storedTrim;
   const after = datapoints.reduce((max, d) => Math.max(max, d.timestamp), 0) + 1;
   return { startTime: after, endTime: after };
 }
 
-function holdsAny(stored: ReportRecord, trim: Trim): boolean {
-  return datapointsFromColumns(decodeDatapoints(stored.row.datapoints)).some((d) => d.timestamp >= trim.startTime && d.timestamp <= trim.endTime);
+function holdsAny(stored: Report, trim: Trim): boolean {
+  return datapointsFromColumns(decodeDatapoints(stored.datapoints)).some((d) => d.timestamp >= trim.startTime && d.timestamp <= trim.endTime);
 }
 
 /** The remote's access entries with their own ids; the owner's added when the remote left it out. */
-function accessOf(remote: RemoteReport): AccessRow[] {
-  const rows: AccessRow[] = remote.access.map((a) => ({ id: a.id, label_report_id: remote.id, company_id: a.companyId, role: a.role }));
-  if (!rows.some((a) => a.role === 'owner' && a.company_id === remote.company.id)) {
-    rows.unshift({ id: accessId(remote.id, remote.company.id), label_report_id: remote.id, company_id: remote.company.id, role: 'owner' });
+function accessOf(remote: RemoteReport): ReportAccess[] {
+  const entries: ReportAccess[] = remote.access.map((a) => ({ id: a.id, companyId: a.companyId, role: a.role }));
+  if (!entries.some((a) => a.role === 'owner' && a.companyId === remote.company.id)) {
+    entries.unshift({ id: accessId(remote.id, remote.company.id), companyId: remote.company.id, role: 'owner' });
   }
-  return rows;
+  return entries;
 }

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import { BUNDLE_VERSION, bundleApiKeySchema, bundleCompanySchema, type BundleApiKey } from '../../schema/bundle';
 import type { Company, Permission } from '../../schema/report';
 import { hashKey } from '../api-keys';
-import { recordFromBundle, type ReportRecord } from '../report-record';
+import type { Report } from '../../model/report';
+import { reportFromBundle } from '../report-from-bundle';
 import { formatPath } from '../../contract/zod-messages';
 import type { ArrayKey, ScanEvent } from './bundle-reader';
 import { isPlainObject, validateBundleReport } from './datapoint-check';
@@ -27,7 +28,7 @@ export type Outcome =
    * A report that passed the schema: its references, and its row when nothing else is wrong
    * with it (null when a problem was reported for it, or once records are no longer needed).
    */
-  | { t: 'report'; index: number; id: string; companies: ReportCompanies; valid: boolean; record: ReportRecord | null };
+  | { t: 'report'; index: number; id: string; companies: ReportCompanies; valid: boolean; record: Report | null };
 
 export interface ValidApiKey {
   keyHash: string;
@@ -154,7 +155,7 @@ export class ElementProcessor {
       );
       valid = false;
     }
-    const record = valid && this.buildRecords ? recordFromBundle(report) : null;
+    const record = valid && this.buildRecords ? reportFromBundle(report) : null;
     this.outcomes.push({ t: 'report', index, id: report.id, companies, valid, record });
   }
 

@@ -10,7 +10,7 @@ import type { ImportStaging, StagedApiKey } from '../../db/import-staging';
 import { BUNDLE_VERSION } from '../../schema/bundle';
 import type { Actor } from '../../schema/change-log';
 import type { Company } from '../../schema/report';
-import type { ReportRecord } from '../report-record';
+import type { Report } from '../../model/report';
 import type { ReportWriter } from '../report-writer';
 import { derivedUuid } from '../../schema/derived-uuid';
 import type { Outcome, ReportCompanies, ValidApiKey } from './element-processor';
@@ -138,7 +138,7 @@ export class ImportSink {
     });
   }
 
-  private report(index: number, id: string, companies: ReportCompanies, valid: boolean, record: ReportRecord | null): void {
+  private report(index: number, id: string, companies: ReportCompanies, valid: boolean, record: Report | null): void {
     const path = `$.labelReports[${index}]`;
     const first = this.staging.reportIds.earlier(id, index);
     if (first !== null) return this.problem(`${path}.id`, `report id '${id}' is used twice (first at $.labelReports[${first}])`);

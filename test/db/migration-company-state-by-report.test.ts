@@ -11,7 +11,11 @@ import { schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import { ReportStore } from '../../db/report-store';
 import type { BundleReport } from '../../schema/bundle';
 import { openService } from '../../service/open-service';
-import { recordFromBundle } from '../../service/report-record';
+import { rowsFromReport } from '../../db/report-convert';
+import { reportFromBundle } from '../../service/report-from-bundle';
+
+/** A bundle report as the rows a database of any schema version takes. */
+const recordFromBundle = (report: BundleReport) => rowsFromReport(reportFromBundle(report));
 import { databaseAt, temporaryFolder } from './migration-fixture';
 import { makeReport } from '../support/service-fixture';
 
@@ -58,13 +62,17 @@ describe('migration 008: company states by report', () => {
       .map((p) => p.detail)
       .join('\n');
     expect(plan).toContain('USING INDEX company_report_state_report');
-    expect(new ReportStore(raw).companyStatesFor('s00')).toEqual(before.filter((s) => s.label_report_id === 's00'));
+    expect(new ReportStore(raw).load('s00')!.states).toEqual(
+      before
+        .filter((s) => s.label_report_id === 's00')
+        .map((s) => ({ companyId: s.company_id, hasFlag: s.has_flag === 1, isArchived: s.is_archived === 1 })),
+    );
 
     // A report replaced whole (as sync and an import do) keeps only its new states; another removed takes its own with it.
     const replaced = recordFromBundle(makeReport('s00', { companyId: 'acme', access: [{ companyId: 'nordic', role: 'viewer' }], companyState: [] }));
     const store2 = new ReportStore(raw);
     raw.transaction(() => {
-      store2.replace(replaced, store2.findStored('s00'));
+      store2.replace(replaced, rowsFromReport(store2.load('s00')!));
       store2.remove('s03');
     })();
     expect(allStates(raw)).toEqual(before.filter((s) => s.label_report_id !== 's00' && s.label_report_id !== 's03'));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { migrate } from '../../db/database';
 import { ReportStore } from '../../db/report-store';
 import type { BundleReport } from '../../schema/bundle';
-import { recordFromBundle } from '../../service/report-record';
+import { reportFromBundle } from '../../service/report-from-bundle';
 import { COMPANIES } from '../support/service-fixture';
 
 /** A folder made before the file's tests and removed after them; call the result for its path. */
@@ -31,6 +31,6 @@ export function databaseAt(file: string, version: number, reports: readonly Bund
   const insertCompany = db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)');
   for (const c of COMPANIES) insertCompany.run(c.id, c.name, c.shortCode);
   const store = new ReportStore(db);
-  for (const report of reports) store.replace(recordFromBundle(report));
+  for (const report of reports) store.write(reportFromBundle(report));
   return db;
 }

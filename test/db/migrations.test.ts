@@ -13,7 +13,12 @@ import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION, type Db } from '../
 import { ChangeLogStore } from '../../db/change-log-store';
 import { ReportStore } from '../../db/report-store';
 import { openService } from '../../service/open-service';
-import { recordFromBundle } from '../../service/report-record';
+import { rowsFromReport } from '../../db/report-convert';
+import type { BundleReport } from '../../schema/bundle';
+import { reportFromBundle } from '../../service/report-from-bundle';
+
+/** A bundle report as the rows a database of any schema version takes. */
+const recordFromBundle = (report: BundleReport) => rowsFromReport(reportFromBundle(report));
 import { COMPANIES, makeReport } from '../support/service-fixture';
 
 let dir: string;

@@ -10,7 +10,7 @@ import { DataStore } from '../../db/data-store';
 import type { BundleReport } from '../../schema/bundle';
 import type { ReportEventType } from '../../schema/webhooks';
 import { LabelReportService } from '../../service/label-reports';
-import { recordFromBundle } from '../../service/report-record';
+import { reportFromBundle } from '../../service/report-from-bundle';
 import { ReportWriter } from '../../service/report-writer';
 import { WebhookOutbox } from '../../service/webhook-outbox';
 import { Webhooks, type WebhookManager } from '../../service/webhooks';
@@ -53,7 +53,7 @@ export function openWebhookHarness(reports: BundleReport[] = [], options: { now?
   const outbox = new WebhookOutbox(data, reportService, now);
   data.write(() => {
     for (const company of COMPANIES) data.companies.upsert(company);
-    for (const report of reports) writer.put(recordFromBundle(report), { kind: 'import' });
+    for (const report of reports) writer.put(reportFromBundle(report), { kind: 'import' });
   });
   const harness: WebhookHarness = {
     file,

@@ -123,7 +123,8 @@ describe('webhook delivery', () => {
     h.deliver();
     expect(() =>
       h.data.write(() => {
-        h.writer.edit('r1', { kind: 'import' }, { columns: { number_of_taps: 2 } });
+        const r1 = h.writer.load('r1')!;
+        h.writer.edit(r1, { ...r1, numberOfTaps: 2 }, { kind: 'import' });
         h.outbox.reportEvent('labelReport.tapped', 'r1');
         throw new Error('the tap failed after its announcement');
       }),
