@@ -4,24 +4,13 @@
  * in use, the companies seen in access entries).
  */
 import type { Statement } from 'better-sqlite3';
+import type { CustomFieldUse, ReviewEntry, ReviewKind } from '../model/review-entry';
 import type { Decision } from '../schema/review';
 import type { Db } from './database';
 
-export type ReviewKind = 'comment' | 'acknowledgement' | 'decision';
+export type NewReviewEntry = Omit<ReviewEntry, 'id'>;
 
-export interface NewReviewEntry {
-  reportId: string;
-  companyId: string;
-  kind: ReviewKind;
-  text: string | null;
-  decision: Decision | null;
-  alert: { level: number; timestamp: number } | null;
-  keyId: string;
-  keyName: string | null;
-  at: string;
-}
-
-export interface ReviewEntryRow {
+interface ReviewEntryRow {
   id: number;
   label_report_id: string;
   company_id: string;
@@ -35,7 +24,7 @@ export interface ReviewEntryRow {
   at: string;
 }
 
-export interface CustomFieldUsageRow {
+interface CustomFieldUsageRow {
   custom_field_id: string;
   reports: number;
   has_text: number;
@@ -99,13 +88,29 @@ export class ReviewStore {
   }
 
   /** The company's review entries of the report, oldest first. */
-  entries(reportId: string, companyId: string): ReviewEntryRow[] {
-    return this.selectEntries.all(reportId, companyId) as ReviewEntryRow[];
+  entries(reportId: string, companyId: string): ReviewEntry[] {
+    return (this.selectEntries.all(reportId, companyId) as ReviewEntryRow[]).map((row) => ({
+      id: row.id,
+      reportId: row.label_report_id,
+      companyId: row.company_id,
+      kind: row.kind,
+      text: row.text,
+      decision: row.decision,
+      alert: row.alert_level === null ? null : { level: row.alert_level, timestamp: row.alert_timestamp ?? 0 },
+      keyId: row.api_key_id,
+      keyName: row.api_key_name,
+      at: row.at,
+    }));
   }
 
   /** Custom field ids on the reports the company sees, most used first. */
-  customFieldUsage(companyId: string): CustomFieldUsageRow[] {
-    return this.selectFieldUsage.all(companyId) as CustomFieldUsageRow[];
+  customFieldUsage(companyId: string): CustomFieldUse[] {
+    return (this.selectFieldUsage.all(companyId) as CustomFieldUsageRow[]).map((row) => ({
+      customFieldId: row.custom_field_id,
+      reports: row.reports,
+      hasText: row.has_text === 1,
+      hasNumber: row.has_number === 1,
+    }));
   }
 
   /** The company itself and every company holding an access entry on a report it sees, by name. */

@@ -4,7 +4,7 @@
  * companies' own flags and archive states are theirs and left out; so are their reviews.
  */
 import type { DataStore } from '../db/data-store';
-import type { ReviewEntryRow } from '../db/review-store';
+import type { ReviewEntry } from '../model/review-entry';
 import type { Actor, ChangeEntry } from '../schema/change-log';
 import type { Decision, HistoryActor, HistoryEntry, ReportHistory } from '../schema/review';
 import { requirePermission, type Caller } from './api-keys';
@@ -38,7 +38,7 @@ export class ReportHistoryService {
  */
 export function mergeHistory(
   changes: readonly ChangeEntry[],
-  reviews: readonly ReviewEntryRow[],
+  reviews: readonly ReviewEntry[],
   companyId: string,
   nameActor: (actor: Actor) => HistoryActor,
 ): HistoryEntry[] {
@@ -61,14 +61,14 @@ export function mergeHistory(
   });
   let decision: Decision | null = null;
   reviews.forEach((row, index) => {
-    const actor = nameActor({ kind: 'apiKey', keyId: row.api_key_id });
+    const actor = nameActor({ kind: 'apiKey', keyId: row.keyId });
     // The name written with the entry is the one it was made under.
-    const named: HistoryActor = { ...actor, keyName: row.api_key_name };
+    const named: HistoryActor = { ...actor, keyName: row.keyName };
     const base = { id: String(row.id), at: row.at, actor: named };
     let entry: HistoryEntry;
     if (row.kind === 'comment') entry = { type: 'comment', text: row.text ?? '', ...base };
     else if (row.kind === 'acknowledgement') {
-      entry = { type: 'acknowledgement', note: row.text, alert: { level: row.alert_level ?? 0, timestamp: row.alert_timestamp ?? 0 }, ...base };
+      entry = { type: 'acknowledgement', note: row.text, alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 }, ...base };
     } else {
       entry = { type: 'decision', decision: row.decision!, previous: decision, reason: row.text ?? '', ...base };
       decision = row.decision;

@@ -10,7 +10,7 @@
  */
 import type { DataStore } from '../db/data-store';
 import { decodeDatapoints } from '../model/datapoint-codec';
-import type { ReviewEntryRow } from '../db/review-store';
+import type { ReviewEntry } from '../model/review-entry';
 import { ApiError } from '../schema/api-error';
 import type { Permission, Role } from '../schema/report';
 import type {
@@ -117,10 +117,10 @@ export class ReportReviews {
 
   customFields(caller: Caller): CustomFieldUsage[] {
     requirePermission(caller, 'labelReports:read');
-    return this.data.read(() => this.data.reviews.customFieldUsage(caller.companyId)).map((row) => ({
-      customFieldId: row.custom_field_id,
-      kind: row.has_number === 1 ? (row.has_text === 1 ? 'mixed' : 'number') : 'text',
-      count: row.reports,
+    return this.data.read(() => this.data.reviews.customFieldUsage(caller.companyId)).map((use) => ({
+      customFieldId: use.customFieldId,
+      kind: use.hasNumber ? (use.hasText ? 'mixed' : 'number') : 'text',
+      count: use.reports,
     }));
   }
 
@@ -140,24 +140,12 @@ export class ReportReviews {
   private append(
     caller: Caller,
     id: string,
-    entry: Pick<ReviewEntryRow, 'kind' | 'text' | 'decision'> & { alert: { level: number; timestamp: number } | null },
-  ): ReviewEntryRow {
+    entry: Pick<ReviewEntry, 'kind' | 'text' | 'decision' | 'alert'>,
+  ): ReviewEntry {
     const at = this.now().toISOString();
     const keyName = keyNameOf(this.data, caller.keyId);
-    const rowId = this.data.reviews.append({ reportId: id, companyId: caller.companyId, ...entry, keyId: caller.keyId, keyName, at });
-    return {
-      id: rowId,
-      label_report_id: id,
-      company_id: caller.companyId,
-      kind: entry.kind,
-      text: entry.text,
-      decision: entry.decision,
-      alert_level: entry.alert?.level ?? null,
-      alert_timestamp: entry.alert?.timestamp ?? null,
-      api_key_id: caller.keyId,
-      api_key_name: keyName,
-      at,
-    };
+    const written = { reportId: id, companyId: caller.companyId, ...entry, keyId: caller.keyId, keyName, at };
+    return { id: this.data.reviews.append(written), ...written };
   }
 }
 
@@ -173,7 +161,7 @@ function roleForbidden(message: string): ApiError {
 }
 
 /** The review as it stands: the newest acknowledgement and decision, every comment. */
-export function reviewOf(rows: readonly ReviewEntryRow[]): Review {
+export function reviewOf(rows: readonly ReviewEntry[]): Review {
   let acknowledgement: Acknowledgement | null = null;
   let decision: ReviewDecision | null = null;
   const comments: Comment[] = [];
@@ -185,24 +173,24 @@ export function reviewOf(rows: readonly ReviewEntryRow[]): Review {
   return { acknowledgement, decision, comments };
 }
 
-export function authorOf(row: ReviewEntryRow): ReviewAuthor {
-  return { keyId: row.api_key_id, keyName: row.api_key_name };
+export function authorOf(row: ReviewEntry): ReviewAuthor {
+  return { keyId: row.keyId, keyName: row.keyName };
 }
 
-function commentOf(row: ReviewEntryRow): Comment {
+function commentOf(row: ReviewEntry): Comment {
   return { id: String(row.id), text: row.text ?? '', author: authorOf(row), at: row.at };
 }
 
-function acknowledgementOf(row: ReviewEntryRow): Acknowledgement {
+function acknowledgementOf(row: ReviewEntry): Acknowledgement {
   return {
     id: String(row.id),
     note: row.text,
     by: authorOf(row),
     at: row.at,
-    alert: { level: row.alert_level ?? 0, timestamp: row.alert_timestamp ?? 0 },
+    alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 },
   };
 }
 
-function decisionOf(row: ReviewEntryRow): ReviewDecision {
+function decisionOf(row: ReviewEntry): ReviewDecision {
   return { id: String(row.id), decision: row.decision!, reason: row.text ?? '', by: authorOf(row), at: row.at };
 }
