@@ -223,6 +223,11 @@ export class ReportStore {
     return this.statement('SELECT 1 FROM access WHERE company_id = ? AND label_report_id = ?').get(companyId, id) !== undefined;
   }
 
+  /** Of `ids`, those some company's report has, in one read and without reading the reports. */
+  existing(ids: readonly string[]): Set<string> {
+    return new Set(this.selectByReportIds('SELECT id FROM label_reports WHERE id IN (SELECT value FROM json_each(?))', ids).map((r) => (r as { id: string }).id));
+  }
+
   /** Whether any company's report has this id, without reading the report. */
   exists(id: string): boolean {
     return this.statement('SELECT 1 FROM label_reports WHERE id = ?').get(id) !== undefined;

@@ -132,7 +132,7 @@ export class SyncMirror {
 
   /** Of `ids`, those with a local report (whose label a list element may leave out). */
   storedIds(ids: readonly string[]): Set<string> {
-    return this.data.read(() => new Set(ids.filter((id) => this.data.reports.exists(id))));
+    return this.data.read(() => this.data.reports.existing(ids));
   }
 
   /** Of these remote (id, updated) pairs, the ids the mirror does not hold at that `updated`. */
