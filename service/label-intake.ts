@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import { decodeDatapoints, encodeDatapoints } from '../db/datapoint-codec';
-import { ApiError } from '../schema/api-error';
 import type { Actor } from '../schema/change-log';
 import type { ActivationBody, TapBody } from '../schema/intake';
 import { MAX_DATAPOINTS } from '../schema/sense';
 import { appendNewReadings } from '../sense';
 import { requirePermission, type Caller } from './api-keys';
+import { ConflictError, InvalidInputError, RoleForbiddenError } from './errors';
 import { authorizeFor, notFound, visibleReport } from './label-reports';
 import type { ReportEvents } from './report-events';
 import type { ReportDocument } from './report-json';
@@ -41,7 +41,7 @@ export class LabelIntake {
     const id = body.id ?? randomUUID();
     return this.data.write(() => {
       // Ids are global: one another company holds is taken too, though it stays invisible here.
-      if (this.data.reports.exists(id)) throw new ApiError(409, 'REPORT_EXISTS', `a label report with id '${id}' exists already`);
+      if (this.data.reports.exists(id)) throw new ConflictError('REPORT_EXISTS', `a label report with id '${id}' exists already`);
       const created = this.now().toISOString();
       const record = recordFromBundle({
         ...body,
@@ -66,13 +66,12 @@ export class LabelIntake {
       if (!row) throw notFound(id);
       const raw = appendNewReadings(decodeDatapoints(row.datapoints), reading.datapoints);
       if (raw.timestamps.length > MAX_DATAPOINTS) {
-        throw new ApiError(
-          400,
+        throw new InvalidInputError(
           'INVALID_BODY',
           `datapoints: with this tap the report would hold ${raw.timestamps.length} datapoints, more than ${MAX_DATAPOINTS}`,
         );
       }
-      if (row.caller_role !== 'owner') throw new ApiError(403, 'ROLE_FORBIDDEN', 'Only the label report owner can add a tap');
+      if (row.caller_role !== 'owner') throw new RoleForbiddenError('Only the label report owner can add a tap');
       const columns: ReportEdit['columns'] = {
         number_of_taps: row.number_of_taps + 1,
         // What the label says of itself describes the moment of this tap; an earlier tap's

@@ -6,7 +6,7 @@ import type { DataStore } from '../db/data-store';
 import { decodeDatapoints } from '../db/datapoint-codec';
 import type { MinimalReportRow, ReportRow, VisibleReportRow } from '../db/report-rows';
 import type { ListQuery } from '../query/list-query';
-import { ApiError } from '../schema/api-error';
+import { InvalidInputError, NotFoundError, RoleForbiddenError } from './errors';
 import {
   OWNER_FIELDS,
   ROLE_MESSAGES,
@@ -207,8 +207,8 @@ function editFor(caller: Caller, row: VisibleReportRow, patch: LabelReportPatch,
   return edit;
 }
 
-export function notFound(id: string): ApiError {
-  return new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' is visible to this API key`);
+export function notFound(id: string): NotFoundError {
+  return new NotFoundError('REPORT_NOT_FOUND', `no label report '${id}' is visible to this API key`);
 }
 
 function mergeLimits(row: ReportRow, patch: Partial<Limits>): Limits {
@@ -217,14 +217,13 @@ function mergeLimits(row: ReportRow, patch: Partial<Limits>): Limits {
   if (row.max_humidity !== null) merged.maxHumidity = row.max_humidity;
   Object.assign(merged, patch);
   if (merged.minTemperature > merged.maxTemperature) {
-    throw new ApiError(
-      400,
+    throw new InvalidInputError(
       'INVALID_BODY',
       `limits: minTemperature ${merged.minTemperature} is above maxTemperature ${merged.maxTemperature}`,
     );
   }
   if (merged.minHumidity !== undefined && merged.maxHumidity !== undefined && merged.minHumidity > merged.maxHumidity) {
-    throw new ApiError(400, 'INVALID_BODY', `limits: minHumidity ${merged.minHumidity} is above maxHumidity ${merged.maxHumidity}`);
+    throw new InvalidInputError('INVALID_BODY', `limits: minHumidity ${merged.minHumidity} is above maxHumidity ${merged.maxHumidity}`);
   }
   return merged;
 }
@@ -232,10 +231,10 @@ function mergeLimits(row: ReportRow, patch: Partial<Limits>): Limits {
 function checkRole(role: 'owner' | 'editor' | 'viewer', patch: LabelReportPatch): void {
   const fields = (Object.keys(patch) as (keyof LabelReportPatch)[]).filter((k) => patch[k] !== undefined);
   if (role === 'viewer' && fields.some((f) => !VIEWER_FIELDS.has(f))) {
-    throw new ApiError(403, 'ROLE_FORBIDDEN', ROLE_MESSAGES.viewer);
+    throw new RoleForbiddenError(ROLE_MESSAGES.viewer);
   }
   if (role !== 'owner' && fields.some((f) => OWNER_FIELDS.has(f))) {
-    throw new ApiError(403, 'ROLE_FORBIDDEN', ROLE_MESSAGES.limits);
+    throw new RoleForbiddenError(ROLE_MESSAGES.limits);
   }
 }
 

@@ -8,10 +8,10 @@ import { decodeDatapoints } from '../db/datapoint-codec';
 import type { ReportRow } from '../db/report-rows';
 import type { ReportTableRow } from '../db/report-store';
 import type { ListQuery } from '../query/list-query';
-import { ApiError } from '../schema/api-error';
 import type { CsvRange } from '../schema/review';
 import { toTimeline } from '../sense';
 import { requirePermission, type Caller } from './api-keys';
+import { InvalidInputError, NotFoundError } from './errors';
 import { notFound } from './label-reports';
 import { trimOf } from './report-record';
 import { readingsCsv, reportTableCsvHeader, reportTableCsvLine, type ReportTableRecord } from './report-csv';
@@ -39,7 +39,7 @@ export class ReportCsvExport {
    */
   readingsOfReport(id: string, range: CsvRange = 'full'): Iterable<string> {
     const row = this.data.read(() => this.data.reports.findRow(id));
-    if (!row) throw new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' in this database`);
+    if (!row) throw new NotFoundError('REPORT_NOT_FOUND', `no label report '${id}' in this database`);
     return readingsOf(row, range);
   }
 
@@ -66,7 +66,7 @@ export class ReportCsvExport {
 function readingsOf(row: ReportRow, range: CsvRange): Iterable<string> {
   const trim = trimOf(row);
   if (range === 'trimmed' && trim === null) {
-    throw new ApiError(400, 'INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
+    throw new InvalidInputError('INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
   }
   return readingsCsv(toTimeline(decodeDatapoints(row.datapoints)), trim, range);
 }
