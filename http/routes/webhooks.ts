@@ -1,13 +1,13 @@
 /**
  * /v2/webhooks (decisions §6): registering endpoints, their secrets, a test event and the
- * deliveries log, for keys with `webhooks:manage`. As on the report routes, the service
- * authorizes before anything in the request is read: key (401) → permission (403) → the
- * webhook is the company's (404) → body type and JSON (415, 400) → query parameters and body
- * fields (400) → a disabled webhook's test or redelivery (409).
+ * deliveries log, for keys with `webhooks:manage`. As on the report routes, each route declares
+ * what it needs and route-checks.ts checks it before anything in the request is read: key (401)
+ * → permission (403) → the webhook is the company's (404) → body type and JSON (415, 400) →
+ * query parameters and body fields (400) → a disabled webhook's test or redelivery (409).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, parsePage, readQueryParameters, type RawQuery } from '../../query/list-query';
+import { DEFAULT_PAGE_SIZE, parsePage } from '../../query/list-query';
 import { pageSchema } from '../../schema/report';
 import {
   acceptedMessageSchema,
@@ -19,11 +19,11 @@ import {
   webhookSchema,
 } from '../../schema/webhooks';
 import type { Service } from '../../service/open-service';
-import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
-import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { callerOf } from '../auth';
+import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
-import { refuseQueryParameters } from './label-reports';
+import { queryParametersOf, type RouteChecks } from '../route-checks';
 
 const WEBHOOK = shape('Webhook', webhookSchema);
 const ACCEPTED = shape('AcceptedWebhookMessage', acceptedMessageSchema);
@@ -115,7 +115,12 @@ const REDELIVER_DOC: OperationDoc = {
   refusals: [404, 409],
 };
 
-const PAGE_PARAMETERS: ReadonlySet<string> = new Set(['pageNumber', 'pageSize', ...AUTH_QUERY_PARAMETERS]);
+const MANAGE = 'webhooks:manage';
+const COMPANY_WEBHOOKS: RouteChecks = { permission: MANAGE, query: [] };
+const NEW_WEBHOOK: RouteChecks = { permission: MANAGE, body: true, query: [] };
+const ONE_WEBHOOK: RouteChecks = { permission: MANAGE, visible: 'webhook', query: [] };
+const CHANGED_WEBHOOK: RouteChecks = { permission: MANAGE, visible: 'webhook', body: true, query: [] };
+const DELIVERIES: RouteChecks = { permission: MANAGE, visible: 'webhook', query: ['pageNumber', 'pageSize'] };
 
 type WithId = { Params: { id: string } };
 
@@ -127,64 +132,46 @@ export function webhookRoutes(service: Service, options: { busyWaitMs: number })
     // Bodies are judged after authorization; the routes without one never look at what came.
     judgeBodiesLate(app);
 
-    app.post('/v2/webhooks', { config: { openapi: CREATE_DOC } }, async (request, reply) => {
+    app.post('/v2/webhooks', { config: { openapi: CREATE_DOC, checks: NEW_WEBHOOK } }, async (request, reply) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller);
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const created = parseObjectBody(createWebhookBodySchema, body);
+      const created = parseObjectBody(createWebhookBodySchema, request.body);
       return reply.code(201).send(await write(() => webhooks.create(caller, created)));
     });
 
-    app.get('/v2/webhooks', { config: { openapi: LIST_DOC } }, async (request) => {
-      const caller = callerOf(request);
-      webhooks.authorize(caller);
-      refuseQueryParameters(request);
-      return webhooks.list(caller);
+    app.get('/v2/webhooks', { config: { openapi: LIST_DOC, checks: COMPANY_WEBHOOKS } }, async (request) => {
+      return webhooks.list(callerOf(request));
     });
 
-    app.get<WithId>('/v2/webhooks/:id', { config: { openapi: GET_DOC } }, async (request) => {
+    app.get<WithId>('/v2/webhooks/:id', { config: { openapi: GET_DOC, checks: ONE_WEBHOOK } }, async (request) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      refuseQueryParameters(request);
       return webhooks.get(caller, request.params.id);
     });
 
-    app.patch<WithId>('/v2/webhooks/:id', { config: { openapi: UPDATE_DOC } }, async (request) => {
+    app.patch<WithId>('/v2/webhooks/:id', { config: { openapi: UPDATE_DOC, checks: CHANGED_WEBHOOK } }, async (request) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const update = parseObjectBody(updateWebhookBodySchema, body);
+      const update = parseObjectBody(updateWebhookBodySchema, request.body);
       return write(() => webhooks.update(caller, request.params.id, update));
     });
 
-    app.delete<WithId>('/v2/webhooks/:id', { config: { openapi: DELETE_DOC } }, async (request, reply) => {
+    app.delete<WithId>('/v2/webhooks/:id', { config: { openapi: DELETE_DOC, checks: ONE_WEBHOOK } }, async (request, reply) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      refuseQueryParameters(request);
       await write(() => webhooks.remove(caller, request.params.id));
       return reply.code(204).send();
     });
 
-    app.post<WithId>('/v2/webhooks/:id/rotate-secret', { config: { openapi: ROTATE_DOC } }, async (request) => {
+    app.post<WithId>('/v2/webhooks/:id/rotate-secret', { config: { openapi: ROTATE_DOC, checks: ONE_WEBHOOK } }, async (request) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      refuseQueryParameters(request);
       return write(() => webhooks.rotateSecret(caller, request.params.id));
     });
 
-    app.post<WithId>('/v2/webhooks/:id/test', { config: { openapi: TEST_DOC } }, async (request, reply) => {
+    app.post<WithId>('/v2/webhooks/:id/test', { config: { openapi: TEST_DOC, checks: ONE_WEBHOOK } }, async (request, reply) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      refuseQueryParameters(request);
       return reply.code(202).send(await write(() => webhooks.test(caller, request.params.id)));
     });
 
-    app.get<WithId>('/v2/webhooks/:id/deliveries', { config: { openapi: DELIVERIES_DOC } }, async (request) => {
+    app.get<WithId>('/v2/webhooks/:id/deliveries', { config: { openapi: DELIVERIES_DOC, checks: DELIVERIES } }, async (request) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      const given = readQueryParameters(request.query as RawQuery, PAGE_PARAMETERS, '; known are pageNumber, pageSize');
+      const given = queryParametersOf(request);
       const page = {
         pageNumber: parsePage('pageNumber', given.get('pageNumber'), 1),
         pageSize: parsePage('pageSize', given.get('pageSize'), DEFAULT_PAGE_SIZE),
@@ -194,11 +181,9 @@ export function webhookRoutes(service: Service, options: { busyWaitMs: number })
 
     app.post<{ Params: { id: string; messageId: string } }>(
       '/v2/webhooks/:id/deliveries/:messageId/redeliver',
-      { config: { openapi: REDELIVER_DOC } },
+      { config: { openapi: REDELIVER_DOC, checks: ONE_WEBHOOK } },
       async (request, reply) => {
         const caller = callerOf(request);
-        webhooks.authorize(caller, request.params.id);
-        refuseQueryParameters(request);
         return reply.code(202).send(await write(() => webhooks.redeliver(caller, request.params.id, request.params.messageId)));
       },
     );
