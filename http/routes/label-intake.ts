@@ -39,7 +39,6 @@ const TAP_DOC: OperationDoc = {
   params: { id: z.string().describe('The report id') },
   body: shape('TapReading', tapBodySchema),
   responses: { 200: { description: 'The report after the tap', shape: REPORT } },
-  refusals: [404],
 };
 
 const ACTIVATE_CHECKS: RouteChecks = { permission: 'labelReports:create', body: true, query: [] };

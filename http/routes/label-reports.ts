@@ -70,7 +70,6 @@ const RETRIEVE_DOC: OperationDoc = {
   summary: 'One label report with its data',
   params: { id: reportId },
   responses: { 200: { description: 'The full report', shape: REPORT } },
-  refusals: [400, 404],
 };
 
 const UPDATE_DOC: OperationDoc = {
@@ -82,7 +81,6 @@ const UPDATE_DOC: OperationDoc = {
   params: { id: reportId },
   body: PATCH,
   responses: { 200: { description: 'The report after the change', shape: REPORT } },
-  refusals: [404],
 };
 
 const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_PARAMETERS };

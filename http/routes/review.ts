@@ -44,14 +44,12 @@ const ALERTS_DOC: OperationDoc = {
   summary: 'Why the report’s alert is what it is: excursions, time beyond each limit, the alert rules in words and which fired',
   params,
   responses: { 200: { description: 'On the trimmed range when a trim is set, like the alert', shape: shape('AlertExplanation', alertExplanationSchema) } },
-  refusals: [400, 404],
 };
 const REVIEW_DOC: OperationDoc = {
   operationId: 'getLabelReportReview',
   summary: 'The caller company’s review of the report: the newest acknowledgement and decision, every comment',
   params,
   responses: { 200: { description: 'The review', shape: shape('Review', reviewSchema) } },
-  refusals: [400, 404],
 };
 const COMMENT_DOC: OperationDoc = {
   operationId: 'addLabelReportComment',
@@ -59,7 +57,6 @@ const COMMENT_DOC: OperationDoc = {
   params,
   body: shape('CommentBody', commentBodySchema),
   responses: { 201: { description: 'The comment', shape: shape('Comment', commentSchema) } },
-  refusals: [404],
 };
 const ACKNOWLEDGE_DOC: OperationDoc = {
   operationId: 'acknowledgeLabelReportAlert',
@@ -68,7 +65,7 @@ const ACKNOWLEDGE_DOC: OperationDoc = {
   params,
   body: shape('AcknowledgementBody', acknowledgementBodySchema),
   responses: { 200: { description: 'The acknowledgement', shape: shape('Acknowledgement', acknowledgementSchema) } },
-  refusals: [404, 409],
+  refusals: [409],
 };
 const DECIDE_DOC: OperationDoc = {
   operationId: 'decideLabelReport',
@@ -77,14 +74,12 @@ const DECIDE_DOC: OperationDoc = {
   params,
   body: shape('DecisionBody', decisionBodySchema),
   responses: { 200: { description: 'The decision', shape: shape('Decision', decisionSchema) } },
-  refusals: [404],
 };
 const HISTORY_DOC: OperationDoc = {
   operationId: 'getLabelReportHistory',
   summary: 'Every change to the report (old → new, who, when) and the company’s review entries, newest first',
   params,
   responses: { 200: { description: 'The history', shape: shape('ReportHistory', reportHistorySchema) } },
-  refusals: [400, 404],
 };
 const READINGS_CSV_DOC: OperationDoc = {
   operationId: 'getLabelReportReadingsCsv',
@@ -94,7 +89,7 @@ const READINGS_CSV_DOC: OperationDoc = {
     range: z.enum(CSV_RANGES).describe('full (default): every reading; trimmed: the trim’s readings only (400 without a trim)'),
   },
   responses: { 200: { description: 'The readings, oldest first', shape: csvText, mediaType: 'text/csv' } },
-  refusals: [400, 404],
+  refusals: [400],
 };
 const LIST_CSV_DOC: OperationDoc = {
   operationId: 'listLabelReportsCsv',
@@ -112,13 +107,11 @@ const CUSTOM_FIELDS_DOC: OperationDoc = {
   operationId: 'listCustomFieldsInUse',
   summary: 'The custom field ids on the reports the company sees, each with its kind of values and how many reports hold it',
   responses: { 200: { description: 'Most used first', shape: shape('CustomFieldUsageList', customFieldUsageListSchema) } },
-  refusals: [400],
 };
 const COMPANIES_DOC: OperationDoc = {
   operationId: 'listCompaniesSeen',
   summary: 'The company itself and the companies in the access entries of the reports it sees, by name',
   responses: { 200: { description: 'By name', shape: shape('CompanyNameList', companyNameListSchema) } },
-  refusals: [400],
 };
 
 const READ: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };

@@ -32,19 +32,17 @@ const STATUS_DOC: OperationDoc = {
   operationId: 'getSyncStatus',
   summary: 'The state of sync with the remote: what it does, when it last completed, what waits',
   responses: { 200: { description: 'The sync status; configured false and state off when no remote is set', shape: shape('SyncStatus', syncStatusSchema) } },
-  refusals: [400],
 };
 const TRIGGER_DOC: OperationDoc = {
   operationId: 'syncNow',
   summary: `Start a sync cycle now (pull, reconcile when due, push)${NEEDS}`,
   responses: { 202: { description: 'The cycle is on its way; follow it in GET /local/sync' } },
-  refusals: [400, 409],
+  refusals: [409],
 };
 const CONFLICTS_DOC: OperationDoc = {
   operationId: 'listSyncConflicts',
   summary: 'Fields changed both here and on the remote, with the base, local and remote values',
   responses: { 200: { description: 'The conflicts, oldest first', shape: shape('SyncConflictList', z.array(syncConflictSchema), [shape('SyncConflict', syncConflictSchema)]) } },
-  refusals: [400],
 };
 const RESOLVE_DOC: OperationDoc = {
   operationId: 'resolveSyncConflict',
@@ -58,7 +56,6 @@ const DEAD_LETTERS_DOC: OperationDoc = {
   operationId: 'listSyncDeadLetters',
   summary: 'Local edits the remote refused, with its answer',
   responses: { 200: { description: 'The refused edits, oldest first', shape: shape('SyncDeadLetterList', z.array(deadLetterSchema), [shape('SyncDeadLetter', deadLetterSchema)]) } },
-  refusals: [400],
 };
 const DEAD_LETTER_DOC: OperationDoc = {
   operationId: 'actOnSyncDeadLetter',
@@ -72,13 +69,11 @@ const OUTBOX_DOC: OperationDoc = {
   operationId: 'listSyncOutbox',
   summary: 'Reports edited here whose edits are not yet sent to the remote',
   responses: { 200: { description: 'One entry per report, oldest first', shape: shape('SyncOutboxList', z.array(outboxEntrySchema), [shape('SyncOutboxEntry', outboxEntrySchema)]) } },
-  refusals: [400],
 };
 const SETTINGS_DOC: OperationDoc = {
   operationId: 'getSyncSettings',
   summary: 'The remote this service syncs with, and whether it holds a key for it (never the key)',
   responses: { 200: { description: 'The settings', shape: SETTINGS } },
-  refusals: [400],
 };
 const PUT_SETTINGS_DOC: OperationDoc = {
   operationId: 'setSyncSettings',

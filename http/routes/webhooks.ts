@@ -47,7 +47,6 @@ const LIST_DOC: OperationDoc = {
   operationId: 'listWebhooks',
   summary: `The webhooks of the key’s company, oldest first${NEEDS}`,
   responses: { 200: { description: 'The webhooks, without their secrets', shape: shape('WebhookList', z.array(webhookSchema), [WEBHOOK]) } },
-  refusals: [400],
 };
 
 const GET_DOC: OperationDoc = {
@@ -55,7 +54,6 @@ const GET_DOC: OperationDoc = {
   summary: `One webhook of the key’s company${NEEDS}`,
   params: ID,
   responses: { 200: { description: 'The webhook, without its secret', shape: WEBHOOK } },
-  refusals: [400, 404],
 };
 
 const UPDATE_DOC: OperationDoc = {
@@ -65,7 +63,6 @@ const UPDATE_DOC: OperationDoc = {
   params: ID,
   body: shape('UpdateWebhookBody', updateWebhookBodySchema),
   responses: { 200: { description: 'The webhook after the change', shape: WEBHOOK } },
-  refusals: [404],
 };
 
 const DELETE_DOC: OperationDoc = {
@@ -73,7 +70,6 @@ const DELETE_DOC: OperationDoc = {
   summary: `Remove a webhook with its pending messages and deliveries log${NEEDS}`,
   params: ID,
   responses: { 204: { description: 'Removed' } },
-  refusals: [404],
 };
 
 const ROTATE_DOC: OperationDoc = {
@@ -82,7 +78,6 @@ const ROTATE_DOC: OperationDoc = {
   description: 'The previous secret keeps signing beside the new one for 24 hours, so receivers can switch without a gap.',
   params: ID,
   responses: { 200: { description: 'The new secret, shown this once', shape: shape('RotatedWebhookSecret', rotatedSecretSchema) } },
-  refusals: [404],
 };
 
 const TEST_DOC: OperationDoc = {
@@ -91,7 +86,7 @@ const TEST_DOC: OperationDoc = {
   description: 'Delivered and retried like any other event; follow it in the deliveries log. A disabled webhook answers 409.',
   params: ID,
   responses: { 202: { description: 'The message on its way', shape: ACCEPTED } },
-  refusals: [404, 409],
+  refusals: [409],
 };
 
 const DELIVERIES_DOC: OperationDoc = {
@@ -104,7 +99,7 @@ const DELIVERIES_DOC: OperationDoc = {
     pageSize: pageParameter(`Entries per page. Default ${DEFAULT_PAGE_SIZE}.`),
   },
   responses: { 200: { description: 'One page of the log, and how many entries it has', shape: DELIVERY_PAGE } },
-  refusals: [400, 404],
+  refusals: [400],
 };
 
 const REDELIVER_DOC: OperationDoc = {
