@@ -1,5 +1,5 @@
 /** `labeldesk keys create|list|revoke`: local API keys. The key itself is shown once, at creation. */
-import { ApiError } from '../schema/api-error';
+import { Refusal } from '../service/errors';
 import { PERMISSIONS, type Permission } from '../schema/report';
 import type { Service } from '../service/open-service';
 import {
@@ -78,7 +78,7 @@ async function create(argv: string[], io: Io): Promise<number> {
     try {
       created = apiKeys.create(company.id, permissions, name);
     } catch (err) {
-      if (err instanceof ApiError) throw new CliError(err.message);
+      if (err instanceof Refusal) throw new CliError(err.message);
       throw err;
     }
     write(

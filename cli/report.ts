@@ -15,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { buildPrintUrl, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE } from '../contract/print-view';
 import { buildApp } from '../http/app';
 import { DEFAULT_STATIC_DIR } from '../host/start-service';
-import { ApiError } from '../schema/api-error';
+import { NotFoundError } from '../service/errors';
 import type { Caller } from '../service/api-keys';
 import type { Service } from '../service/open-service';
 import { TIME_ZONE_STORAGE_KEY } from '../renderer/lib/time-zone';
@@ -111,7 +111,7 @@ export function ownerOf(service: Service, reportId: string, dbFile: string): str
     try {
       return service.reports.retrieve(reader(company.id), reportId).company.id;
     } catch (err) {
-      if (!(err instanceof ApiError && err.statusCode === 404)) throw err;
+      if (!(err instanceof NotFoundError)) throw err;
     }
   }
   throw new CliError(`there is no report '${reportId}' in ${dbFile}`);

@@ -3,7 +3,7 @@
  * The command line manages the file itself, so it acts for the company it names. The secret
  * is shown once, at creation.
  */
-import { ApiError } from '../schema/api-error';
+import { Refusal } from '../service/errors';
 import { createWebhookBodySchema, REPORT_EVENT_TYPES } from '../schema/webhooks';
 import type { Service } from '../service/open-service';
 import type { WebhookManager } from '../service/webhooks';
@@ -66,7 +66,7 @@ function withService<T>(dbOption: string | undefined, fn: (service: Service) => 
   try {
     return fn(service);
   } catch (err) {
-    if (err instanceof ApiError) throw new CliError(err.message);
+    if (err instanceof Refusal) throw new CliError(err.message);
     throw err;
   } finally {
     service.close();

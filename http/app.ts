@@ -20,6 +20,7 @@ import { registerErrorHandling } from './errors';
 import { registerLocalGuard } from './local-guard';
 import { nodeServerOptions, type ServerLimits } from './node-server';
 import { registerOpenApi } from './openapi';
+import { registerRouteChecks } from './route-checks';
 import { labelIntakeRoutes } from './routes/label-intake';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
@@ -95,6 +96,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.register(async (api) => {
     requireApiKey(api, options.service.apiKeys);
+    // Before the routes, so that each must declare what it needs.
+    registerRouteChecks(api, options.service);
     const busy = { busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS, clients: new ClientGate(options.onAbandoned) };
     await api.register(labelReportRoutes(options.service, busy));
     await api.register(labelIntakeRoutes(options.service, busy));

@@ -1,7 +1,7 @@
 /**
- * Request bodies are read as they arrive but judged only when the route asks, so that the key's
- * permission (403) and the report's visibility (404) answer before anything about the body
- * (decisions §3: key → permission → visibility → validation → role).
+ * Request bodies are read as they arrive but judged only when the route's checks get to them
+ * (route-checks.ts), so that the key's permission (403) and the report's visibility (404) answer
+ * before anything about the body (decisions §3: key → permission → visibility → validation → role).
  *
  * Where each body refusal sits:
  * - 413 (over 1 MiB) and a content-length that does not match stay where Fastify reads the
@@ -9,11 +9,11 @@
  *   closes the connection, so there is no request left to authorize.
  * - A content-type header that is not a media type at all is refused by Fastify before any
  *   parser runs (415); it cannot be deferred.
- * - 415 for a well-formed but non-JSON type comes when the route reads the body: after 403 and
+ * - 415 for a well-formed but non-JSON type comes when the checks judge the body: after 403 and
  *   404, and before every 400. A body in a type the service does not speak cannot be judged at
  *   all, so it is the first thing validation says, as it was when Fastify answered it up front.
- * - Then 400 for an empty or malformed JSON body; the route checks its query parameters and
- *   the body's fields after that.
+ * - Then 400 for an empty or malformed JSON body; the checks read the query parameters after
+ *   that, and the route the body's fields.
  */
 import { errorCodes, type FastifyBodyParser, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -25,7 +25,7 @@ class UnjudgedBody {
   constructor(readonly judge: () => unknown) {}
 }
 
-/** The routes of `scope` read their JSON bodies with `jsonBody`, at the moment they choose. */
+/** The JSON bodies of the routes of `scope` are judged by `jsonBody`, when their checks come to them. */
 export function judgeBodiesLate(scope: FastifyInstance): void {
   const { onProtoPoisoning, onConstructorPoisoning } = scope.initialConfig;
   // Fastify's own JSON parser, so every answer about the JSON stays what it was.

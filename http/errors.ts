@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify';
 import { DatabaseBusyError } from '../db/data-store';
 import { ApiError } from '../schema/api-error';
+import { Refusal, UnavailableError, type RefusalKind } from '../service/errors';
 import { ANSWER_HEADERS } from './answer-headers';
 import { ClientGoneError } from './client-gate';
 
@@ -23,8 +24,23 @@ const FASTIFY_ERRORS: Record<string, (err: FastifyError) => ApiError> = {
   FST_ERR_CTP_INVALID_JSON_BODY: (err) => new ApiError(400, 'INVALID_JSON', `the body is not valid JSON: ${err.message}`),
 };
 
+/** The one place the rules' refusals meet HTTP: the status each kind answers. */
+const STATUS_OF: Readonly<Record<RefusalKind, number>> = {
+  unauthenticated: 401,
+  permissionDenied: 403,
+  roleForbidden: 403,
+  notFound: 404,
+  invalidInput: 400,
+  conflict: 409,
+  unavailable: 503,
+};
+
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof Refusal) {
+    const retryAfter = err instanceof UnavailableError ? err.retryAfterSeconds : undefined;
+    return new ApiError(STATUS_OF[err.kind], err.code, err.message, retryAfter);
+  }
   if (err instanceof DatabaseBusyError) {
     return new ApiError(
       503,

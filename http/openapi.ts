@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { apiErrorBodySchema, REASON_PHRASES } from '../schema/api-error';
 import { AUTH_HEADER, AUTH_QUERY_PARAMETERS } from './auth';
 import { OPERATIONS, TAGS } from './openapi-operations';
+import type { RouteChecks } from './route-checks';
 
 /** A schema under the name it has among the document's components. */
 export interface Shape {
@@ -33,7 +34,10 @@ export interface OperationDoc {
   body?: Shape;
   /** Success answers by status: one shape, any of several, or none for an empty answer. */
   responses: Record<number, { description: string; shape?: Shape | Shape[]; /** Default application/json. */ mediaType?: string }>;
-  /** Refusals of this route beyond those every route can answer (`refusalsOf`). */
+  /**
+   * Refusals of this route beyond those every route can answer and those its checks imply
+   * (`refusalsOf`: a query checked, 400; a report or webhook that must be visible, 404).
+   */
   refusals?: number[];
   /** Answers without an API key. */
   public?: true;
@@ -49,6 +53,8 @@ interface Operation {
   method: string;
   url: string;
   doc: OperationDoc;
+  /** What route-checks.ts checks before the route's handler; none outside the key's scope. */
+  checks?: RouteChecks;
 }
 
 type DocumentInfo = { title: string; version: string; description: string };
@@ -95,8 +101,14 @@ export function registerOpenApi(app: FastifyInstance, info: DocumentInfo, baseUr
     if (!doc.description && !grouping.description) {
       throw new Error(`${String(route.method)} ${route.url}: ${doc.operationId} needs a description`);
     }
+    const checks = route.config?.checks;
+    const accepted = checks?.query;
+    const undeclared = Array.isArray(accepted) ? Object.keys(doc.query ?? {}).filter((name) => !accepted.includes(name)) : [];
+    if (undeclared.length > 0) {
+      throw new Error(`${String(route.method)} ${route.url}: documents query parameters its checks refuse: ${undeclared.join(', ')}`);
+    }
     // HEAD routes are Fastify's automatic twins of GET.
-    for (const method of [route.method].flat()) if (method !== 'HEAD') operations.push({ method, url: route.url, doc });
+    for (const method of [route.method].flat()) if (method !== 'HEAD') operations.push({ method, url: route.url, doc, checks });
   });
 
   let document: ReturnType<typeof openApiDocument> | undefined;
@@ -126,9 +138,9 @@ export function registerOpenApi(app: FastifyInstance, info: DocumentInfo, baseUr
 function openApiDocument(operations: readonly Operation[], info: DocumentInfo) {
   const components = new Components();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { method, url, doc } of operations) {
+  for (const { method, url, doc, checks } of operations) {
     const path = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    (paths[path] ??= {})[method.toLowerCase()] = operationObject(method, url, doc, components);
+    (paths[path] ??= {})[method.toLowerCase()] = operationObject(method, url, doc, checks, components);
   }
   return {
     openapi: '3.1.0',
@@ -140,7 +152,7 @@ function openApiDocument(operations: readonly Operation[], info: DocumentInfo) {
   };
 }
 
-function operationObject(method: string, url: string, doc: OperationDoc, components: Components) {
+function operationObject(method: string, url: string, doc: OperationDoc, checks: RouteChecks | undefined, components: Components) {
   const pathNames = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   const declared = Object.keys(doc.params ?? {});
   if (pathNames.join() !== declared.join()) {
@@ -157,7 +169,7 @@ function operationObject(method: string, url: string, doc: OperationDoc, compone
     else if (Array.isArray(answer)) responses[status] = { description, content: content({ anyOf: answer.map((a) => components.ref(a, 'output')) }) };
     else responses[status] = { description, content: content(components.ref(answer, 'output')) };
   }
-  for (const status of refusalsOf(method, doc)) {
+  for (const status of refusalsOf(method, doc, checks)) {
     responses[status] = { description: REASON_PHRASES[status], content: json(components.ref(errorShape(status), 'output')) };
   }
   const { tag, description } = OPERATIONS[doc.operationId];
@@ -174,10 +186,12 @@ function operationObject(method: string, url: string, doc: OperationDoc, compone
 }
 
 /** Every refusal the route can answer: its own, and those made before or around it. */
-function refusalsOf(method: string, doc: OperationDoc): number[] {
+function refusalsOf(method: string, doc: OperationDoc, checks: RouteChecks | undefined): number[] {
   const statuses = new Set(doc.refusals);
-  statuses.add(403); // a Host or Origin the loopback guard refuses
+  statuses.add(403); // a Host or Origin the loopback guard refuses, or a permission the key lacks
   if (!doc.public) statuses.add(401);
+  if (checks?.visible) statuses.add(404);
+  if (checks && checks.query !== 'unchecked') statuses.add(400); // an unknown or repeated query parameter
   if (BODY_METHODS.has(method)) for (const status of [400, 413, 415]) statuses.add(status);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);

@@ -5,8 +5,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import type { ApiKeyRecord } from '../db/key-store';
-import { ApiError } from '../schema/api-error';
 import type { Permission } from '../schema/report';
+import { InvalidInputError, PermissionDeniedError, UnauthenticatedError } from './errors';
 
 /** Who is calling: the key's company and what the key may do. */
 export interface Caller {
@@ -50,7 +50,7 @@ export class ApiKeys {
   }
 
   create(companyId: string, permissions: readonly Permission[], name: string | null, key = generateKey()): CreatedApiKey {
-    if (!this.companies.find(companyId)) throw new ApiError(400, 'UNKNOWN_COMPANY', `unknown company '${companyId}'`);
+    if (!this.companies.find(companyId)) throw new InvalidInputError('UNKNOWN_COMPANY', `unknown company '${companyId}'`);
     const record: ApiKeyRecord = {
       id: randomUUID(),
       keyHash: hashKey(key),
@@ -66,20 +66,20 @@ export class ApiKeys {
 
   /** A key for this process only, never written to the database. */
   createSessionKey(companyId: string, permissions: readonly Permission[]): string {
-    if (!this.companies.find(companyId)) throw new ApiError(400, 'UNKNOWN_COMPANY', `unknown company '${companyId}'`);
+    if (!this.companies.find(companyId)) throw new InvalidInputError('UNKNOWN_COMPANY', `unknown company '${companyId}'`);
     const key = generateKey();
     this.sessionKeys.set(hashKey(key), { keyId: SESSION_KEY_ID, companyId, permissions: new Set(permissions) });
     return key;
   }
 
-  /** The caller behind a key, or a 401 that says whether the key was missing or wrong. */
+  /** The caller behind a key, or a refusal that says whether the key was missing or wrong. */
   authenticate(key: string | undefined): Caller {
-    if (key === undefined || key === '') throw new ApiError(401, 'API_KEY_MISSING', 'an API key is required: send it in the x-api-key header');
+    if (key === undefined || key === '') throw new UnauthenticatedError('API_KEY_MISSING', 'an API key is required: send it in the x-api-key header');
     const hash = hashKey(key);
     const session = this.sessionKeys.get(hash);
     if (session) return session;
     const record = this.keys.findByHash(hash);
-    if (!record || record.revoked !== null) throw new ApiError(401, 'API_KEY_INVALID', 'the API key is unknown or revoked');
+    if (!record || record.revoked !== null) throw new UnauthenticatedError('API_KEY_INVALID', 'the API key is unknown or revoked');
     return { keyId: record.id, companyId: record.companyId, permissions: new Set(record.permissions) };
   }
 
@@ -96,6 +96,6 @@ export class ApiKeys {
 
 export function requirePermission(caller: Pick<Caller, 'permissions'>, permission: Permission): void {
   if (!caller.permissions.has(permission)) {
-    throw new ApiError(403, 'PERMISSION_DENIED', `the API key lacks the ${permission} permission`);
+    throw new PermissionDeniedError(permission);
   }
 }

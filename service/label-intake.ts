@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import { decodeDatapoints, encodeDatapoints } from '../model/datapoint-codec';
-import { ApiError } from '../schema/api-error';
 import type { Actor } from '../schema/change-log';
 import type { ActivationBody, TapBody } from '../schema/intake';
 import { MAX_DATAPOINTS } from '../schema/sense';
@@ -16,6 +15,7 @@ import { requirePermission, type Caller } from './api-keys';
 import { roleOf } from '../model/report';
 import { withFigures } from '../model/report-figures';
 import { authorizeFor, notFound, reportDocumentFor } from './label-reports';
+import { ConflictError, InvalidInputError, RoleForbiddenError } from './errors';
 import type { ReportEvents } from './report-events';
 import type { ReportDocument } from './report-json';
 import { reportFromBundle } from './report-from-bundle';
@@ -43,7 +43,7 @@ export class LabelIntake {
     const id = body.id ?? randomUUID();
     return this.data.write(() => {
       // Ids are global: one another company holds is taken too, though it stays invisible here.
-      if (this.data.reports.exists(id)) throw new ApiError(409, 'REPORT_EXISTS', `a label report with id '${id}' exists already`);
+      if (this.data.reports.exists(id)) throw new ConflictError('REPORT_EXISTS', `a label report with id '${id}' exists already`);
       const created = this.now().toISOString();
       const report = reportFromBundle({
         ...body,
@@ -69,13 +69,12 @@ export class LabelIntake {
       if (!before || !role) throw notFound(id);
       const raw = appendNewReadings(decodeDatapoints(before.datapoints), reading.datapoints);
       if (raw.timestamps.length > MAX_DATAPOINTS) {
-        throw new ApiError(
-          400,
+        throw new InvalidInputError(
           'INVALID_BODY',
           `datapoints: with this tap the report would hold ${raw.timestamps.length} datapoints, more than ${MAX_DATAPOINTS}`,
         );
       }
-      if (role !== 'owner') throw new ApiError(403, 'ROLE_FORBIDDEN', 'Only the label report owner can add a tap');
+      if (role !== 'owner') throw new RoleForbiddenError('Only the label report owner can add a tap');
       // What the label says of itself describes the moment of this tap; an earlier tap's
       // counters would be stale, so those it leaves out fall back to the derived ones.
       const reported: typeof before.reported = {};

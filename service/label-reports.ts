@@ -6,7 +6,7 @@ import type { DataStore } from '../db/data-store';
 import { roleOf, type Report } from '../model/report';
 import { valuesOfPatch, withValues } from '../model/report-fields';
 import type { ListQuery } from '../query/list-query';
-import { ApiError } from '../schema/api-error';
+import { InvalidInputError, NotFoundError, RoleForbiddenError } from './errors';
 import {
   OWNER_FIELDS,
   ROLE_MESSAGES,
@@ -191,30 +191,29 @@ function ownerOf(data: DataStore, report: Report, seen = new Map<string, Company
   return owner;
 }
 
-export function notFound(id: string): ApiError {
-  return new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' is visible to this API key`);
+export function notFound(id: string): NotFoundError {
+  return new NotFoundError('REPORT_NOT_FOUND', `no label report '${id}' is visible to this API key`);
 }
 
 function checkLimits(limits: Limits): void {
   if (limits.minTemperature > limits.maxTemperature) {
-    throw new ApiError(
-      400,
+    throw new InvalidInputError(
       'INVALID_BODY',
       `limits: minTemperature ${limits.minTemperature} is above maxTemperature ${limits.maxTemperature}`,
     );
   }
   if (limits.minHumidity !== undefined && limits.maxHumidity !== undefined && limits.minHumidity > limits.maxHumidity) {
-    throw new ApiError(400, 'INVALID_BODY', `limits: minHumidity ${limits.minHumidity} is above maxHumidity ${limits.maxHumidity}`);
+    throw new InvalidInputError('INVALID_BODY', `limits: minHumidity ${limits.minHumidity} is above maxHumidity ${limits.maxHumidity}`);
   }
 }
 
 function checkRole(role: Role, patch: LabelReportPatch): void {
   const fields = (Object.keys(patch) as (keyof LabelReportPatch)[]).filter((k) => patch[k] !== undefined);
   if (role === 'viewer' && fields.some((f) => !VIEWER_FIELDS.has(f))) {
-    throw new ApiError(403, 'ROLE_FORBIDDEN', ROLE_MESSAGES.viewer);
+    throw new RoleForbiddenError(ROLE_MESSAGES.viewer);
   }
   if (role !== 'owner' && fields.some((f) => OWNER_FIELDS.has(f))) {
-    throw new ApiError(403, 'ROLE_FORBIDDEN', ROLE_MESSAGES.limits);
+    throw new RoleForbiddenError(ROLE_MESSAGES.limits);
   }
 }
 

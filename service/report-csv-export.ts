@@ -7,10 +7,10 @@ import type { DataStore } from '../db/data-store';
 import { decodeDatapoints } from '../model/datapoint-codec';
 import { roleOf, type Report } from '../model/report';
 import type { ListQuery } from '../query/list-query';
-import { ApiError } from '../schema/api-error';
 import type { CsvRange } from '../schema/review';
 import { toTimeline } from '../sense';
 import { requirePermission, type Caller } from './api-keys';
+import { InvalidInputError, NotFoundError } from './errors';
 import { notFound } from './label-reports';
 import { readingsCsv, reportTableCsvHeader, reportTableCsvLine } from './report-csv';
 
@@ -37,7 +37,7 @@ export class ReportCsvExport {
    */
   readingsOfReport(id: string, range: CsvRange = 'full'): Iterable<string> {
     const report = this.data.read(() => this.data.reports.load(id));
-    if (!report) throw new ApiError(404, 'REPORT_NOT_FOUND', `no label report '${id}' in this database`);
+    if (!report) throw new NotFoundError('REPORT_NOT_FOUND', `no label report '${id}' in this database`);
     return readingsOf(report, range);
   }
 
@@ -64,7 +64,7 @@ export class ReportCsvExport {
 function readingsOf(report: Report, range: CsvRange): Iterable<string> {
   const { trim } = report;
   if (range === 'trimmed' && trim === null) {
-    throw new ApiError(400, 'INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
+    throw new InvalidInputError('INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
   }
   return readingsCsv(toTimeline(decodeDatapoints(report.datapoints)), trim, range);
 }

@@ -11,7 +11,6 @@
 import type { DataStore } from '../db/data-store';
 import { decodeDatapoints } from '../model/datapoint-codec';
 import type { ReviewEntry } from '../model/review-entry';
-import { ApiError } from '../schema/api-error';
 import type { Permission, Role } from '../schema/report';
 import type {
   Acknowledgement,
@@ -29,6 +28,7 @@ import type {
 import { toTimeline } from '../sense';
 import { explainAlert } from '../sense/alert-explanation';
 import { requirePermission, SESSION_KEY_ID, type Caller } from './api-keys';
+import { ConflictError, RoleForbiddenError } from './errors';
 import { authorizeFor, notFound } from './label-reports';
 import { roleOf as modelRoleOf } from '../model/report';
 
@@ -93,8 +93,7 @@ export class ReportReviews {
       // The minimal columns hold the alert; the datapoints are not needed.
       const [report] = this.data.reports.minimalByIds(caller.companyId, [id]);
       if (report.alert.level < 1) {
-        throw new ApiError(
-          409,
+        throw new ConflictError(
           'NO_ALERT_TO_ACKNOWLEDGE',
           report.alert.level === -1
             ? 'the label has not been tapped yet, so there is no alert to acknowledge'
@@ -156,8 +155,8 @@ export function keyNameOf(data: DataStore, keyId: string): string | null {
   return keyId === SESSION_KEY_ID ? SESSION_KEY_NAME : null;
 }
 
-function roleForbidden(message: string): ApiError {
-  return new ApiError(403, 'ROLE_FORBIDDEN', message);
+function roleForbidden(message: string): RoleForbiddenError {
+  return new RoleForbiddenError(message);
 }
 
 /** The review as it stands: the newest acknowledgement and decision, every comment. */

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import type { WebhookRecord } from '../db/webhook-store';
-import { ApiError } from '../schema/api-error';
 import type { Page } from '../schema/report';
 import type {
   CreatedWebhook,
@@ -18,6 +17,7 @@ import type {
 import { newSecret, PREVIOUS_SECRET_VALID_MS } from '../webhooks/signing';
 import { refusedUrl } from '../webhooks/target-guard';
 import { requirePermission, type Caller } from './api-keys';
+import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import type { WebhookOutbox } from './webhook-outbox';
 
 /** Who manages webhooks: an API key's caller, or the command line acting for a company. */
@@ -62,7 +62,7 @@ export class Webhooks {
     };
     this.data.write(() => {
       if (!this.data.companies.find(record.companyId)) {
-        throw new ApiError(400, 'UNKNOWN_COMPANY', `unknown company '${record.companyId}'`);
+        throw new InvalidInputError('UNKNOWN_COMPANY', `unknown company '${record.companyId}'`);
       }
       this.store.save(record);
     });
@@ -150,7 +150,7 @@ export class Webhooks {
       const record = this.owned(caller, id);
       requireEnabled(record);
       if (!this.store.redeliver(record.id, messageId, this.now().toISOString())) {
-        throw new ApiError(404, 'MESSAGE_NOT_FOUND', `no message '${messageId}' of webhook '${id}'`);
+        throw new NotFoundError('MESSAGE_NOT_FOUND', `no message '${messageId}' of webhook '${id}'`);
       }
       this.outbox.notify();
       return { messageId };
@@ -164,7 +164,7 @@ export class Webhooks {
 
   private owned(caller: WebhookManager, id: string): WebhookRecord {
     const record = this.store.find(caller.companyId, id);
-    if (!record) throw new ApiError(404, 'WEBHOOK_NOT_FOUND', `no webhook '${id}' of this company`);
+    if (!record) throw new NotFoundError('WEBHOOK_NOT_FOUND', `no webhook '${id}' of this company`);
     return record;
   }
 }
@@ -177,11 +177,11 @@ function answer(record: WebhookRecord): Webhook {
 /** An address the guard refuses is refused up front when the URL names it; host names are judged when sent to. */
 function checkTarget(url: string): void {
   const why = refusedUrl(new URL(url));
-  if (why !== null) throw new ApiError(400, 'INVALID_BODY', `url: ${why}; webhooks cannot be sent there`);
+  if (why !== null) throw new InvalidInputError('INVALID_BODY', `url: ${why}; webhooks cannot be sent there`);
 }
 
 function requireEnabled(record: WebhookRecord): void {
   if (!record.enabled) {
-    throw new ApiError(409, 'WEBHOOK_DISABLED', `the webhook '${record.id}' is disabled: enable it first (PATCH enabled: true)`);
+    throw new ConflictError('WEBHOOK_DISABLED', `the webhook '${record.id}' is disabled: enable it first (PATCH enabled: true)`);
   }
 }

@@ -4,7 +4,7 @@
  * with its options; the desktop starts it from the settings in the database once its main
  * process hands over the key it keeps with safeStorage; a settings change restarts the worker.
  */
-import { ApiError } from '../schema/api-error';
+import { ConflictError } from '../service/errors';
 import type { SyncSettings, SyncSettingsBody, SyncStatus, SyncTestBody, SyncTestResult } from '../schema/sync';
 import type { Service } from '../service/open-service';
 import type { SyncOptions, SyncWorker } from './index';
@@ -97,7 +97,7 @@ export class SyncController {
   trigger(): void {
     if (!this.worker) {
       const configured = this.service.sync.settings().remoteUrl !== null;
-      throw new ApiError(409, configured ? 'SYNC_NO_KEY' : 'SYNC_OFF', configured ? `cannot sync now: ${NO_KEY_MESSAGE}` : 'sync is off: set a remote first');
+      throw new ConflictError(configured ? 'SYNC_NO_KEY' : 'SYNC_OFF', configured ? `cannot sync now: ${NO_KEY_MESSAGE}` : 'sync is off: set a remote first');
     }
     this.worker.trigger();
   }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import type { OutboxRecord, PendingFields, PullCursor, SyncSettingsRecord, SyncStateRecord } from '../db/sync-store';
-import { ApiError } from '../schema/api-error';
+import { ConflictError, NotFoundError } from '../service/errors';
 import type { Actor } from '../schema/change-log';
 import type {
   ConflictPolicy,
@@ -304,11 +304,10 @@ export class SyncMirror {
   resolveConflict(id: string, keep: 'local' | 'remote'): void {
     this.data.write(() => {
       const conflict = this.store.conflict(id);
-      if (!conflict) throw new ApiError(404, 'CONFLICT_NOT_FOUND', `no sync conflict '${id}'`);
+      if (!conflict) throw new NotFoundError('CONFLICT_NOT_FOUND', `no sync conflict '${id}'`);
       const stored = this.writer.load(conflict.labelReportId);
       if (keep === 'local' && (conflict.kind === 'gone' || !stored)) {
-        throw new ApiError(
-          409,
+        throw new ConflictError(
           'REPORT_GONE',
           `the remote no longer shows label report '${conflict.labelReportId}', so its local value cannot be sent: keep the remote's instead`,
         );
@@ -360,7 +359,7 @@ export class SyncMirror {
   actOnDeadLetter(id: string, action: 'retry' | 'discard'): void {
     this.data.write(() => {
       const letter = this.store.deadLetter(id);
-      if (!letter) throw new ApiError(404, 'DEAD_LETTER_NOT_FOUND', `no sync dead letter '${id}'`);
+      if (!letter) throw new NotFoundError('DEAD_LETTER_NOT_FOUND', `no sync dead letter '${id}'`);
       this.store.deleteDeadLetter(id);
       const stored = this.writer.load(letter.labelReportId);
       const { companyId } = this.store.settings();

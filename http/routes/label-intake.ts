@@ -1,9 +1,9 @@
 /**
  * POST /v2/labelReports (activation) and POST /v2/labelReports/:id/taps (decisions §6). As for
- * the other report routes, the service authorizes before the body is read, so the order of
- * decisions §3 holds: key (401) → key permission (403) → report visibility (404, taps) → body
- * type and JSON (415, 400) → query parameters and body fields (400) → an existing id (409) or
- * the role (403, in the service).
+ * the other report routes, route-checks.ts checks what each declares before the body is read, so
+ * the order of decisions §3 holds: key (401) → key permission (403) → report visibility (404,
+ * taps) → body type and JSON (415, 400) → query parameters and body fields (400) → an existing
+ * id (409) or the role (403, in the service).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -11,10 +11,11 @@ import { activationBodySchema, tapBodySchema } from '../../schema/intake';
 import { labelReportSchema } from '../../schema/report';
 import type { Service } from '../../service/open-service';
 import { callerOf } from '../auth';
-import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
 import { shape, type OperationDoc } from '../openapi';
-import { refuseQueryParameters, sendReport } from './label-reports';
+import type { RouteChecks } from '../route-checks';
+import { sendReport } from './label-reports';
 
 const REPORT = shape('LabelReport', labelReportSchema);
 
@@ -38,29 +39,25 @@ const TAP_DOC: OperationDoc = {
   params: { id: z.string().describe('The report id') },
   body: shape('TapReading', tapBodySchema),
   responses: { 200: { description: 'The report after the tap', shape: REPORT } },
-  refusals: [404],
 };
+
+const ACTIVATE_CHECKS: RouteChecks = { permission: 'labelReports:create', body: true, query: [] };
+const TAP_CHECKS: RouteChecks = { permission: 'labelReports:create', visible: 'report', body: true, query: [] };
 
 export function labelIntakeRoutes(service: Service, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
-    app.post('/v2/labelReports', { config: { openapi: ACTIVATE_DOC } }, async (request, reply) => {
+    app.post('/v2/labelReports', { config: { openapi: ACTIVATE_DOC, checks: ACTIVATE_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      service.intake.authorize(caller);
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const activation = parseObjectBody(activationBodySchema, body);
+      const activation = parseObjectBody(activationBodySchema, request.body);
       const created = await waitForDatabase(() => service.intake.activate(caller, activation), options.busyWaitMs);
       return sendReport(reply.code(201), created);
     });
 
-    app.post<{ Params: { id: string } }>('/v2/labelReports/:id/taps', { config: { openapi: TAP_DOC } }, async (request, reply) => {
+    app.post<{ Params: { id: string } }>('/v2/labelReports/:id/taps', { config: { openapi: TAP_DOC, checks: TAP_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      service.intake.authorize(caller, request.params.id);
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const reading = parseObjectBody(tapBodySchema, body);
+      const reading = parseObjectBody(tapBodySchema, request.body);
       const tapped = await waitForDatabase(() => service.intake.tap(caller, request.params.id, reading), options.busyWaitMs);
       return sendReport(reply, tapped);
     });

@@ -1,15 +1,15 @@
 /**
- * GET /v2/labelReports, GET and PATCH /v2/labelReports/:id. Each route asks the service to
- * authorize the caller before it parses anything, so the order of decisions §3 holds: key (401,
- * in the hook) → key permission (403) → report visibility (404) → body type and JSON (415, 400,
- * see body.ts) → query parameters (400) → body fields (400) → role (403, in the service).
+ * GET /v2/labelReports, GET and PATCH /v2/labelReports/:id. Each route declares what it needs
+ * and route-checks.ts checks it before the handler parses anything, so the order of decisions §3
+ * holds: key (401) → key permission (403) → report visibility (404) → body type and JSON (415,
+ * 400, see body.ts) → query parameters (400) → body fields (400) → role (403, in the service).
  */
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
+  LIST_PARAMETERS,
   parseListQuery,
-  readQueryParameters,
   type ListOutput,
   type ListParameter,
   type RawQuery,
@@ -24,10 +24,11 @@ import {
 import type { Service } from '../../service/open-service';
 import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
-import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
+import type { RouteChecks } from '../route-checks';
 
 const REPORT = shape('LabelReport', labelReportSchema);
 const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema).describe('The answer to output=normal (the default).'), [
@@ -69,7 +70,6 @@ const RETRIEVE_DOC: OperationDoc = {
   summary: 'One label report with its data',
   params: { id: reportId },
   responses: { 200: { description: 'The full report', shape: REPORT } },
-  refusals: [400, 404],
 };
 
 const UPDATE_DOC: OperationDoc = {
@@ -81,17 +81,19 @@ const UPDATE_DOC: OperationDoc = {
   params: { id: reportId },
   body: PATCH,
   responses: { 200: { description: 'The report after the change', shape: REPORT } },
-  refusals: [404],
 };
+
+const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_PARAMETERS };
+const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
+const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
 
 export function labelReportRoutes(service: Service, options: { busyWaitMs: number; clients: ClientGate }) {
   const { clients } = options;
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
-    app.get('/v2/labelReports', { config: { openapi: LIST_DOC } }, async (request, reply) => {
+    app.get('/v2/labelReports', { config: { openapi: LIST_DOC, checks: LIST_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      service.reports.authorize(caller, 'read');
       const query = parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS);
       const page = await clients.run(request, () => service.reports.listJson(caller, query));
       if (page === CLIENT_GONE) return clients.abandon(request, reply);
@@ -100,21 +102,16 @@ export function labelReportRoutes(service: Service, options: { busyWaitMs: numbe
       return reply.type('application/json; charset=utf-8').send(Readable.from(chunks, { highWaterMark: 1 }));
     });
 
-    app.get<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: RETRIEVE_DOC } }, async (request, reply) => {
+    app.get<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: RETRIEVE_DOC, checks: RETRIEVE_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      service.reports.authorize(caller, 'read', request.params.id);
-      refuseQueryParameters(request);
       const json = await clients.run(request, () => reportJson(service.reports.retrieveDocument(caller, request.params.id)));
       if (json === CLIENT_GONE) return clients.abandon(request, reply);
       return reply.type('application/json; charset=utf-8').send(json);
     });
 
-    app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: UPDATE_DOC } }, async (request, reply) => {
+    app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: UPDATE_DOC, checks: UPDATE_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      service.reports.authorize(caller, 'update', request.params.id);
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const patch = parseObjectBody(labelReportPatchSchema, body);
+      const patch = parseObjectBody(labelReportPatchSchema, request.body);
       const updated = await waitForDatabase(
         () => service.reports.updateDocument(caller, request.params.id, patch),
         options.busyWaitMs,
@@ -123,13 +120,6 @@ export function labelReportRoutes(service: Service, options: { busyWaitMs: numbe
       return sendReport(reply, updated);
     });
   };
-}
-
-const AUTH_ONLY: ReadonlySet<string> = new Set(AUTH_QUERY_PARAMETERS);
-
-/** Retrieve, PATCH and taking in labels take no query parameters but the API key's. */
-export function refuseQueryParameters(request: FastifyRequest): void {
-  readQueryParameters(request.query as RawQuery, AUTH_ONLY);
 }
 
 /** The report's JSON is written straight from the stored columns, not through JSON.stringify. */

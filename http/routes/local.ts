@@ -1,6 +1,7 @@
 /**
  * Endpoints for the desktop app and local tools beyond the /v2 interface: who the key is,
- * where the service listens, and local API key management.
+ * where the service listens, and local API key management. They read no query parameters, and
+ * have never refused any: their checks leave the query unchecked.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -14,12 +15,12 @@ import {
   type ServiceInfo,
   type Session,
 } from '../../schema/local';
-import { requirePermission } from '../../service/api-keys';
 import type { Service } from '../../service/open-service';
 import { callerOf } from '../auth';
-import { jsonBody, judgeBodiesLate, parseBody } from '../body';
+import { judgeBodiesLate, parseBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
 import { shape, type OperationDoc } from '../openapi';
+import type { RouteChecks } from '../route-checks';
 
 const API_KEY_INFO = shape('ApiKeyInfo', apiKeyInfoSchema);
 
@@ -56,39 +57,39 @@ const REVOKE_KEY_DOC: OperationDoc = {
   refusals: [404],
 };
 
+const ANY_KEY: RouteChecks = { permission: null, query: 'unchecked' };
+const MANAGE_KEYS: RouteChecks = { permission: 'apiKeys:manage', query: 'unchecked' };
+const NEW_KEY: RouteChecks = { permission: 'apiKeys:manage', body: true, query: 'unchecked' };
+
 export function localRoutes(service: Service, info: () => ServiceInfo, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
-    app.get('/local/info', { config: { openapi: INFO_DOC } }, async () => info());
+    app.get('/local/info', { config: { openapi: INFO_DOC, checks: ANY_KEY } }, async () => info());
 
-    app.get('/local/session', { config: { openapi: SESSION_DOC } }, async (request) => {
+    app.get('/local/session', { config: { openapi: SESSION_DOC, checks: ANY_KEY } }, async (request) => {
       const { keyId, companyId, permissions } = callerOf(request);
       const company = service.companies.find(companyId);
       const session: Session = { keyId, companyId, companyName: company?.name ?? companyId, permissions: [...permissions] };
       return session;
     });
 
-    app.get('/local/apiKeys', { config: { openapi: LIST_KEYS_DOC } }, async (request) => {
-      const caller = callerOf(request);
-      requirePermission(caller, 'apiKeys:manage');
-      return service.apiKeys.list(caller.companyId);
+    app.get('/local/apiKeys', { config: { openapi: LIST_KEYS_DOC, checks: MANAGE_KEYS } }, async (request) => {
+      return service.apiKeys.list(callerOf(request).companyId);
     });
 
     // In a scope of its own: only this route judges its body after the permission; DELETE
     // keeps Fastify's answers for a body it does not take.
     await app.register(async (withBody) => {
       judgeBodiesLate(withBody);
-      withBody.post('/local/apiKeys', { config: { openapi: CREATE_KEY_DOC } }, async (request, reply) => {
+      withBody.post('/local/apiKeys', { config: { openapi: CREATE_KEY_DOC, checks: NEW_KEY } }, async (request, reply) => {
         const caller = callerOf(request);
-        requirePermission(caller, 'apiKeys:manage');
-        const body = parseBody(createApiKeyBodySchema, jsonBody(request));
+        const body = parseBody(createApiKeyBodySchema, request.body);
         const created = await waitForDatabase(() => service.apiKeys.create(caller.companyId, body.permissions, body.name), options.busyWaitMs);
         return reply.code(201).send(created);
       });
     });
 
-    app.delete<{ Params: { id: string } }>('/local/apiKeys/:id', { config: { openapi: REVOKE_KEY_DOC } }, async (request, reply) => {
+    app.delete<{ Params: { id: string } }>('/local/apiKeys/:id', { config: { openapi: REVOKE_KEY_DOC, checks: MANAGE_KEYS } }, async (request, reply) => {
       const caller = callerOf(request);
-      requirePermission(caller, 'apiKeys:manage');
       if (!(await waitForDatabase(() => service.apiKeys.revoke(request.params.id, caller.companyId), options.busyWaitMs))) {
         throw new ApiError(404, 'KEY_NOT_FOUND', `no active API key '${request.params.id}' of this company`);
       }

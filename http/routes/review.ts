@@ -1,14 +1,15 @@
 /**
  * The review workflow under /local: a report's alert explained, its review (comments,
  * acknowledgement, decision), its history, CSV of its readings and of the list, and the plain
- * words beside the list (custom fields in use, companies by name). The order of decisions §3
- * holds: key (401, in the hook) → key permission (403) → report visibility (404) → body type and
- * JSON (415, 400) → query parameters (400) → body fields (400) → role (403, in the service).
+ * words beside the list (custom fields in use, companies by name). Each route declares what it
+ * needs and route-checks.ts checks it in the order of decisions §3: key (401) → key permission
+ * (403) → report visibility (404) → body type and JSON (415, 400) → query parameters (400); then
+ * the handler reads the body's fields (400) and the service judges the role (403).
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { parseListQuery, readQueryParameters, type RawQuery } from '../../query/list-query';
+import { LIST_PARAMETERS, parseListQuery, type RawQuery } from '../../query/list-query';
 import { badRequest } from '../../schema/api-error';
 import {
   acknowledgementBodySchema,
@@ -28,11 +29,11 @@ import {
 import type { Service } from '../../service/open-service';
 import { CSV_CONTENT_TYPE } from '../../service/report-csv';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
-import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
-import { refuseQueryParameters } from './label-reports';
+import { queryParametersOf, type RouteChecks } from '../route-checks';
 
 const reportId = z.string().describe('The report id (a UUID in practice); any text is looked up as given.');
 const params = { id: reportId };
@@ -43,14 +44,12 @@ const ALERTS_DOC: OperationDoc = {
   summary: 'Why the report’s alert is what it is: excursions, time beyond each limit, the alert rules in words and which fired',
   params,
   responses: { 200: { description: 'On the trimmed range when a trim is set, like the alert', shape: shape('AlertExplanation', alertExplanationSchema) } },
-  refusals: [400, 404],
 };
 const REVIEW_DOC: OperationDoc = {
   operationId: 'getLabelReportReview',
   summary: 'The caller company’s review of the report: the newest acknowledgement and decision, every comment',
   params,
   responses: { 200: { description: 'The review', shape: shape('Review', reviewSchema) } },
-  refusals: [400, 404],
 };
 const COMMENT_DOC: OperationDoc = {
   operationId: 'addLabelReportComment',
@@ -58,7 +57,6 @@ const COMMENT_DOC: OperationDoc = {
   params,
   body: shape('CommentBody', commentBodySchema),
   responses: { 201: { description: 'The comment', shape: shape('Comment', commentSchema) } },
-  refusals: [404],
 };
 const ACKNOWLEDGE_DOC: OperationDoc = {
   operationId: 'acknowledgeLabelReportAlert',
@@ -67,7 +65,7 @@ const ACKNOWLEDGE_DOC: OperationDoc = {
   params,
   body: shape('AcknowledgementBody', acknowledgementBodySchema),
   responses: { 200: { description: 'The acknowledgement', shape: shape('Acknowledgement', acknowledgementSchema) } },
-  refusals: [404, 409],
+  refusals: [409],
 };
 const DECIDE_DOC: OperationDoc = {
   operationId: 'decideLabelReport',
@@ -76,14 +74,12 @@ const DECIDE_DOC: OperationDoc = {
   params,
   body: shape('DecisionBody', decisionBodySchema),
   responses: { 200: { description: 'The decision', shape: shape('Decision', decisionSchema) } },
-  refusals: [404],
 };
 const HISTORY_DOC: OperationDoc = {
   operationId: 'getLabelReportHistory',
   summary: 'Every change to the report (old → new, who, when) and the company’s review entries, newest first',
   params,
   responses: { 200: { description: 'The history', shape: shape('ReportHistory', reportHistorySchema) } },
-  refusals: [400, 404],
 };
 const READINGS_CSV_DOC: OperationDoc = {
   operationId: 'getLabelReportReadingsCsv',
@@ -93,7 +89,7 @@ const READINGS_CSV_DOC: OperationDoc = {
     range: z.enum(CSV_RANGES).describe('full (default): every reading; trimmed: the trim’s readings only (400 without a trim)'),
   },
   responses: { 200: { description: 'The readings, oldest first', shape: csvText, mediaType: 'text/csv' } },
-  refusals: [400, 404],
+  refusals: [400],
 };
 const LIST_CSV_DOC: OperationDoc = {
   operationId: 'listLabelReportsCsv',
@@ -111,14 +107,20 @@ const CUSTOM_FIELDS_DOC: OperationDoc = {
   operationId: 'listCustomFieldsInUse',
   summary: 'The custom field ids on the reports the company sees, each with its kind of values and how many reports hold it',
   responses: { 200: { description: 'Most used first', shape: shape('CustomFieldUsageList', customFieldUsageListSchema) } },
-  refusals: [400],
 };
 const COMPANIES_DOC: OperationDoc = {
   operationId: 'listCompaniesSeen',
   summary: 'The company itself and the companies in the access entries of the reports it sees, by name',
   responses: { 200: { description: 'By name', shape: shape('CompanyNameList', companyNameListSchema) } },
-  refusals: [400],
 };
+
+const READ: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
+/** Comments, acknowledgements and decisions are changes to the report under labelReports:update; the service judges the role. */
+const UPDATE: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
+const READINGS_CSV: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: ['range'] };
+/** The CSV of the list takes the list's query; its paging and output do not apply, but are not refused. */
+const LIST_CSV: RouteChecks = { permission: 'labelReports:read', query: LIST_PARAMETERS };
+const READ_WORDS: RouteChecks = { permission: 'labelReports:read', query: [] };
 
 type WithId = { Params: { id: string } };
 
@@ -144,96 +146,71 @@ export function reviewRoutes(service: Service, options: { busyWaitMs: number; cl
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
-    app.get<WithId>('/local/labelReports/:id/alerts', { config: { openapi: ALERTS_DOC } }, async (request, reply) => {
+    app.get<WithId>('/local/labelReports/:id/alerts', { config: { openapi: ALERTS_DOC, checks: READ } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'read', request.params.id);
-      refuseQueryParameters(request);
       return answer(request, reply, () => reviews.alerts(caller, request.params.id));
     });
 
-    app.get<WithId>('/local/labelReports/:id/review', { config: { openapi: REVIEW_DOC } }, async (request, reply) => {
+    app.get<WithId>('/local/labelReports/:id/review', { config: { openapi: REVIEW_DOC, checks: READ } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'read', request.params.id);
-      refuseQueryParameters(request);
       return answer(request, reply, () => reviews.review(caller, request.params.id));
     });
 
-    app.post<WithId>('/local/labelReports/:id/comments', { config: { openapi: COMMENT_DOC } }, async (request, reply) => {
+    app.post<WithId>('/local/labelReports/:id/comments', { config: { openapi: COMMENT_DOC, checks: UPDATE } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'comment', request.params.id);
-      const body = readBody(request, commentBodySchema);
+      const body = parseObjectBody(commentBodySchema, request.body);
       const comment = await write(request, reply, () => reviews.comment(caller, request.params.id, body));
       return reply.code(201).send(comment);
     });
 
-    app.put<WithId>('/local/labelReports/:id/acknowledgement', { config: { openapi: ACKNOWLEDGE_DOC } }, async (request, reply) => {
+    app.put<WithId>('/local/labelReports/:id/acknowledgement', { config: { openapi: ACKNOWLEDGE_DOC, checks: UPDATE } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'acknowledge', request.params.id);
       // Without a body: nothing to say but "seen".
-      const body = readBody(request, acknowledgementBodySchema, true);
+      const body = parseObjectBody(acknowledgementBodySchema, request.body === undefined ? {} : request.body);
       return write(request, reply, () => reviews.acknowledge(caller, request.params.id, body));
     });
 
-    app.put<WithId>('/local/labelReports/:id/decision', { config: { openapi: DECIDE_DOC } }, async (request, reply) => {
+    app.put<WithId>('/local/labelReports/:id/decision', { config: { openapi: DECIDE_DOC, checks: UPDATE } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'decide', request.params.id);
-      const body = readBody(request, decisionBodySchema);
+      const body = parseObjectBody(decisionBodySchema, request.body);
       return write(request, reply, () => reviews.decide(caller, request.params.id, body));
     });
 
-    app.get<WithId>('/local/labelReports/:id/history', { config: { openapi: HISTORY_DOC } }, async (request, reply) => {
+    app.get<WithId>('/local/labelReports/:id/history', { config: { openapi: HISTORY_DOC, checks: READ } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'read', request.params.id);
-      refuseQueryParameters(request);
       return answer(request, reply, () => service.reportHistory.history(caller, request.params.id));
     });
 
-    app.get<WithId>('/local/labelReports/:id/readings.csv', { config: { openapi: READINGS_CSV_DOC } }, async (request, reply) => {
+    app.get<WithId>('/local/labelReports/:id/readings.csv', { config: { openapi: READINGS_CSV_DOC, checks: READINGS_CSV } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'read', request.params.id);
       const range = csvRange(request);
       const text = await clients.run(request, () => service.csv.readings(caller, request.params.id, range));
       if (text === CLIENT_GONE) return clients.abandon(request, reply);
       return sendCsv(request, reply, text, `label-report-${request.params.id}-readings.csv`);
     });
 
-    app.get('/local/labelReports.csv', { config: { openapi: LIST_CSV_DOC } }, async (request, reply) => {
+    app.get('/local/labelReports.csv', { config: { openapi: LIST_CSV_DOC, checks: LIST_CSV } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'read');
       const query = parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS);
       const text = await clients.run(request, () => service.csv.table(caller, query));
       if (text === CLIENT_GONE) return clients.abandon(request, reply);
       return sendCsv(request, reply, text, 'label-reports.csv');
     });
 
-    app.get('/local/customFields', { config: { openapi: CUSTOM_FIELDS_DOC } }, async (request, reply) => {
+    app.get('/local/customFields', { config: { openapi: CUSTOM_FIELDS_DOC, checks: READ_WORDS } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'read');
-      refuseQueryParameters(request);
       return answer(request, reply, () => reviews.customFields(caller));
     });
 
-    app.get('/local/companies', { config: { openapi: COMPANIES_DOC } }, async (request, reply) => {
+    app.get('/local/companies', { config: { openapi: COMPANIES_DOC, checks: READ_WORDS } }, async (request, reply) => {
       const caller = callerOf(request);
-      reviews.authorize(caller, 'read');
-      refuseQueryParameters(request);
       return answer(request, reply, () => reviews.companies(caller));
     });
   };
 }
 
-/** The JSON body read as `schema`, after the query was checked: 415, 400 for JSON, 400 for parameters, 400 for fields. */
-function readBody<T extends z.ZodType>(request: FastifyRequest, schema: T, mayBeAbsent = false): z.output<T> {
-  const body = jsonBody(request);
-  refuseQueryParameters(request);
-  return parseObjectBody(schema, body === undefined && mayBeAbsent ? {} : body);
-}
-
-const CSV_QUERY: ReadonlySet<string> = new Set(['range', ...AUTH_QUERY_PARAMETERS]);
-
 function csvRange(request: FastifyRequest): CsvRange {
-  const given = readQueryParameters(request.query as RawQuery, CSV_QUERY, '; known is range');
-  const range = given.get('range') ?? 'full';
+  const range = queryParametersOf(request).get('range') ?? 'full';
   if (!(CSV_RANGES as readonly string[]).includes(range)) {
     throw badRequest('INVALID_PARAMETER', `range '${range}' is not one of ${CSV_RANGES.join(', ')}`);
   }

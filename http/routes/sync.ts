@@ -2,7 +2,7 @@
  * /local/sync (decisions §5 "State, over HTTP and in the UI"): the sync state, a cycle now,
  * conflicts and dead letters with their actions, and for the app the edits not yet sent and
  * the settings (the remote key is taken, never shown). Reading needs any valid key; acting
- * needs `sync:manage`, checked before the body is read.
+ * needs `sync:manage`, checked (route-checks.ts) before the body is read.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -18,14 +18,12 @@ import {
   syncTestBodySchema,
   syncTestResultSchema,
 } from '../../schema/sync';
-import { requirePermission } from '../../service/api-keys';
 import type { Service } from '../../service/open-service';
 import type { SyncController } from '../../sync/controller';
-import { callerOf } from '../auth';
-import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
 import { shape, type OperationDoc } from '../openapi';
-import { refuseQueryParameters } from './label-reports';
+import type { RouteChecks } from '../route-checks';
 
 const NEEDS = ' (needs sync:manage)';
 const SETTINGS = shape('SyncSettings', syncSettingsSchema);
@@ -34,19 +32,17 @@ const STATUS_DOC: OperationDoc = {
   operationId: 'getSyncStatus',
   summary: 'The state of sync with the remote: what it does, when it last completed, what waits',
   responses: { 200: { description: 'The sync status; configured false and state off when no remote is set', shape: shape('SyncStatus', syncStatusSchema) } },
-  refusals: [400],
 };
 const TRIGGER_DOC: OperationDoc = {
   operationId: 'syncNow',
   summary: `Start a sync cycle now (pull, reconcile when due, push)${NEEDS}`,
   responses: { 202: { description: 'The cycle is on its way; follow it in GET /local/sync' } },
-  refusals: [400, 409],
+  refusals: [409],
 };
 const CONFLICTS_DOC: OperationDoc = {
   operationId: 'listSyncConflicts',
   summary: 'Fields changed both here and on the remote, with the base, local and remote values',
   responses: { 200: { description: 'The conflicts, oldest first', shape: shape('SyncConflictList', z.array(syncConflictSchema), [shape('SyncConflict', syncConflictSchema)]) } },
-  refusals: [400],
 };
 const RESOLVE_DOC: OperationDoc = {
   operationId: 'resolveSyncConflict',
@@ -60,7 +56,6 @@ const DEAD_LETTERS_DOC: OperationDoc = {
   operationId: 'listSyncDeadLetters',
   summary: 'Local edits the remote refused, with its answer',
   responses: { 200: { description: 'The refused edits, oldest first', shape: shape('SyncDeadLetterList', z.array(deadLetterSchema), [shape('SyncDeadLetter', deadLetterSchema)]) } },
-  refusals: [400],
 };
 const DEAD_LETTER_DOC: OperationDoc = {
   operationId: 'actOnSyncDeadLetter',
@@ -74,13 +69,11 @@ const OUTBOX_DOC: OperationDoc = {
   operationId: 'listSyncOutbox',
   summary: 'Reports edited here whose edits are not yet sent to the remote',
   responses: { 200: { description: 'One entry per report, oldest first', shape: shape('SyncOutboxList', z.array(outboxEntrySchema), [shape('SyncOutboxEntry', outboxEntrySchema)]) } },
-  refusals: [400],
 };
 const SETTINGS_DOC: OperationDoc = {
   operationId: 'getSyncSettings',
   summary: 'The remote this service syncs with, and whether it holds a key for it (never the key)',
   responses: { 200: { description: 'The settings', shape: SETTINGS } },
-  refusals: [400],
 };
 const PUT_SETTINGS_DOC: OperationDoc = {
   operationId: 'setSyncSettings',
@@ -95,6 +88,10 @@ const TEST_DOC: OperationDoc = {
   responses: { 200: { description: 'Whether the remote answered the key, and as which company', shape: shape('SyncTestResult', syncTestResultSchema) } },
 };
 
+const READ: RouteChecks = { permission: null, query: [] };
+const ACT: RouteChecks = { permission: 'sync:manage', query: [] };
+const ACT_ON_BODY: RouteChecks = { permission: 'sync:manage', body: true, query: [] };
+
 type WithId = { Params: { id: string } };
 
 export function syncRoutes(service: Service, sync: SyncController, options: { busyWaitMs: number }) {
@@ -103,73 +100,49 @@ export function syncRoutes(service: Service, sync: SyncController, options: { bu
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
-    app.get('/local/sync', { config: { openapi: STATUS_DOC } }, async (request) => {
-      callerOf(request);
-      refuseQueryParameters(request);
+    app.get('/local/sync', { config: { openapi: STATUS_DOC, checks: READ } }, async () => {
       return sync.status();
     });
 
-    app.post('/local/sync', { config: { openapi: TRIGGER_DOC } }, async (request, reply) => {
-      requirePermission(callerOf(request), 'sync:manage');
-      refuseQueryParameters(request);
+    app.post('/local/sync', { config: { openapi: TRIGGER_DOC, checks: ACT } }, async (_request, reply) => {
       sync.trigger();
       return reply.code(202).send();
     });
 
-    app.get('/local/sync/conflicts', { config: { openapi: CONFLICTS_DOC } }, async (request) => {
-      callerOf(request);
-      refuseQueryParameters(request);
+    app.get('/local/sync/conflicts', { config: { openapi: CONFLICTS_DOC, checks: READ } }, async () => {
       return service.sync.conflicts();
     });
 
-    app.post<WithId>('/local/sync/conflicts/:id', { config: { openapi: RESOLVE_DOC } }, async (request, reply) => {
-      requirePermission(callerOf(request), 'sync:manage');
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const { keep } = parseObjectBody(resolveConflictBodySchema, body);
+    app.post<WithId>('/local/sync/conflicts/:id', { config: { openapi: RESOLVE_DOC, checks: ACT_ON_BODY } }, async (request, reply) => {
+      const { keep } = parseObjectBody(resolveConflictBodySchema, request.body);
       await write(() => service.sync.resolveConflict(request.params.id, keep));
       return reply.code(204).send();
     });
 
-    app.get('/local/sync/dead-letters', { config: { openapi: DEAD_LETTERS_DOC } }, async (request) => {
-      callerOf(request);
-      refuseQueryParameters(request);
+    app.get('/local/sync/dead-letters', { config: { openapi: DEAD_LETTERS_DOC, checks: READ } }, async () => {
       return service.sync.deadLetters();
     });
 
-    app.post<WithId>('/local/sync/dead-letters/:id', { config: { openapi: DEAD_LETTER_DOC } }, async (request, reply) => {
-      requirePermission(callerOf(request), 'sync:manage');
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const { action } = parseObjectBody(deadLetterActionBodySchema, body);
+    app.post<WithId>('/local/sync/dead-letters/:id', { config: { openapi: DEAD_LETTER_DOC, checks: ACT_ON_BODY } }, async (request, reply) => {
+      const { action } = parseObjectBody(deadLetterActionBodySchema, request.body);
       await write(() => service.sync.actOnDeadLetter(request.params.id, action));
       return reply.code(204).send();
     });
 
-    app.get('/local/sync/outbox', { config: { openapi: OUTBOX_DOC } }, async (request) => {
-      callerOf(request);
-      refuseQueryParameters(request);
+    app.get('/local/sync/outbox', { config: { openapi: OUTBOX_DOC, checks: READ } }, async () => {
       return service.sync.outboxEntries();
     });
 
-    app.get('/local/sync/settings', { config: { openapi: SETTINGS_DOC } }, async (request) => {
-      callerOf(request);
-      refuseQueryParameters(request);
+    app.get('/local/sync/settings', { config: { openapi: SETTINGS_DOC, checks: READ } }, async () => {
       return sync.settings();
     });
 
-    app.put('/local/sync/settings', { config: { openapi: PUT_SETTINGS_DOC } }, async (request) => {
-      requirePermission(callerOf(request), 'sync:manage');
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      return sync.updateSettings(parseObjectBody(syncSettingsBodySchema, body));
+    app.put('/local/sync/settings', { config: { openapi: PUT_SETTINGS_DOC, checks: ACT_ON_BODY } }, async (request) => {
+      return sync.updateSettings(parseObjectBody(syncSettingsBodySchema, request.body));
     });
 
-    app.post('/local/sync/test', { config: { openapi: TEST_DOC } }, async (request) => {
-      requirePermission(callerOf(request), 'sync:manage');
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      return sync.test(parseObjectBody(syncTestBodySchema, body));
+    app.post('/local/sync/test', { config: { openapi: TEST_DOC, checks: ACT_ON_BODY } }, async (request) => {
+      return sync.test(parseObjectBody(syncTestBodySchema, request.body));
     });
   };
 }

@@ -1,13 +1,13 @@
 /**
  * /v2/webhooks (decisions §6): registering endpoints, their secrets, a test event and the
- * deliveries log, for keys with `webhooks:manage`. As on the report routes, the service
- * authorizes before anything in the request is read: key (401) → permission (403) → the
- * webhook is the company's (404) → body type and JSON (415, 400) → query parameters and body
- * fields (400) → a disabled webhook's test or redelivery (409).
+ * deliveries log, for keys with `webhooks:manage`. As on the report routes, each route declares
+ * what it needs and route-checks.ts checks it before anything in the request is read: key (401)
+ * → permission (403) → the webhook is the company's (404) → body type and JSON (415, 400) →
+ * query parameters and body fields (400) → a disabled webhook's test or redelivery (409).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, parsePage, readQueryParameters, type RawQuery } from '../../query/list-query';
+import { DEFAULT_PAGE_SIZE, parsePage } from '../../query/list-query';
 import { pageSchema } from '../../schema/report';
 import {
   acceptedMessageSchema,
@@ -19,11 +19,11 @@ import {
   webhookSchema,
 } from '../../schema/webhooks';
 import type { Service } from '../../service/open-service';
-import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
-import { jsonBody, judgeBodiesLate, parseObjectBody } from '../body';
+import { callerOf } from '../auth';
+import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
-import { refuseQueryParameters } from './label-reports';
+import { queryParametersOf, type RouteChecks } from '../route-checks';
 
 const WEBHOOK = shape('Webhook', webhookSchema);
 const ACCEPTED = shape('AcceptedWebhookMessage', acceptedMessageSchema);
@@ -47,7 +47,6 @@ const LIST_DOC: OperationDoc = {
   operationId: 'listWebhooks',
   summary: `The webhooks of the key’s company, oldest first${NEEDS}`,
   responses: { 200: { description: 'The webhooks, without their secrets', shape: shape('WebhookList', z.array(webhookSchema), [WEBHOOK]) } },
-  refusals: [400],
 };
 
 const GET_DOC: OperationDoc = {
@@ -55,7 +54,6 @@ const GET_DOC: OperationDoc = {
   summary: `One webhook of the key’s company${NEEDS}`,
   params: ID,
   responses: { 200: { description: 'The webhook, without its secret', shape: WEBHOOK } },
-  refusals: [400, 404],
 };
 
 const UPDATE_DOC: OperationDoc = {
@@ -65,7 +63,6 @@ const UPDATE_DOC: OperationDoc = {
   params: ID,
   body: shape('UpdateWebhookBody', updateWebhookBodySchema),
   responses: { 200: { description: 'The webhook after the change', shape: WEBHOOK } },
-  refusals: [404],
 };
 
 const DELETE_DOC: OperationDoc = {
@@ -73,7 +70,6 @@ const DELETE_DOC: OperationDoc = {
   summary: `Remove a webhook with its pending messages and deliveries log${NEEDS}`,
   params: ID,
   responses: { 204: { description: 'Removed' } },
-  refusals: [404],
 };
 
 const ROTATE_DOC: OperationDoc = {
@@ -82,7 +78,6 @@ const ROTATE_DOC: OperationDoc = {
   description: 'The previous secret keeps signing beside the new one for 24 hours, so receivers can switch without a gap.',
   params: ID,
   responses: { 200: { description: 'The new secret, shown this once', shape: shape('RotatedWebhookSecret', rotatedSecretSchema) } },
-  refusals: [404],
 };
 
 const TEST_DOC: OperationDoc = {
@@ -91,7 +86,7 @@ const TEST_DOC: OperationDoc = {
   description: 'Delivered and retried like any other event; follow it in the deliveries log. A disabled webhook answers 409.',
   params: ID,
   responses: { 202: { description: 'The message on its way', shape: ACCEPTED } },
-  refusals: [404, 409],
+  refusals: [409],
 };
 
 const DELIVERIES_DOC: OperationDoc = {
@@ -104,7 +99,7 @@ const DELIVERIES_DOC: OperationDoc = {
     pageSize: pageParameter(`Entries per page. Default ${DEFAULT_PAGE_SIZE}.`),
   },
   responses: { 200: { description: 'One page of the log, and how many entries it has', shape: DELIVERY_PAGE } },
-  refusals: [400, 404],
+  refusals: [400],
 };
 
 const REDELIVER_DOC: OperationDoc = {
@@ -115,7 +110,12 @@ const REDELIVER_DOC: OperationDoc = {
   refusals: [404, 409],
 };
 
-const PAGE_PARAMETERS: ReadonlySet<string> = new Set(['pageNumber', 'pageSize', ...AUTH_QUERY_PARAMETERS]);
+const MANAGE = 'webhooks:manage';
+const COMPANY_WEBHOOKS: RouteChecks = { permission: MANAGE, query: [] };
+const NEW_WEBHOOK: RouteChecks = { permission: MANAGE, body: true, query: [] };
+const ONE_WEBHOOK: RouteChecks = { permission: MANAGE, visible: 'webhook', query: [] };
+const CHANGED_WEBHOOK: RouteChecks = { permission: MANAGE, visible: 'webhook', body: true, query: [] };
+const DELIVERIES: RouteChecks = { permission: MANAGE, visible: 'webhook', query: ['pageNumber', 'pageSize'] };
 
 type WithId = { Params: { id: string } };
 
@@ -127,64 +127,46 @@ export function webhookRoutes(service: Service, options: { busyWaitMs: number })
     // Bodies are judged after authorization; the routes without one never look at what came.
     judgeBodiesLate(app);
 
-    app.post('/v2/webhooks', { config: { openapi: CREATE_DOC } }, async (request, reply) => {
+    app.post('/v2/webhooks', { config: { openapi: CREATE_DOC, checks: NEW_WEBHOOK } }, async (request, reply) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller);
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const created = parseObjectBody(createWebhookBodySchema, body);
+      const created = parseObjectBody(createWebhookBodySchema, request.body);
       return reply.code(201).send(await write(() => webhooks.create(caller, created)));
     });
 
-    app.get('/v2/webhooks', { config: { openapi: LIST_DOC } }, async (request) => {
-      const caller = callerOf(request);
-      webhooks.authorize(caller);
-      refuseQueryParameters(request);
-      return webhooks.list(caller);
+    app.get('/v2/webhooks', { config: { openapi: LIST_DOC, checks: COMPANY_WEBHOOKS } }, async (request) => {
+      return webhooks.list(callerOf(request));
     });
 
-    app.get<WithId>('/v2/webhooks/:id', { config: { openapi: GET_DOC } }, async (request) => {
+    app.get<WithId>('/v2/webhooks/:id', { config: { openapi: GET_DOC, checks: ONE_WEBHOOK } }, async (request) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      refuseQueryParameters(request);
       return webhooks.get(caller, request.params.id);
     });
 
-    app.patch<WithId>('/v2/webhooks/:id', { config: { openapi: UPDATE_DOC } }, async (request) => {
+    app.patch<WithId>('/v2/webhooks/:id', { config: { openapi: UPDATE_DOC, checks: CHANGED_WEBHOOK } }, async (request) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      const body = jsonBody(request);
-      refuseQueryParameters(request);
-      const update = parseObjectBody(updateWebhookBodySchema, body);
+      const update = parseObjectBody(updateWebhookBodySchema, request.body);
       return write(() => webhooks.update(caller, request.params.id, update));
     });
 
-    app.delete<WithId>('/v2/webhooks/:id', { config: { openapi: DELETE_DOC } }, async (request, reply) => {
+    app.delete<WithId>('/v2/webhooks/:id', { config: { openapi: DELETE_DOC, checks: ONE_WEBHOOK } }, async (request, reply) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      refuseQueryParameters(request);
       await write(() => webhooks.remove(caller, request.params.id));
       return reply.code(204).send();
     });
 
-    app.post<WithId>('/v2/webhooks/:id/rotate-secret', { config: { openapi: ROTATE_DOC } }, async (request) => {
+    app.post<WithId>('/v2/webhooks/:id/rotate-secret', { config: { openapi: ROTATE_DOC, checks: ONE_WEBHOOK } }, async (request) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      refuseQueryParameters(request);
       return write(() => webhooks.rotateSecret(caller, request.params.id));
     });
 
-    app.post<WithId>('/v2/webhooks/:id/test', { config: { openapi: TEST_DOC } }, async (request, reply) => {
+    app.post<WithId>('/v2/webhooks/:id/test', { config: { openapi: TEST_DOC, checks: ONE_WEBHOOK } }, async (request, reply) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      refuseQueryParameters(request);
       return reply.code(202).send(await write(() => webhooks.test(caller, request.params.id)));
     });
 
-    app.get<WithId>('/v2/webhooks/:id/deliveries', { config: { openapi: DELIVERIES_DOC } }, async (request) => {
+    app.get<WithId>('/v2/webhooks/:id/deliveries', { config: { openapi: DELIVERIES_DOC, checks: DELIVERIES } }, async (request) => {
       const caller = callerOf(request);
-      webhooks.authorize(caller, request.params.id);
-      const given = readQueryParameters(request.query as RawQuery, PAGE_PARAMETERS, '; known are pageNumber, pageSize');
+      const given = queryParametersOf(request);
       const page = {
         pageNumber: parsePage('pageNumber', given.get('pageNumber'), 1),
         pageSize: parsePage('pageSize', given.get('pageSize'), DEFAULT_PAGE_SIZE),
@@ -194,11 +176,9 @@ export function webhookRoutes(service: Service, options: { busyWaitMs: number })
 
     app.post<{ Params: { id: string; messageId: string } }>(
       '/v2/webhooks/:id/deliveries/:messageId/redeliver',
-      { config: { openapi: REDELIVER_DOC } },
+      { config: { openapi: REDELIVER_DOC, checks: ONE_WEBHOOK } },
       async (request, reply) => {
         const caller = callerOf(request);
-        webhooks.authorize(caller, request.params.id);
-        refuseQueryParameters(request);
         return reply.code(202).send(await write(() => webhooks.redeliver(caller, request.params.id, request.params.messageId)));
       },
     );

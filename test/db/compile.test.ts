@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../db/database';
 import { hasTable, insertRow } from './sql-rows';
-import { ApiError } from '../../schema/api-error';
+import { toApiError } from '../../http/errors';
+import { InvalidInputError } from '../../service/errors';
 import { compileListQuery, compileOrder, toGlob, toLikePattern } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
 import { registerSqlFunctions } from '../../db/query/sql-functions';
@@ -565,8 +566,8 @@ describe('compileListQuery on a real SQLite database', () => {
         } catch (e) {
           err = e;
         }
-        expect(err, JSON.stringify(query)).toBeInstanceOf(ApiError);
-        expect((err as ApiError).statusCode).toBe(400);
+        expect(err, JSON.stringify(query)).toBeInstanceOf(InvalidInputError);
+        expect(toApiError(err).statusCode).toBe(400);
       }
     });
   });

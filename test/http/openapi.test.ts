@@ -7,7 +7,9 @@ import { request as httpRequest } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { buildApp } from '../../http/app';
+import type { RouteChecks } from '../../http/route-checks';
 import { LIST_PARAMETERS } from '../../query/list-query';
 import { api, makeActivation, makeReport, startTestService, type KeyName, type TestService } from '../support/service-fixture';
 
@@ -199,6 +201,24 @@ describe('the document', () => {
     const openapi = { operationId: 'somethingNew', summary: 'x', description: 'y', responses: { 200: { description: 'z' } } };
     expect(() => app.get('/local/somethingNew', { config: { openapi } }, async () => ({}))).toThrow(/somethingNew needs a tag/);
     await app.close();
+  });
+
+  test('a documented query parameter the route’s checks would refuse is refused when it is registered', async () => {
+    const app = buildApp({ service: svc.service });
+    const openapi = { operationId: 'listWebhooks', summary: 'x', query: { since: z.string() }, responses: { 200: { description: 'z' } } };
+    const checks: RouteChecks = { permission: null, query: ['until'] };
+    expect(() => app.get('/local/queried', { config: { openapi, checks } }, async () => ({}))).toThrow(
+      'GET /local/queried: documents query parameters its checks refuse: since',
+    );
+    expect(() => app.get('/local/unchecked', { config: { openapi, checks: { ...checks, query: 'unchecked' as const } } }, async () => ({}))).not.toThrow();
+    await app.close();
+  });
+
+  test('the checks a route declares add the refusals they imply', () => {
+    // GET /v2/webhooks/{id} lists no refusal of its own: its query is checked (400), the webhook must be visible (404).
+    expect(Object.keys(doc.paths['/v2/webhooks/{id}'].get.responses)).toEqual(['200', '400', '401', '403', '404', '500']);
+    // Unchecked query, nothing addressed by id: no 400, no 404.
+    expect(Object.keys(doc.paths['/local/session'].get.responses)).toEqual(['200', '401', '403', '500']);
   });
 
   test('user and labelPreset name the members the service’s reports carry, and stay open', () => {

@@ -3,15 +3,16 @@
  * the 400 answer, so each is held whole, not by a fragment.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../schema/api-error';
+import { toApiError } from '../../http/errors';
+import { InvalidInputError } from '../../service/errors';
 import { parseInstant, parseListQuery, quote, readQueryParameters, type RawQuery } from '../../query/list-query';
 
 function refusal(query: RawQuery, alsoKnown: readonly string[] = []): { code: string; message: string } {
   try {
     parseListQuery(query, alsoKnown);
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    const { code, message, statusCode } = err as ApiError;
+    expect(err).toBeInstanceOf(InvalidInputError);
+    const { code, message, statusCode } = toApiError(err);
     expect(statusCode).toBe(400);
     return { code, message };
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../schema/api-error';
+import { toApiError } from '../../http/errors';
+import type { ApiError } from '../../schema/api-error';
+import { InvalidInputError } from '../../service/errors';
 import { FIELDS } from '../../query/fields';
 import { FILTER_OPERATORS } from '../../contract/filter-operators';
 import { parseInstant, parseListQuery, parseStrictNumber, type ListQuery } from '../../query/list-query';
@@ -10,8 +12,8 @@ function refusal(query: Query): ApiError {
   try {
     parseListQuery(query);
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
+    expect(err).toBeInstanceOf(InvalidInputError);
+    return toApiError(err);
   }
   throw new Error(`expected a refusal of ${JSON.stringify(query)}`);
 }

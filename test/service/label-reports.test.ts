@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseListQuery } from '../../query/list-query';
-import { ApiError } from '../../schema/api-error';
+import { toApiError } from '../../http/errors';
+import { Refusal } from '../../service/errors';
 import type { Caller } from '../../service/api-keys';
 import { makeReport, openTestApp, type KeyName, type TestApp } from '../support/service-fixture';
 
@@ -25,8 +26,9 @@ function outcome(run: () => unknown): string {
     run();
     return 'ok';
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return `${err.statusCode} ${err.code}`;
+    if (!(err instanceof Refusal)) throw err;
+    const { statusCode, code } = toApiError(err);
+    return `${statusCode} ${code}`;
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toApiError } from '../../http/errors';
 import type { Delivery } from '../../schema/webhooks';
 import { RetrySchedule } from '../../webhooks/retry-schedule';
 import { closedPort, Receiver, type Received } from '../support/webhook-receiver';
@@ -64,12 +65,12 @@ async function logUntil(h: WebhookHarness, webhookId: string, done: (log: Delive
 
 const settled = (log: Delivery[]) => log.length > 0 && log.every((d) => d.status !== 'pending');
 
-/** The error `fn` throws. */
+/** The error `fn` throws, as the API answers it. */
 function refusal(fn: () => unknown): unknown {
   try {
     fn();
   } catch (err) {
-    return err;
+    return toApiError(err);
   }
   throw new Error('nothing was refused');
 }
