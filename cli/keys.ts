@@ -1,5 +1,5 @@
 /** `labeldesk keys create|list|revoke`: local API keys. The key itself is shown once, at creation. */
-import { Refusal } from '../service/errors';
+import { Refusal } from '../model/errors';
 import { PERMISSIONS, type Permission } from '../schema/report';
 import type { Service } from '../service/open-service';
 import {

@@ -15,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { buildPrintUrl, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE } from '../contract/print-view';
 import { buildApp } from '../http/app';
 import { DEFAULT_STATIC_DIR } from '../host/start-service';
-import { NotFoundError } from '../service/errors';
+import { NotFoundError } from '../model/errors';
 import type { Caller } from '../service/api-keys';
 import type { Service } from '../service/open-service';
 import { TIME_ZONE_STORAGE_KEY } from '../renderer/lib/time-zone';

@@ -3,7 +3,7 @@
  * The command line manages the file itself, so it acts for the company it names. The secret
  * is shown once, at creation.
  */
-import { Refusal } from '../service/errors';
+import { Refusal } from '../model/errors';
 import { createWebhookBodySchema, REPORT_EVENT_TYPES } from '../schema/webhooks';
 import type { Service } from '../service/open-service';
 import type { WebhookManager } from '../service/webhooks';

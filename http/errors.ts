@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify';
 import { DatabaseBusyError } from '../db/data-store';
 import { ApiError } from '../schema/api-error';
-import { Refusal, UnavailableError, type RefusalKind } from '../service/errors';
+import { Refusal, UnavailableError, type RefusalKind } from '../model/errors';
 import { ANSWER_HEADERS } from './answer-headers';
 import { ClientGoneError } from './client-gate';
 

@@ -23,7 +23,7 @@
  *   (authentication has already answered 401 when the two values differ).
  */
 import { FILTER_OPERATORS, type FilterOperator } from '../contract/filter-operators';
-import { invalidInput as badRequest } from '../service/errors';
+import { invalidInput as badRequest } from '../model/errors';
 import { lookupField, type FieldDef } from './fields';
 
 export type ListOutput = 'normal' | 'minimal';

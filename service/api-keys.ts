@@ -6,7 +6,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import type { ApiKeyRecord } from '../db/key-store';
 import type { Permission } from '../schema/report';
-import { InvalidInputError, PermissionDeniedError, UnauthenticatedError } from './errors';
+import { InvalidInputError, PermissionDeniedError, UnauthenticatedError } from '../model/errors';
 
 /** Who is calling: the key's company and what the key may do. */
 export interface Caller {

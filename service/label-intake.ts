@@ -15,7 +15,7 @@ import { requirePermission, type Caller } from './api-keys';
 import { roleOf } from '../model/report';
 import { withFigures } from '../model/report-figures';
 import { authorizeFor, notFound, reportDocumentFor } from './label-reports';
-import { ConflictError, InvalidInputError, RoleForbiddenError } from './errors';
+import { ConflictError, InvalidInputError, RoleForbiddenError } from '../model/errors';
 import type { ReportEvents } from './report-events';
 import type { ReportDocument } from './report-json';
 import { reportFromBundle } from './report-from-bundle';

@@ -6,7 +6,7 @@ import type { DataStore } from '../db/data-store';
 import { roleOf, type Report } from '../model/report';
 import { valuesOfPatch, withValues } from '../model/report-fields';
 import type { ListQuery } from '../query/list-query';
-import { InvalidInputError, NotFoundError, RoleForbiddenError } from './errors';
+import { InvalidInputError, NotFoundError, RoleForbiddenError } from '../model/errors';
 import {
   OWNER_FIELDS,
   ROLE_MESSAGES,

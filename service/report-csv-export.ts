@@ -10,7 +10,7 @@ import type { ListQuery } from '../query/list-query';
 import type { CsvRange } from '../schema/review';
 import { toTimeline } from '../sense';
 import { requirePermission, type Caller } from './api-keys';
-import { InvalidInputError, NotFoundError } from './errors';
+import { InvalidInputError, NotFoundError } from '../model/errors';
 import { notFound } from './label-reports';
 import { readingsCsv, reportTableCsvHeader, reportTableCsvLine } from './report-csv';
 

@@ -28,7 +28,7 @@ import type {
 import { toTimeline } from '../sense';
 import { explainAlert } from '../sense/alert-explanation';
 import { requirePermission, SESSION_KEY_ID, type Caller } from './api-keys';
-import { ConflictError, RoleForbiddenError } from './errors';
+import { ConflictError, RoleForbiddenError } from '../model/errors';
 import { authorizeFor, notFound } from './label-reports';
 import { roleOf as modelRoleOf } from '../model/report';
 

@@ -17,7 +17,7 @@ import type {
 import { newSecret, PREVIOUS_SECRET_VALID_MS } from '../webhooks/signing';
 import { refusedUrl } from '../webhooks/target-guard';
 import { requirePermission, type Caller } from './api-keys';
-import { ConflictError, InvalidInputError, NotFoundError } from './errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../model/errors';
 import type { WebhookOutbox } from './webhook-outbox';
 
 /** Who manages webhooks: an API key's caller, or the command line acting for a company. */

@@ -4,7 +4,7 @@
  * with its options; the desktop starts it from the settings in the database once its main
  * process hands over the key it keeps with safeStorage; a settings change restarts the worker.
  */
-import { ConflictError } from '../service/errors';
+import { ConflictError } from '../model/errors';
 import type { SyncSettings, SyncSettingsBody, SyncStatus, SyncTestBody, SyncTestResult } from '../schema/sync';
 import type { Service } from '../service/open-service';
 import type { SyncOptions, SyncWorker } from './index';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../db/database';
 import { hasTable, insertRow } from './sql-rows';
 import { toApiError } from '../../http/errors';
-import { InvalidInputError } from '../../service/errors';
+import { InvalidInputError } from '../../model/errors';
 import { compileListQuery, compileOrder, toGlob, toLikePattern } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
 import { registerSqlFunctions } from '../../db/query/sql-functions';

@@ -1,5 +1,5 @@
 /**
- * How each kind of refusal of the rules (service/errors.ts) is answered over HTTP: the status of
+ * How each kind of refusal of the rules (model/errors.ts) is answered over HTTP: the status of
  * http/errors.ts's table, with the code and message the rule gave, through the app's own error
  * handler.
  */
@@ -15,7 +15,7 @@ import {
   UnauthenticatedError,
   UnavailableError,
   type Refusal,
-} from '../../service/errors';
+} from '../../model/errors';
 
 const REFUSALS: [Refusal, number, string][] = [
   [new UnauthenticatedError('API_KEY_MISSING', 'an API key is required'), 401, 'Unauthorized'],

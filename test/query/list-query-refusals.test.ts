@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toApiError } from '../../http/errors';
-import { InvalidInputError } from '../../service/errors';
+import { InvalidInputError } from '../../model/errors';
 import { parseInstant, parseListQuery, quote, readQueryParameters, type RawQuery } from '../../query/list-query';
 
 function refusal(query: RawQuery, alsoKnown: readonly string[] = []): { code: string; message: string } {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toApiError } from '../../http/errors';
 import type { ApiError } from '../../schema/api-error';
-import { InvalidInputError } from '../../service/errors';
+import { InvalidInputError } from '../../model/errors';
 import { FIELDS } from '../../query/fields';
 import { FILTER_OPERATORS } from '../../contract/filter-operators';
 import { parseInstant, parseListQuery, parseStrictNumber, type ListQuery } from '../../query/list-query';

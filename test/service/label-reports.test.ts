@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseListQuery } from '../../query/list-query';
 import { toApiError } from '../../http/errors';
-import { Refusal } from '../../service/errors';
+import { Refusal } from '../../model/errors';
 import type { Caller } from '../../service/api-keys';
 import { makeReport, openTestApp, type KeyName, type TestApp } from '../support/service-fixture';
 

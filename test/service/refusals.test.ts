@@ -1,5 +1,5 @@
 /**
- * The rules speak in their own refusals (service/errors.ts); only the HTTP layer turns them into
+ * The rules speak in their own refusals (model/errors.ts); only the HTTP layer turns them into
  * statuses. Read from the source itself: service/ and sync/ do not reach for the HTTP error at
  * all, and nothing outside http/ makes one.
  */
@@ -41,7 +41,7 @@ function valueImports(text: string): string[] {
 describe('refusals without HTTP', () => {
   test('the source is found', () => {
     const names = files.map((file) => file.name);
-    expect(names).toContain('service/errors.ts');
+    expect(names).toContain('model/errors.ts');
     expect(names).toContain('sync/mirror.ts');
     expect(names).toContain('http/errors.ts');
   });
