@@ -8,7 +8,7 @@
  * the same policy only when the remote still shows the report as the pull left it (push.ts).
  * Pure.
  */
-import { JITTER } from './backoff';
+import { delayAfter, exponential, SHORTEN_ONLY } from '../jobs/backoff';
 
 export interface ReadRetryPolicy {
   /** Attempts of one read in all, the first included. */
@@ -38,6 +38,5 @@ export interface ReadFailure {
 export function readRetryDelayMs(policy: ReadRetryPolicy, attempt: number, failure: ReadFailure, random: () => number): number | null {
   if (!failure.transient || attempt >= policy.attempts) return null;
   if (failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.longestWaitMs) return null;
-  const base = Math.min(policy.longestWaitMs, policy.firstDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.max(Math.round(base * (1 - JITTER * random())), failure.retryAfterMs ?? 0);
+  return delayAfter(exponential(policy.firstDelayMs, policy.longestWaitMs, SHORTEN_ONLY), attempt, random, failure.retryAfterMs);
 }

@@ -11,8 +11,8 @@ import { describeZodError } from '../contract/zod-messages';
 import { ROLE_MESSAGES } from '../schema/report';
 import { remotePageSchema, remoteReportSchema, remoteSessionSchema, type RemoteReport } from '../schema/sync';
 import type { LabelReportPatch } from '../schema/report';
-import { parseRetryAfter } from './backoff';
-import { ExchangeFailure, RemoteHttp, type Exchange } from './remote-http';
+import { HttpClient, HttpFailure, type HttpAnswer } from '../jobs/http-client';
+import { parseRetryAfter } from '../jobs/retry-after';
 
 /** Connections kept open to the remote: the concurrent retrieves of a page, and the next page's list asked meanwhile. */
 export const REMOTE_CONNECTIONS = 8;
@@ -46,15 +46,19 @@ const ROLE_REFUSALS: ReadonlySet<string> = new Set(Object.values(ROLE_MESSAGES))
 
 export class RemoteClient {
   private readonly base: string;
-  private readonly http: RemoteHttp;
+  private readonly baseUrl: URL;
+  private readonly http: HttpClient;
 
   constructor(
     baseUrl: string,
     private readonly key: string,
     timeoutMs: number,
+    /** The largest answer read; a larger one fails the request (decisions §5 treats it as offline). */
+    maxAnswerBytes?: number,
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
-    this.http = new RemoteHttp(new URL(this.base), timeoutMs, REMOTE_CONNECTIONS);
+    this.baseUrl = new URL(this.base);
+    this.http = new HttpClient({ timeoutMs, maxSockets: REMOTE_CONNECTIONS, maxAnswerBytes });
   }
 
   /** Closes the connections kept open for the next requests. */
@@ -100,22 +104,25 @@ export class RemoteClient {
   private async request(method: string, path: string, body?: unknown, accept: readonly number[] = []): Promise<{ status: number; body: unknown }> {
     const headers: Record<string, string> = { 'x-api-key': this.key, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let answer: Exchange;
+    let answer: HttpAnswer;
     try {
-      answer = await this.http.send(method, path, headers, body === undefined ? undefined : JSON.stringify(body));
+      // `path` carries its query, after the base URL's own path.
+      const url = new URL(this.baseUrl.pathname.replace(/\/+$/, '') + path, this.baseUrl);
+      answer = await this.http.request({ url, method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (err) {
-      if (!(err instanceof ExchangeFailure)) throw err;
+      if (!(err instanceof HttpFailure)) throw err;
       const what = err.brokeOff ? `the answer from ${this.base} broke off` : `cannot reach ${this.base}`;
-      throw new RemoteFailure('offline', `${what}: ${err.message}`, undefined, undefined, true);
+      // An answer past the cap will not shrink by asking again at once: that goes to the cycle's backoff.
+      throw new RemoteFailure('offline', `${what}: ${networkMessage(err)}`, undefined, undefined, err.kind !== 'too-large');
     }
-    const json = parseJson(answer.text);
+    const json = parseJson(answer.body.toString('utf8'));
     const { status } = answer;
     if ((status >= 200 && status < 300) || accept.includes(status)) {
       if (json === undefined && status !== 404) throw this.unreadable(`the answer to ${method} ${path.split('?')[0]}`, 'it is not JSON');
       return { status, body: json };
     }
     const said = remoteMessage(json) ?? `HTTP ${status}`;
-    const retryAfterMs = parseRetryAfter(headerValue(answer.headers['retry-after']), Date.now());
+    const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now());
     if (status >= 500 || status === 429 || status === 408) {
       throw new RemoteFailure('offline', `the remote answered ${status}: ${said}`, status, retryAfterMs, true);
     }
@@ -158,4 +165,12 @@ function parseJson(text: string): unknown {
 
 function headerValue(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+function networkMessage(failure: HttpFailure): string {
+  const code = (failure.cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ECONNREFUSED') return 'the connection was refused (is it running?)';
+  if (code === 'ENOTFOUND') return 'no such host';
+  if (code === 'ECONNRESET' || failure.message === 'socket hang up') return 'the connection was reset';
+  return failure.message;
 }

@@ -5,12 +5,11 @@
  */
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
+import { delayAfter, schedule, SPREAD_EVENLY, type Backoff } from '../jobs/backoff';
+import { parseRetryAfter } from '../jobs/retry-after';
 
 export const RETRY_DELAYS_ENV = 'LABELDESK_WEBHOOK_RETRY_DELAYS';
 export const DEFAULT_RETRY_DELAYS_S: readonly number[] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
-const JITTER = 0.2;
-/** A Retry-After beyond this is read as this: a message is not held for longer than its attempts are kept. */
-const MAX_RETRY_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 
 const delaysText = z
   .string()
@@ -18,11 +17,20 @@ const delaysText = z
   .pipe(z.array(z.string().regex(/^\d+(\.\d+)?$/, 'each delay must be a number of seconds, like 5 or 0.5').transform(Number)));
 
 export class RetrySchedule {
+  /** The schedule as the job queue's backoff (jobs/backoff.ts). */
+  readonly backoff: Backoff;
+  /** What the backoff draws its jitter from. */
+  readonly random: () => number;
+
   constructor(
     /** Seconds before the 2nd, 3rd, … attempt. */
     readonly delaysS: readonly number[] = DEFAULT_RETRY_DELAYS_S,
-    private readonly random: () => number = Math.random,
-  ) {}
+    random: () => number = Math.random,
+  ) {
+    this.backoff = schedule(delaysS.map((seconds) => seconds * 1000), SPREAD_EVENLY);
+    // This schedule's random has always given its shortest delay for 0, the shared jitter its longest.
+    this.random = () => 1 - random();
+  }
 
   /** The schedule the environment sets, else the default. An unset or empty variable means the default. */
   static fromEnvironment(env: NodeJS.ProcessEnv = process.env, random?: () => number): RetrySchedule {
@@ -35,22 +43,11 @@ export class RetrySchedule {
 
   /** Milliseconds from the failure of attempt `attempt` (1 for the first) to the next one; null when none is left. */
   delayAfter(attempt: number): number | null {
-    const seconds = this.delaysS[attempt - 1];
-    if (seconds === undefined) return null;
-    return Math.round(seconds * 1000 * (1 - JITTER + 2 * JITTER * this.random()));
+    return delayAfter(this.backoff, attempt, this.random);
   }
 }
 
-/** A Retry-After header (seconds, or an HTTP date) as milliseconds from `now`; null when absent or unreadable. */
+/** A Retry-After header (seconds, or an HTTP date) as milliseconds from `now`, at most 30 days; null when absent or unreadable (jobs/retry-after.ts). */
 export function retryAfterMs(header: string | undefined, now: Date): number | null {
-  if (header === undefined) return null;
-  const text = header.trim();
-  let ms: number;
-  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
-  else {
-    const at = Date.parse(text);
-    if (Number.isNaN(at)) return null;
-    ms = at - now.getTime();
-  }
-  return Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
+  return parseRetryAfter(header, now.getTime()) ?? null;
 }

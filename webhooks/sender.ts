@@ -4,10 +4,9 @@
  * a redirect included (it is never followed: a 3xx could point anywhere), is a failure with a
  * reason a person can read in the deliveries log.
  */
-import http from 'node:http';
-import https from 'node:https';
 import type { Socket } from 'node:net';
 import { VERSION } from '../contract/version';
+import { HttpClient, HttpFailure } from '../jobs/http-client';
 import { guardedLookup, RefusedTargetError, refusedAddress, refusedUrl, systemResolve, type Resolve } from './target-guard';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -43,19 +42,25 @@ export interface SenderOptions {
 }
 
 export class WebhookSender {
-  private readonly timeoutMs: number;
-  private readonly lookup: ReturnType<typeof guardedLookup>;
-  private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
+  private readonly http: HttpClient;
 
   constructor(options: SenderOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.lookup = guardedLookup(options.resolve ?? systemResolve);
-    const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 8, scheduling: 'lifo' as const };
-    this.agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
+    this.http = new HttpClient({
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // Only the status counts: a receiver that keeps answering is cut off after this much.
+      maxAnswerBytes: MAX_DRAIN_BYTES,
+      maxSockets: options.maxSockets ?? 8,
+      lookup: guardedLookup(options.resolve ?? systemResolve),
+      // The lookup checked what DNS said; this checks where the connection actually went.
+      vetSocket: (socket: Socket) => {
+        const why = socket.remoteAddress === undefined ? 'no remote address' : refusedAddress(socket.remoteAddress);
+        return why === null ? null : new RefusedTargetError(`connected to ${socket.remoteAddress ?? 'nothing'}, ${why}`);
+      },
+    });
   }
 
   /** Never rejects: every way an attempt can end is a result. `signal` cuts it short (a stop). */
-  send(request: SendRequest, signal?: AbortSignal): Promise<SendResult> {
+  async send(request: SendRequest, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now();
     const result = (status: number | null, error: string | null, retryAfter?: string): SendResult => ({
       ok: error === null,
@@ -68,76 +73,38 @@ export class WebhookSender {
     try {
       url = new URL(request.url);
     } catch {
-      return Promise.resolve(result(null, `'${request.url}' is not a URL`));
+      return result(null, `'${request.url}' is not a URL`);
     }
     const refusal = refusedUrl(url);
-    if (refusal !== null) return Promise.resolve(result(null, `refused target: ${refusal}`));
-
-    return new Promise<SendResult>((resolve) => {
-      const protocol = url.protocol as 'http:' | 'https:';
-      const body = Buffer.from(request.body, 'utf8');
-      const client = protocol === 'https:' ? https : http;
-      const req = client.request(url, {
+    if (refusal !== null) return result(null, `refused target: ${refusal}`);
+    try {
+      const answer = await this.http.request({
+        url,
         method: 'POST',
-        agent: this.agents[protocol],
-        lookup: this.lookup,
         headers: {
           'content-type': 'application/json',
-          'content-length': body.length,
           'user-agent': USER_AGENT,
           'webhook-id': request.messageId,
           'webhook-timestamp': String(request.timestamp),
           'webhook-signature': request.signature,
         },
+        body: request.body,
+        signal,
+        discardBody: true,
       });
-      let settled = false;
-      const finish = (outcome: SendResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000} s`)), this.timeoutMs);
-      const onAbort = () => req.destroy(new Error('the delivery was stopped'));
-      signal?.addEventListener('abort', onAbort);
-      if (signal?.aborted) onAbort();
-
-      req.on('socket', (socket: Socket) => {
-        // The body goes out only once the connected address is known to be allowed: the
-        // lookup checked what DNS said, this checks where the connection actually went.
-        const send = () => {
-          const why = socket.remoteAddress === undefined ? 'no remote address' : refusedAddress(socket.remoteAddress);
-          if (why !== null) req.destroy(new RefusedTargetError(`connected to ${socket.remoteAddress ?? 'nothing'}, ${why}`));
-          else req.end(body);
-        };
-        if (socket.connecting) socket.once('connect', send);
-        else send();
-      });
-      req.on('response', (res) => {
-        const status = res.statusCode ?? 0;
-        const retryAfter = res.headers['retry-after'];
-        finish(result(status, failureOf(status, res.headers.location), retryAfter));
-        // Read to its end so the connection can carry the next message, within the same deadline.
-        let drained = 0;
-        const cut = setTimeout(() => res.destroy(), this.timeoutMs);
-        res.on('data', (chunk: Buffer) => {
-          drained += chunk.length;
-          if (drained > MAX_DRAIN_BYTES) res.destroy();
-        });
-        res.on('close', () => clearTimeout(cut));
-        res.on('error', () => {});
-      });
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        finish(result(null, err instanceof RefusedTargetError ? `refused target: ${err.message}` : err.message));
-      });
-    });
+      const retryAfter = answer.headers['retry-after'];
+      return result(answer.status, failureOf(answer.status, answer.headers.location), retryAfter);
+    } catch (err) {
+      if (!(err instanceof HttpFailure)) throw err;
+      if (err.kind === 'aborted') return result(null, 'the delivery was stopped');
+      if (err.cause instanceof RefusedTargetError) return result(null, `refused target: ${err.cause.message}`);
+      return result(null, err.message);
+    }
   }
 
   /** Closes the connections kept for later messages. */
   close(): void {
-    this.agents['http:'].destroy();
-    this.agents['https:'].destroy();
+    this.http.close();
   }
 }
 

@@ -1,0 +1,283 @@
+/**
+ * One durable job queue for background work. Jobs are rows of the queue's own outbox table,
+ * which a small typed store (`JobStore`, SQL in db/) lets this class read: they survive a
+ * restart because they were written in the transaction of the change that caused them. A job
+ * is taken under a lease (its row names the process and until when), so that it runs once at
+ * a time even with two processes on one database file; a crash leaves the lease, which is
+ * freed at the next start when its process no longer runs, or once it runs out. The job then
+ * runs again, under the same id: delivery is at least once.
+ *
+ * A subclass says how to run one attempt (`run`, off the database), what its result means
+ * (`verdict`) and how to record it (`record`, inside the queue's write). Attempts are counted
+ * by the store; the next one is due after the queue's backoff (jobs/backoff.ts), never sooner
+ * than a Retry-After asked for. The queue sleeps until the next job is due, or until `wake`
+ * says one was just written (an outbox's `onDue`), never polling in a loop; `stop` waits for
+ * the attempts in flight, then cuts them short and gives their leases back.
+ */
+import { waitForDatabase } from '../db/busy';
+import { DatabaseBusyError } from '../db/data-store';
+import { delayAfter, type Backoff } from './backoff';
+
+/** What the queue needs of a job: the store's row may carry anything else the job needs. */
+export interface QueuedJob {
+  id: string;
+  /** Attempts recorded before this one. */
+  attempts: number;
+  /** Jobs of one group (a receiver, a server) share the group's limit of attempts in flight. */
+  group: string;
+}
+
+/** The queue's rows, as the queue's table in db/ keeps them. Every method runs inside the queue's write. */
+export interface JobStore<J extends QueuedJob> {
+  /** Up to `limit` jobs due at `now` that no lease holds, oldest due first, none of the groups in `busy`. */
+  due(now: Date, limit: number, busy: readonly string[]): J[];
+  /** The job is `owner`'s to run until `until`. */
+  lease(job: J, until: Date, owner: number): void;
+  /** When the next job not held by `owner` nor of the groups in `busy` becomes due, or its lease runs out. */
+  nextDueAt(now: Date, owner: number, busy: readonly string[]): Date | undefined;
+  /** The processes holding leases. */
+  leaseHolders(): number[];
+  /** Every lease of `owner`: its jobs are due again at once. */
+  releaseLeases(owner: number): void;
+  /** One lease given back without an attempt recorded. */
+  release(job: J, owner: number): void;
+}
+
+/** The database the store works in (DataStore is one). */
+export interface JobDatabase {
+  readonly isOpen: boolean;
+  /** A transaction held open across awaits (an import): writing now would join it. */
+  readonly inTransaction: boolean;
+  write<T>(fn: () => T): T;
+}
+
+/** What an attempt's result means for its job. */
+export type Verdict = { done: true } | { done: false; retry: boolean; retryAfterMs?: number };
+
+/** How an attempt ended, as `record` writes it. */
+export interface Settled<R> {
+  result: R;
+  verdict: Verdict;
+  startedAt: Date;
+  endedAt: Date;
+  /** When the job is due again; null when it is done or has no attempt left. */
+  retryAt: Date | null;
+}
+
+export interface JobQueueOptions {
+  /** Names the queue in log lines. */
+  name: string;
+  /** Attempts in flight at once, in all. */
+  concurrency?: number;
+  /** Attempts in flight at once per group. */
+  perGroup?: number;
+  /** How long a lease lasts: an attempt's own deadline and a margin. Another process may take the job only after that. */
+  leaseMs: number;
+  backoff: Backoff;
+  /** Random in [0, 1) for the jitter. */
+  random?: () => number;
+  now?: () => Date;
+  /** The process id leases are taken under, and how to tell whether a holder still runs. */
+  pid?: number;
+  isRunning?: (pid: number) => boolean;
+  logError?: (line: string) => void;
+  /** Jobs another process wrote wake nobody here: they are looked for this often. */
+  idleCheckMs?: number;
+  /** How long recording an attempt waits for a busy database before the lease is left to run out. */
+  busyBudgetMs?: number;
+}
+
+/** How soon to look again when the connection is in someone's open transaction or the file is busy. */
+const RETRY_SOON_MS = 50;
+
+interface InFlight {
+  job: QueuedJob;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+export abstract class JobQueue<J extends QueuedJob, R> {
+  protected readonly now: () => Date;
+  protected readonly logError: (line: string) => void;
+  protected readonly pid: number;
+  private readonly concurrency: number;
+  private readonly perGroup: number;
+  private readonly random: () => number;
+  private readonly isRunning: (pid: number) => boolean;
+  private readonly idleCheckMs: number;
+  private readonly busyBudgetMs: number;
+  private readonly inFlight = new Map<string, InFlight>();
+  private timer: NodeJS.Timeout | undefined;
+  private pumpQueued = false;
+  private stopping = false;
+
+  constructor(
+    protected readonly db: JobDatabase,
+    protected readonly store: JobStore<J>,
+    private readonly options: JobQueueOptions,
+  ) {
+    this.concurrency = options.concurrency ?? 16;
+    this.perGroup = Math.min(options.perGroup ?? this.concurrency, this.concurrency);
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? (() => new Date());
+    this.pid = options.pid ?? process.pid;
+    this.isRunning = options.isRunning ?? processRuns;
+    this.logError = options.logError ?? ((line) => process.stderr.write(line + '\n'));
+    this.idleCheckMs = options.idleCheckMs ?? 30_000;
+    this.busyBudgetMs = options.busyBudgetMs ?? 30_000;
+  }
+
+  /** One attempt, off the database. `signal` aborts when the queue stops; a rejection is logged and the lease left to run out. */
+  protected abstract run(job: J, signal: AbortSignal): Promise<R>;
+  /** What the result means. */
+  protected abstract verdict(job: J, result: R): Verdict;
+  /** Records the attempt and its job's next state, inside the queue's write. */
+  protected abstract record(job: J, settled: Settled<R>): void;
+  /** Work besides the jobs (pruning old rows) before each look for due jobs; it opens its own write when it has any. */
+  protected housekeeping(_now: Date): void {}
+
+  /** Frees what dead processes held, then runs whatever is due. */
+  start(): this {
+    this.db.write(() => {
+      for (const pid of this.store.leaseHolders()) {
+        // This queue holds nothing yet: a lease under its own pid is an earlier process's
+        // (a container's process is often pid 1 at every start).
+        if (pid === this.pid || !this.isRunning(pid)) this.store.releaseLeases(pid);
+      }
+    });
+    this.pump();
+    return this;
+  }
+
+  /** A job was written: run it soon, after the transaction that wrote it has ended. */
+  wake(): void {
+    if (this.stopping || this.pumpQueued) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
+      this.pump();
+    });
+  }
+
+  /** How many attempts are in flight. */
+  get running(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * Takes no more jobs; attempts in flight get `graceMs` to finish, then are cut short and
+   * their leases given back (nothing recorded: the job is due again at the next start).
+   */
+  async stop(graceMs = 2_000): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    const running = [...this.inFlight.values()];
+    const cut = setTimeout(() => {
+      for (const attempt of running) attempt.abort.abort();
+    }, graceMs);
+    await Promise.allSettled(running.map((attempt) => attempt.done));
+    clearTimeout(cut);
+    this.stopped();
+  }
+
+  /** After the last attempt ended at a stop: close what the attempts used. */
+  protected stopped(): void {}
+
+  private pump(): void {
+    if (this.stopping || !this.db.isOpen) return;
+    // An import or export holds this connection's transaction across awaits: writing now would
+    // join it. Such work ends soon; look again then.
+    if (this.db.inTransaction) return this.later(RETRY_SOON_MS);
+    try {
+      const now = this.now();
+      this.housekeeping(now);
+      const free = this.concurrency - this.inFlight.size;
+      // Full, or some due job waits for its group's turn: a finishing attempt wakes us.
+      if (free === 0 || this.claim(now, free)) return this.later(null);
+      const next = this.store.nextDueAt(now, this.pid, this.busyGroups());
+      this.later(next === undefined ? this.idleCheckMs : Math.min(this.idleCheckMs, next.getTime() - now.getTime()));
+    } catch (err) {
+      if (!(err instanceof DatabaseBusyError)) this.logError(`${this.options.name}: ${(err as Error).stack ?? String(err)}`);
+      this.later(err instanceof DatabaseBusyError ? RETRY_SOON_MS : this.idleCheckMs);
+    }
+  }
+
+  /** Leases and starts what is due; returns whether more is due than was taken. */
+  private claim(now: Date, free: number): boolean {
+    const running = this.runningPerGroup();
+    const busy = this.busyGroups();
+    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    const { taken, more } = this.db.write(() => {
+      const due = this.store.due(now, free, busy);
+      const chosen: J[] = [];
+      for (const job of due) {
+        const n = running.get(job.group) ?? 0;
+        if (n >= this.perGroup) continue;
+        running.set(job.group, n + 1);
+        this.store.lease(job, leaseUntil, this.pid);
+        chosen.push(job);
+      }
+      return { taken: chosen, more: due.length === free || chosen.length < due.length };
+    });
+    for (const job of taken) this.attempt(job);
+    return more;
+  }
+
+  private runningPerGroup(): Map<string, number> {
+    const running = new Map<string, number>();
+    for (const { job } of this.inFlight.values()) running.set(job.group, (running.get(job.group) ?? 0) + 1);
+    return running;
+  }
+
+  /** Groups with as many attempts in flight as they may have. */
+  private busyGroups(): string[] {
+    return [...this.runningPerGroup()].filter(([, n]) => n >= this.perGroup).map(([group]) => group);
+  }
+
+  private attempt(job: J): void {
+    const abort = new AbortController();
+    const startedAt = this.now();
+    const done = this.run(job, abort.signal)
+      .then((result) => this.settle(job, result, startedAt, abort.signal.aborted))
+      .catch((err: unknown) => this.logError(`${this.options.name}: job ${job.id}: ${(err as Error).stack ?? String(err)}`))
+      .finally(() => {
+        this.inFlight.delete(job.id);
+        this.wake();
+      });
+    this.inFlight.set(job.id, { job, abort, done });
+  }
+
+  private async settle(job: J, result: R, startedAt: Date, stopped: boolean): Promise<void> {
+    if (!this.db.isOpen) return; // closed under us: the lease runs out and the job runs again
+    if (stopped) {
+      await waitForDatabase(() => this.db.write(() => this.store.release(job, this.pid)), this.busyBudgetMs);
+      return;
+    }
+    const verdict = this.verdict(job, result);
+    const delay = verdict.done || !verdict.retry ? null : delayAfter(this.options.backoff, job.attempts + 1, this.random, verdict.retryAfterMs);
+    await waitForDatabase(() => {
+      const endedAt = this.now();
+      const retryAt = delay === null ? null : new Date(endedAt.getTime() + delay);
+      return this.db.write(() => this.record(job, { result, verdict, startedAt, endedAt, retryAt }));
+    }, this.busyBudgetMs);
+  }
+
+  /** Pumps again after `ms`, or only when woken (null). */
+  private later(ms: number | null): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (ms === null || this.stopping) return;
+    // Unref'd: a pending retry alone does not keep a process alive; the service's server does.
+    this.timer = setTimeout(() => this.pump(), Math.max(0, ms)).unref();
+  }
+}
+
+export function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
