@@ -13,7 +13,7 @@ import { build } from 'vite';
 import { DEFAULT_CHROMIUM, launchChromium, reportCommand, reportPdf } from '../cli/report';
 import { demoReport, referenceTime } from '../demo';
 import type { BundleReport } from '../schema/bundle';
-import { openService } from '../service/open-service';
+import { openService } from '../host/open-service';
 import { median, percentile } from './stats';
 
 const DATAPOINTS = Number(process.env.BENCH_PDF_DATAPOINTS ?? 10_000);

@@ -19,7 +19,7 @@ import { SCHEMA_VERSION } from '../db/database';
 import type { BundleReport } from '../schema/bundle';
 import type { Datapoint } from '../schema/sense';
 import { mulberry32 } from '../demo/random';
-import { openService } from '../service/open-service';
+import { openService } from '../host/open-service';
 
 /** Bump when the generated data changes, so cached databases are rebuilt. */
 const GENERATOR_VERSION = 1;

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '../demo/random';
 import { parseListQuery } from '../query/list-query';
 import type { Caller } from '../service/api-keys';
-import { openService } from '../service/open-service';
+import { openService } from '../host/open-service';
 import { createSyncWorker, type SyncWorker } from '../sync';
 import { printSummary, summarize, summarizeFile } from './cpu-profile';
 

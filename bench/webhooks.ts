@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { ActivationBody } from '../schema/intake';
-import { openService } from '../service/open-service';
+import { openService } from '../host/open-service';
 import { median, percentile } from './stats';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);

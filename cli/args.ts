@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultDatabaseFile } from '../host/data-folder';
-import { openService, type Service } from '../service/open-service';
+import { openService, type Service } from '../host/open-service';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;

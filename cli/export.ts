@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { ExportCounts } from '../service/bundle-export';
-import type { Service } from '../service/open-service';
+import type { Service } from '../host/open-service';
 import {
   CliError,
   databaseFile,

@@ -1,7 +1,7 @@
 /** `labeldesk keys create|list|revoke`: local API keys. The key itself is shown once, at creation. */
 import { Refusal } from '../model/errors';
 import { PERMISSIONS, type Permission } from '../schema/report';
-import type { Service } from '../service/open-service';
+import type { Service } from '../host/open-service';
 import {
   CliError,
   databaseFile,

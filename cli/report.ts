@@ -17,7 +17,7 @@ import { buildApp } from '../http/app';
 import { DEFAULT_STATIC_DIR } from '../host/start-service';
 import { NotFoundError } from '../model/errors';
 import type { Caller } from '../service/api-keys';
-import type { Service } from '../service/open-service';
+import type { Service } from '../host/open-service';
 import { TIME_ZONE_STORAGE_KEY } from '../renderer/lib/time-zone';
 import { CliError, databaseFile, EXIT_OK, openCliService, parseCommandArgs, UsageError, write, type Command, type Io } from './args';
 

@@ -5,7 +5,7 @@
  */
 import { Refusal } from '../model/errors';
 import { createWebhookBodySchema, REPORT_EVENT_TYPES } from '../schema/webhooks';
-import type { Service } from '../service/open-service';
+import type { Service } from '../host/open-service';
 import type { WebhookManager } from '../service/webhooks';
 import {
   CliError,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_DEMO } from '../demo';
 import type { DemoSummary } from '../service/demo-seeder';
-import { openService, type Service } from '../service/open-service';
+import { openService, type Service } from './open-service';
 import { buildApp } from '../http/app';
 import { GracefulStop, type StopOptions } from '../http/graceful-stop';
 import type { ServerLimits } from '../http/node-server';

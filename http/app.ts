@@ -10,7 +10,7 @@ import { UI_CONTENT_SECURITY_POLICY } from '../contract/content-security-policy'
 import { VERSION } from '../contract/version';
 import { ApiError } from '../schema/api-error';
 import { MAX_REPORT_ID_LENGTH } from '../schema/bundle';
-import type { Service } from '../service/open-service';
+import type { ServedService } from './served-service';
 import { addAnswerHeaders } from './answer-headers';
 import { requireApiKey } from './auth';
 import { BUSY_WAIT_MS } from '../db/busy';
@@ -32,7 +32,7 @@ import { SyncController } from '../sync/controller';
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
-  service: Service;
+  service: ServedService;
   /** Folder of the built UI; not served when absent. */
   staticDir?: string;
   version?: string;

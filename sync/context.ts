@@ -1,7 +1,7 @@
 /** What the steps of a cycle (pull, reconcile, push) share: the service, the remote, the settings, and the worker's hooks. */
 import type { ConflictPolicy, RemoteReport } from '../schema/sync';
 import { remoteReportSchema } from '../schema/sync';
-import type { Service } from '../service/open-service';
+import type { SyncService as Service } from './synced-service';
 import { describeZodError } from '../contract/zod-messages';
 import type { Remote } from './remote-client';
 import type { RetryWait } from './retrying-remote';

@@ -6,7 +6,7 @@
  */
 import { ConflictError } from '../model/errors';
 import type { SyncSettings, SyncSettingsBody, SyncStatus, SyncTestBody, SyncTestResult } from '../schema/sync';
-import type { Service } from '../service/open-service';
+import type { SyncService } from './synced-service';
 import type { SyncOptions, SyncWorker } from './index';
 import { RemoteClient, RemoteFailure } from './remote-client';
 import { createSyncWorker, type WorkerHooks } from './worker';
@@ -36,7 +36,7 @@ export class SyncController {
   private closed = false;
 
   constructor(
-    private readonly service: Service,
+    private readonly service: SyncService,
     private readonly options: SyncControllerOptions = {},
   ) {
     this.tunables = options.tunables ?? {};

@@ -9,7 +9,7 @@
  */
 import { waitForDatabase } from '../db/busy';
 import type { SyncState, SyncStatus } from '../schema/sync';
-import type { Service } from '../service/open-service';
+import type { SyncService as Service } from './synced-service';
 import { retryDelayMs } from './backoff';
 import { Stopped, type CycleContext } from './context';
 import { SYNC_DEFAULTS } from './defaults';

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { activationBodySchema, tapBodySchema } from '../../schema/intake';
 import { labelReportSchema } from '../../schema/report';
-import type { Service } from '../../service/open-service';
+import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
@@ -44,7 +44,7 @@ const TAP_DOC: OperationDoc = {
 const ACTIVATE_CHECKS: RouteChecks = { permission: 'labelReports:create', body: true, query: [] };
 const TAP_CHECKS: RouteChecks = { permission: 'labelReports:create', visible: 'report', body: true, query: [] };
 
-export function labelIntakeRoutes(service: Service, options: { busyWaitMs: number }) {
+export function labelIntakeRoutes(service: ServedService, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 

@@ -21,7 +21,7 @@ import {
   minimalLabelReportSchema,
   pageSchema,
 } from '../../schema/report';
-import type { Service } from '../../service/open-service';
+import type { ServedService } from '../served-service';
 import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
@@ -87,7 +87,7 @@ const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_
 const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
 
-export function labelReportRoutes(service: Service, options: { busyWaitMs: number; clients: ClientGate }) {
+export function labelReportRoutes(service: ServedService, options: { busyWaitMs: number; clients: ClientGate }) {
   const { clients } = options;
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);

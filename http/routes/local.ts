@@ -15,7 +15,7 @@ import {
   type ServiceInfo,
   type Session,
 } from '../../schema/local';
-import type { Service } from '../../service/open-service';
+import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { judgeBodiesLate, parseBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
@@ -61,7 +61,7 @@ const ANY_KEY: RouteChecks = { permission: null, query: 'unchecked' };
 const MANAGE_KEYS: RouteChecks = { permission: 'apiKeys:manage', query: 'unchecked' };
 const NEW_KEY: RouteChecks = { permission: 'apiKeys:manage', body: true, query: 'unchecked' };
 
-export function localRoutes(service: Service, info: () => ServiceInfo, options: { busyWaitMs: number }) {
+export function localRoutes(service: ServedService, info: () => ServiceInfo, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/info', { config: { openapi: INFO_DOC, checks: ANY_KEY } }, async () => info());
 

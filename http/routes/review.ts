@@ -26,7 +26,7 @@ import {
   reviewSchema,
   type CsvRange,
 } from '../../schema/review';
-import type { Service } from '../../service/open-service';
+import type { ServedService } from '../served-service';
 import { CSV_CONTENT_TYPE } from '../../service/report-csv';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
@@ -124,7 +124,7 @@ const READ_WORDS: RouteChecks = { permission: 'labelReports:read', query: [] };
 
 type WithId = { Params: { id: string } };
 
-export function reviewRoutes(service: Service, options: { busyWaitMs: number; clients: ClientGate }) {
+export function reviewRoutes(service: ServedService, options: { busyWaitMs: number; clients: ClientGate }) {
   const { reviews } = service;
   const { clients } = options;
   /** A read at its turn, for a client still there (client-gate.ts). */

@@ -18,7 +18,7 @@ import {
   syncTestBodySchema,
   syncTestResultSchema,
 } from '../../schema/sync';
-import type { Service } from '../../service/open-service';
+import type { ServedService } from '../served-service';
 import type { SyncController } from '../../sync/controller';
 import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
@@ -94,7 +94,7 @@ const ACT_ON_BODY: RouteChecks = { permission: 'sync:manage', body: true, query:
 
 type WithId = { Params: { id: string } };
 
-export function syncRoutes(service: Service, sync: SyncController, options: { busyWaitMs: number }) {
+export function syncRoutes(service: ServedService, sync: SyncController, options: { busyWaitMs: number }) {
   const write = <T>(run: () => T) => waitForDatabase(run, options.busyWaitMs);
 
   return async function routes(app: FastifyInstance): Promise<void> {

@@ -18,7 +18,7 @@ import {
   updateWebhookBodySchema,
   webhookSchema,
 } from '../../schema/webhooks';
-import type { Service } from '../../service/open-service';
+import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
@@ -119,7 +119,7 @@ const DELIVERIES: RouteChecks = { permission: MANAGE, visible: 'webhook', query:
 
 type WithId = { Params: { id: string } };
 
-export function webhookRoutes(service: Service, options: { busyWaitMs: number }) {
+export function webhookRoutes(service: ServedService, options: { busyWaitMs: number }) {
   const { webhooks } = service;
   const write = <T>(run: () => T) => waitForDatabase(run, options.busyWaitMs);
 

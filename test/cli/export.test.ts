@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleReportSchema } from '../../schema/bundle';
 import type { Permission } from '../../schema/report';
 import type { Caller } from '../../service/api-keys';
-import type { Service } from '../../service/open-service';
+import type { Service } from '../../host/open-service';
 import { parseListQuery } from '../../query/list-query';
 import { column, exported, inspect, serviceFile } from '../support/service-files';
 

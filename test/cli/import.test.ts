@@ -12,7 +12,7 @@ import { hashKey } from '../../service/api-keys';
 import { ParseWorker } from '../../service/bundle-import/parse-worker';
 import { PARSE_WORKERS } from '../../service/bundle-import/pipeline';
 import { DATAPOINT_PLAN, validateBundleReport, type ImportOptions, type ImportResult } from '../../service/bundle-import';
-import { openService, type Service } from '../../service/open-service';
+import { openService, type Service } from '../../host/open-service';
 import { column, exported, inspect, serviceFile } from '../support/service-files';
 import { bundleReportSchema } from '../../schema/bundle';
 import fc from 'fast-check';

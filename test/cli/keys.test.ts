@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, runLabeldesk } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 
 
 let dir: string;

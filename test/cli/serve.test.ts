@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { closed, connect, readResponse } from '../support/raw-http';
 import { inspect } from '../support/service-files';
 import { SCHEMA_VERSION } from '../../db/database';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { COMPANIES } from '../support/service-fixture';
 import { manager, openWebhookHarness } from '../support/webhook-fixture';
 import { Receiver } from '../support/webhook-receiver';

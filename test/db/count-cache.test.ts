@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStore } from '../../db/data-store';
 import { parseListQuery } from '../../query/list-query';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { COMPANIES, makeReport } from '../support/service-fixture';
 
 let dir: string;

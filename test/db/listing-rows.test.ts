@@ -12,7 +12,7 @@ import { finished } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import { derivedForListing as derived } from './listing-dump';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openService, type Service } from '../../service/open-service';
+import { openService, type Service } from '../../host/open-service';
 import { COMPANIES, makeReport, series, T0 } from '../support/service-fixture';
 
 let dir: string;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import { ReportStore } from '../../db/report-store';
 import type { BundleReport } from '../../schema/bundle';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { rowsFromReport } from '../../db/report-convert';
 import { reportFromBundle } from '../../service/report-from-bundle';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import { parseListQuery } from '../../query/list-query';
 import type { BundleReport } from '../../schema/bundle';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { databaseAt, temporaryFolder } from './migration-fixture';
 import { COMPANIES, makeReport, series, T0 } from '../support/service-fixture';
 import { derivedForListing } from './listing-dump';

@@ -11,7 +11,7 @@ import { compileListQuery, compileOrder } from '../../db/query/compile';
 import { FIELD_COLUMNS } from '../../db/query/field-columns';
 import { parseListQuery } from '../../query/list-query';
 import type { BundleReport } from '../../schema/bundle';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { databaseAt, temporaryFolder } from './migration-fixture';
 import { makeReport, series, T0 } from '../support/service-fixture';
 

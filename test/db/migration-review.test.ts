@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { ChangeLogStore } from '../../db/change-log-store';
 import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import review from '../../db/migrations/004-review';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { databaseAt, temporaryFolder } from './migration-fixture';
 import { COMPANIES, makeReport } from '../support/service-fixture';
 

@@ -13,7 +13,7 @@ import { parseListQuery } from '../../query/list-query';
 import { defaultQuery, toApiParams, type ListFilters, type ListQuery as BrowserQuery, type SortColumn } from '../../renderer/lib/list-query';
 import type { BundleReport } from '../../schema/bundle';
 import { MODES } from '../../schema/report';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { databaseAt, temporaryFolder } from './migration-fixture';
 import { makeReport, series, T0 } from '../support/service-fixture';
 

@@ -12,7 +12,7 @@ import { DataStore } from '../../db/data-store';
 import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION, type Db } from '../../db/database';
 import { ChangeLogStore } from '../../db/change-log-store';
 import { ReportStore } from '../../db/report-store';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { rowsFromReport } from '../../db/report-convert';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';

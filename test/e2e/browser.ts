@@ -15,7 +15,7 @@ import { build } from 'vite';
 import { expect } from 'vitest';
 import type { DemoOptions } from '../../demo';
 import type { DemoSummary } from '../../service/demo-seeder';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = join(REPO, 'test-artifacts', 'screenshots');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { NO_COMPANY_MESSAGE, startDesktopService } from '../../host/desktop-service';
 import { runningLines } from '../../host/headless';
 import { PERMISSIONS } from '../../schema/report';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { column } from '../support/service-files';
 import { seedDatabase } from './seed';
 

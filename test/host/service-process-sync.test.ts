@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ServiceMessage, SyncKeyMessage } from '../../host/service-protocol';
 import { syncStatusSchema, type SyncStatus } from '../../schema/sync';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { makeReport, startTestService, type TestService } from '../support/service-fixture';
 import { seedDatabase } from './seed';
 

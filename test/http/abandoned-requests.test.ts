@@ -20,7 +20,7 @@ import { openDatabase } from '../../db/database';
 import { DEFAULT_LIMITS } from '../../host/start-service';
 import { buildApp } from '../../http/app';
 import type { ReportRead } from '../../service/label-reports';
-import { openService, type Service } from '../../service/open-service';
+import { openService, type Service } from '../../host/open-service';
 import { connect, readResponse } from '../support/raw-http';
 import { COMPANIES, makeReport, seedReports, series, T0 } from '../support/service-fixture';
 

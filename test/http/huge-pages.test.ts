@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { REPO } from '../cli/run-labeldesk';
 
 /** Far less heap than the pages asked for at once would need if each were built whole. */

@@ -14,7 +14,7 @@ import { requireApiKey } from '../../http/auth';
 import { judgeBodiesLate } from '../../http/body';
 import { registerErrorHandling } from '../../http/errors';
 import { queryParametersOf, registerRouteChecks, type RouteChecks } from '../../http/route-checks';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { makeReport, openTestApp, type TestApp } from '../support/service-fixture';
 
 let t: TestApp;

@@ -17,7 +17,7 @@ import { parseListQuery } from '../../query/list-query';
 import type { Permission } from '../../schema/report';
 import { createWebhookBodySchema, REPORT_EVENT_TYPES } from '../../schema/webhooks';
 import type { Caller } from '../../service/api-keys';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { Receiver } from '../support/webhook-receiver';
 import { commandsOf, urlHosts, type ShellCommand } from './readme-commands';
 import { runToEnd, type Run } from '../cli/run-labeldesk';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService } from '../../host/start-service';
 import { MODES } from '../../schema/report';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 
 export const KEYS = {
   acme: 'test-acme-key-0123456789abcdef',

@@ -14,7 +14,7 @@ import { createSyncStore } from '../../renderer/state/sync';
 import type { KeyBridge, SyncStore, Timers, Visibility } from '../../renderer/state/sync';
 import { startService, type RunningService } from '../../host/start-service';
 import type { RemoteKeySaved } from '../../contract/ipc';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { FaultProxy } from '../support/fault-proxy';
 import { COMPANIES, makeReport, startTestService, type TestService } from '../support/service-fixture';
 

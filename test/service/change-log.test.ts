@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database';
 import type { Permission } from '../../schema/report';
 import type { Caller } from '../../service/api-keys';
-import type { Service } from '../../service/open-service';
+import type { Service } from '../../host/open-service';
 import { COMPANIES, makeReport } from '../support/service-fixture';
 import { column, serviceFile } from '../support/service-files';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Permission } from '../../schema/report';
-import type { Service } from '../../service/open-service';
+import type { Service } from '../../host/open-service';
 import { column, serviceFile } from '../support/service-files';
 
 let dir: string;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { parseListQuery } from '../../query/list-query';
 import type { BundleReport } from '../../schema/bundle';
 import { COMPANIES, makeReport } from '../support/service-fixture';

@@ -11,7 +11,7 @@ import { openDatabase } from '../../db/database';
 import type { Permission } from '../../schema/report';
 import { MAX_DATAPOINTS } from '../../schema/sense';
 import type { Caller } from '../../service/api-keys';
-import type { Service } from '../../service/open-service';
+import type { Service } from '../../host/open-service';
 import { COMPANIES, makeActivation, makeReport, series, T0 } from '../support/service-fixture';
 import { column, serviceFile } from '../support/service-files';
 

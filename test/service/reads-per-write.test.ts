@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../http/app';
 import * as diff from '../../model/report-diff';
-import { openService, type Service } from '../../service/open-service';
+import { openService, type Service } from '../../host/open-service';
 import { createSyncWorker } from '../../sync';
 import { COMPANIES, makeReport, startTestService, type TestService } from '../support/service-fixture';
 

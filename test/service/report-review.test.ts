@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SESSION_KEY_NAME } from '../../service/report-review';
-import type { Service } from '../../service/open-service';
+import type { Service } from '../../host/open-service';
 import { serviceFile } from '../support/service-files';
 import { COMPANIES, makeReport } from '../support/service-fixture';
 

@@ -5,7 +5,7 @@
 import type { AlertExplanation } from '../../schema/review';
 import type { LabelReport } from '../../schema/report';
 import type { Caller } from '../../service/api-keys';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { parseListQuery } from '../../query/list-query';
 
 export interface ReportWithExcursions {

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { openDatabase, type Db } from '../../db/database';
-import { openService, type Service, type ServiceOptions } from '../../service/open-service';
+import { openService, type Service, type ServiceOptions } from '../../host/open-service';
 
 let counter = 0;
 

@@ -12,7 +12,7 @@ import type { Company, Permission } from '../../schema/report';
 import type { Datapoint } from '../../schema/sense';
 import { startService, type RunningService, type StartOptions } from '../../host/start-service';
 import { buildApp } from '../../http/app';
-import { openService, type Service } from '../../service/open-service';
+import { openService, type Service } from '../../host/open-service';
 
 export const COMPANIES: Company[] = [
   { id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' },

@@ -5,7 +5,7 @@
  * rules, battery life), and series of plain ones with `updated` where a test wants it.
  */
 import type { BundleReport } from '../../schema/bundle';
-import type { Service } from '../../service/open-service';
+import type { Service } from '../../host/open-service';
 import { makeReport, series, T0 } from './service-fixture';
 
 /** `updated` `seconds` after a fixed instant: reports of a test are ordered by it. */

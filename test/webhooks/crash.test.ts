@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openService } from '../../service/open-service';
+import { openService } from '../../host/open-service';
 import { REPO } from '../cli/run-labeldesk';
 import { COMPANIES, makeActivation } from '../support/service-fixture';
 import { Receiver } from '../support/webhook-receiver';

@@ -1,0 +1,91 @@
+/**
+ * The service's rules on one database, as the layers above use them: list, retrieve and update,
+ * activation and taps, keys, webhooks, reviews, history, CSV, import, export and demo data.
+ * Composed here from the database and the one writer; the composition root (host/open-service.ts)
+ * adds what lives above the rules (sync, webhook delivery).
+ */
+import type { Writable } from 'node:stream';
+import type { DataStore } from '../db/data-store';
+import type { DemoOptions } from '../demo';
+import type { BundleReport } from '../schema/bundle';
+import type { Actor, ChangeEntry } from '../schema/change-log';
+import type { Company } from '../schema/report';
+import { ApiKeys } from './api-keys';
+import { exportBundle, type ExportCounts } from './bundle-export';
+import { importBundle, type BundleSource, type ImportOptions, type ImportResult } from './bundle-import';
+import { seedDemo, type DemoSummary } from './demo-seeder';
+import { LabelIntake } from './label-intake';
+import { LabelReportService, type ReportRead } from './label-reports';
+import { reportFromBundle } from './report-from-bundle';
+import { ReportCsvExport } from './report-csv-export';
+import { ReportHistoryService } from './report-history';
+import { ReportReviews } from './report-review';
+import type { ReportWriter } from './report-writer';
+import { WebhookOutbox } from './webhook-outbox';
+import { Webhooks } from './webhooks';
+
+export interface ServiceRules {
+  reports: LabelReportService;
+  /** Activation and taps (decisions §6), announced to the webhook outbox. */
+  intake: LabelIntake;
+  apiKeys: ApiKeys;
+  webhooks: Webhooks;
+  companies: {
+    find(id: string): Company | undefined;
+    all(): Company[];
+    upsert(company: Company): void;
+  };
+  /** Writes a whole, already validated report (seeding, a mirrored report) through the write path. */
+  putReport(report: BundleReport, actor: Actor): void;
+  /** A report's change log, oldest first: its audit trail. */
+  history(reportId: string): ChangeEntry[];
+  /** The review workflow: alerts explained, comments, acknowledgement, decision; custom fields and companies in plain words. */
+  reviews: ReportReviews;
+  /** A report's history as a company sees it: changes and review entries, newest first. */
+  reportHistory: ReportHistoryService;
+  /** CSV of a report's readings and of a list query's every match. */
+  csv: ReportCsvExport;
+  importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
+  exportBundle(out: Writable): Promise<ExportCounts>;
+  createDemoData(options: DemoOptions): DemoSummary;
+  /** A fresh install: no company and no label report. */
+  isEmpty(): boolean;
+  /** The company a desktop acts as: the one owning the most reports, else the first, else null. */
+  homeCompany(): string | null;
+  close(): void;
+}
+
+/** The rules, and the webhook outbox the composition root hands to what it adds. */
+export function composeRules(
+  data: DataStore,
+  writer: ReportWriter,
+  now: () => Date,
+  onRead?: (read: ReportRead) => void,
+): { rules: ServiceRules; webhookOutbox: WebhookOutbox } {
+  const reports = new LabelReportService(data, writer, now, onRead);
+  // What taking in labels and sync pulls announce (ReportEvents) lands here, in the transaction of its change.
+  const webhookOutbox = new WebhookOutbox(data, reports, now);
+  const rules: ServiceRules = {
+    reports,
+    intake: new LabelIntake(data, writer, webhookOutbox, now),
+    apiKeys: new ApiKeys(data),
+    webhooks: new Webhooks(data, webhookOutbox, now),
+    companies: {
+      find: (id) => data.companies.find(id),
+      all: () => data.companies.all(),
+      upsert: (company) => data.companies.upsert(company),
+    },
+    putReport: (report, actor) => void writer.put(reportFromBundle(report), actor),
+    history: (reportId) => data.changes.forReport(reportId),
+    reviews: new ReportReviews(data, now),
+    reportHistory: new ReportHistoryService(data),
+    csv: new ReportCsvExport(data),
+    importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
+    exportBundle: (out) => exportBundle(data, out),
+    createDemoData: (demo) => seedDemo(data, writer, demo, now),
+    isEmpty: () => data.isEmpty(),
+    homeCompany: () => data.read(() => data.reports.busiestOwner() ?? data.companies.all()[0]?.id ?? null),
+    close: () => data.close(),
+  };
+  return { rules, webhookOutbox };
+}
