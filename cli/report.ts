@@ -13,11 +13,10 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Browser } from 'playwright-core';
 import { buildPrintUrl, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE } from '../contract/print-view';
-import { buildApp } from '../http/app';
 import { DEFAULT_STATIC_DIR } from '../host/start-service';
 import { NotFoundError } from '../model/errors';
 import type { Caller } from '../service/api-keys';
-import type { Service } from '../host/open-service';
+import { serviceApp, type Service } from '../host/open-service';
 import { TIME_ZONE_STORAGE_KEY } from '../renderer/lib/time-zone';
 import { CliError, databaseFile, EXIT_OK, openCliService, parseCommandArgs, UsageError, write, type Command, type Io } from './args';
 
@@ -155,7 +154,7 @@ export interface PdfOptions {
  * the session key exists only in this process's memory and only for this company.
  */
 export async function reportPdf(options: PdfOptions): Promise<Buffer> {
-  const app = buildApp({ service: options.service, staticDir: options.uiDir, logError: () => {} });
+  const { app } = serviceApp(options.service, { staticDir: options.uiDir, logError: () => {} });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const browser = options.browser ?? (await launchChromium(options.chromium));
   try {

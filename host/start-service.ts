@@ -6,13 +6,12 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_DEMO } from '../demo';
 import type { DemoSummary } from '../service/demo-seeder';
-import { openService, type Service } from './open-service';
-import { buildApp } from '../http/app';
+import { openService, serviceApp, type Service } from './open-service';
 import { GracefulStop, type StopOptions } from '../http/graceful-stop';
 import type { ServerLimits } from '../http/node-server';
 import { MAX_CONDITIONS_LENGTH } from '../query/list-query';
 import type { DeliveryOptions, DeliveryWorker } from '../webhooks/delivery-worker';
-import { SyncController, type SyncControllerOptions } from '../sync/controller';
+import type { SyncController, SyncControllerOptions } from '../sync/controller';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
@@ -105,10 +104,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const demo = options.demoIfEmpty && service.isEmpty() ? service.createDemoData(DEFAULT_DEMO) : null;
     // Before listening, so that delivery settings that do not parse stop the start.
     const worker = (delivery = service.deliverWebhooks({ logError: options.logError, ...options.webhookDelivery }));
-    const sync = new SyncController(service, options.sync);
-    const app = buildApp({
-      service,
-      sync,
+    const { app, sync } = serviceApp(service, {
+      sync: options.sync,
       staticDir: options.staticDir ?? DEFAULT_STATIC_DIR,
       version: options.version,
       logger: options.logger,

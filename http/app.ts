@@ -27,7 +27,7 @@ import { localRoutes } from './routes/local';
 import { reviewRoutes } from './routes/review';
 import { webhookRoutes } from './routes/webhooks';
 import { syncRoutes } from './routes/sync';
-import { SyncController } from '../sync/controller';
+import type { SyncController } from '../sync/controller';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -45,8 +45,8 @@ export interface AppOptions {
   limits?: ServerLimits;
   /** Told of each request whose work was dropped because its client had gone away (tests watch it). */
   onAbandoned?: (request: FastifyRequest) => void;
-  /** Sync with a remote, as the host started it; without it, one that starts when settings are given. Stopped when the app closes. */
-  sync?: SyncController;
+  /** Sync with a remote, as the composition made it (started or not). Stopped when the app closes. */
+  sync: SyncController;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -91,7 +91,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return { baseUrl: `http://127.0.0.1:${port}`, port, version: options.version ?? VERSION };
   };
 
-  const sync = options.sync ?? new SyncController(options.service);
+  const { sync } = options;
   app.addHook('onClose', () => sync.close());
 
   app.register(async (api) => {

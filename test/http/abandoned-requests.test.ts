@@ -18,9 +18,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database';
 import { DEFAULT_LIMITS } from '../../host/start-service';
-import { buildApp } from '../../http/app';
 import type { ReportRead } from '../../service/label-reports';
-import { openService, type Service } from '../../host/open-service';
+import { openService, serviceApp, type Service } from '../../host/open-service';
 import { connect, readResponse } from '../support/raw-http';
 import { COMPANIES, makeReport, seedReports, series, T0 } from '../support/service-fixture';
 
@@ -81,14 +80,13 @@ beforeAll(async () => {
   seedReports({ service }, [
     makeReport(BIG_ID, { status: 'completed', reportedSenseData: { datapoints: series(T0, 60, Array.from({ length: 10_000 }, (_, k) => 4 + (k % 5))) } }),
   ]);
-  app = buildApp({
-    service,
+  ({ app } = serviceApp(service, {
     limits: DEFAULT_LIMITS,
     onAbandoned: () => {
       abandoned++;
       abandonedListeners = abandonedListeners.filter((check) => !check());
     },
-  });
+  }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as net.AddressInfo).port;
 });

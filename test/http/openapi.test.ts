@@ -8,8 +8,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { buildApp } from '../../http/app';
 import type { RouteChecks } from '../../http/route-checks';
+import { serviceApp } from '../../host/open-service';
 import { LIST_PARAMETERS } from '../../query/list-query';
 import { api, makeActivation, makeReport, startTestService, type KeyName, type TestService } from '../support/service-fixture';
 
@@ -111,7 +111,7 @@ describe('the document', () => {
   });
 
   test('a new API route without a description is refused when it is registered', async () => {
-    const app = buildApp({ service: svc.service });
+    const app = serviceApp(svc.service).app;
     expect(() => app.get('/v2/labelReports/:id/extra', async () => ({}))).toThrow(/config\.openapi/);
     expect(() => app.get('/elsewhere', async () => ({}))).not.toThrow();
     await app.close();
@@ -169,7 +169,7 @@ describe('the document', () => {
     expect(doc.info.license).toEqual({ name: expect.stringContaining('UNLICENSED'), identifier: 'LicenseRef-Proprietary' });
     expect(doc.info.contact.email).toMatch(/@/);
     // Not listening (inject), it has no port to name: the server is wherever the document came from.
-    const app = buildApp({ service: svc.service });
+    const app = serviceApp(svc.service).app;
     const injected = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     await app.close();
     expect(injected.servers).toEqual([{ url: '/', description: expect.any(String) }]);
@@ -197,14 +197,14 @@ describe('the document', () => {
   });
 
   test('a described route outside every group is refused when it is registered', async () => {
-    const app = buildApp({ service: svc.service });
+    const app = serviceApp(svc.service).app;
     const openapi = { operationId: 'somethingNew', summary: 'x', description: 'y', responses: { 200: { description: 'z' } } };
     expect(() => app.get('/local/somethingNew', { config: { openapi } }, async () => ({}))).toThrow(/somethingNew needs a tag/);
     await app.close();
   });
 
   test('a documented query parameter the route’s checks would refuse is refused when it is registered', async () => {
-    const app = buildApp({ service: svc.service });
+    const app = serviceApp(svc.service).app;
     const openapi = { operationId: 'listWebhooks', summary: 'x', query: { since: z.string() }, responses: { 200: { description: 'z' } } };
     const checks: RouteChecks = { permission: null, query: ['until'] };
     expect(() => app.get('/local/queried', { config: { openapi, checks } }, async () => ({}))).toThrow(

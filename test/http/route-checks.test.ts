@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildApp } from '../../http/app';
 import { requireApiKey } from '../../http/auth';
 import { judgeBodiesLate } from '../../http/body';
 import { registerErrorHandling } from '../../http/errors';
 import { queryParametersOf, registerRouteChecks, type RouteChecks } from '../../http/route-checks';
-import { openService } from '../../host/open-service';
+import { openService, serviceApp } from '../../host/open-service';
 import { makeReport, openTestApp, type TestApp } from '../support/service-fixture';
 
 let t: TestApp;
@@ -29,7 +28,7 @@ describe('every route declares its checks', () => {
   test('each /v2 and /local route of the app has config.checks', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'labeldesk-checks-'));
     const service = openService(join(dir, 'labeldesk.sqlite'));
-    const app = buildApp({ service });
+    const app = serviceApp(service).app;
     const routes: RouteOptions[] = [];
     // Added before ready(): the API's routes are registered when the app gets ready.
     app.addHook('onRoute', (route) => void routes.push(route));

@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../http/app';
 import * as diff from '../../model/report-diff';
-import { openService, type Service } from '../../host/open-service';
+import { openService, serviceApp, type Service } from '../../host/open-service';
 import { createSyncWorker } from '../../sync';
 import { COMPANIES, makeReport, startTestService, type TestService } from '../support/service-fixture';
 
@@ -37,7 +36,7 @@ describe('reads per write', () => {
     for (const c of COMPANIES) service.companies.upsert(c);
     service.putReport(makeReport('p1'), { kind: 'import' });
     const key = service.apiKeys.create('acme', ['labelReports:read', 'labelReports:update'], 'patcher').key;
-    const app = buildApp({ service });
+    const app = serviceApp(service).app;
     await app.ready();
     const bodies = [
       { labelReference: 'PO-1' },

@@ -11,8 +11,7 @@ import type { ActivationBody } from '../../schema/intake';
 import type { Company, Permission } from '../../schema/report';
 import type { Datapoint } from '../../schema/sense';
 import { startService, type RunningService, type StartOptions } from '../../host/start-service';
-import { buildApp } from '../../http/app';
-import { openService, type Service } from '../../host/open-service';
+import { openService, serviceApp, type Service } from '../../host/open-service';
 
 export const COMPANIES: Company[] = [
   { id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' },
@@ -118,7 +117,7 @@ export async function openTestApp(reports: BundleReport[]): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-inject-'));
   const service = openService(join(dir, 'labeldesk.sqlite'));
   const keys = seedTestData({ service }, reports);
-  const app = buildApp({ service });
+  const app = serviceApp(service).app;
   await app.ready();
   return {
     app,
