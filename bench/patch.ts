@@ -33,8 +33,6 @@ import { median, percentile } from './stats';
 const REPORTS = Number(process.env.BENCH_PATCH_REPORTS ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_PATCH_SAMPLES ?? 300);
 const WARMUP = Number(process.env.BENCH_PATCH_WARMUP ?? 30);
-/** What a site would call quick for one edit over loopback (ms, p50): printed beside the figures. */
-const TARGET_MS = 10;
 
 const CALLER: Caller = { keyId: 'bench-patch', companyId: SITE.company, permissions: new Set(['labelReports:read', 'labelReports:update']) };
 
@@ -102,8 +100,8 @@ async function overHttp(file: string, reports: number[][]): Promise<void> {
     log(`${fmt(REPORTS)} reports; PATCH over loopback HTTP to labeldesk serve, one kept-alive connection, sequential; per row ${WARMUP} untimed then ${SAMPLES} timed, each on a report of its own; times in ms`);
     log(`load average before: ${loadAverage()}`);
     console.log('');
-    console.log('| change | p50 | p95 | max | answer KiB | target p50 | n |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log('| change | p50 | p95 | max | answer KiB | n |');
+    console.log('|---|---:|---:|---:|---:|---:|');
     for (const [k, kind] of KINDS.entries()) {
       const samples: number[] = [];
       let bytes = 0;
@@ -116,8 +114,7 @@ async function overHttp(file: string, reports: number[][]): Promise<void> {
         if (n >= WARMUP) samples.push(ms);
         bytes = res.body.length;
       }
-      const over = median(samples) > TARGET_MS ? ' ✗' : '';
-      console.log(`| ${kind.name} | ${ms(median(samples))}${over} | ${ms(percentile(samples, 95))} | ${ms(Math.max(...samples))} | ${(bytes / 1024).toFixed(1)} | ${TARGET_MS} | ${samples.length} |`);
+      console.log(`| ${kind.name} | ${ms(median(samples))} | ${ms(percentile(samples, 95))} | ${ms(Math.max(...samples))} | ${(bytes / 1024).toFixed(1)} | ${samples.length} |`);
     }
     console.log('');
     log(`load average after: ${loadAverage()} (the machine's other work shares its cores); serving process RSS ${rssMiB(server.child.pid!).toFixed(0)} MiB`);
@@ -142,9 +139,9 @@ function inProcessUpdates(file: string, reports: number[][]): void {
         service.reports.update(CALLER, siteReportId(i), patch);
         if (n >= WARMUP) samples.push(performance.now() - t0);
       }
-      cells.push(`${kind.name} ${ms(median(samples))}`);
+      cells.push(`${kind.name} ${ms(median(samples))} (p95 ${ms(percentile(samples, 95))})`);
     }
-    log(`  median ms: ${cells.join('; ')}`);
+    log(`  median ms (p95): ${cells.join('; ')}`);
     log(`  load average after: ${loadAverage()}`);
   } finally {
     service.close();
