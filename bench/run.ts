@@ -9,6 +9,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sense: () => import('./sense'),
   import: () => import('./import'),
   service: () => import('./service'),
+  patch: () => import('./patch'),
   chart: () => import('./chart'),
   webhooks: () => import('./webhooks'),
   pdf: () => import('./pdf'),
