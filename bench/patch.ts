@@ -27,7 +27,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LabelReportPatch } from '../schema/report';
 import type { Caller } from '../service/api-keys';
-import { openService, type Service } from '../service/open-service';
+import { openService, type Service } from '../host/open-service';
 import { fmt, rssMiB, SITE, siteDatabase, siteReport, siteReportId } from './site-database';
 import { median, percentile } from './stats';
 

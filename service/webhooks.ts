@@ -14,8 +14,8 @@ import type {
   UpdateWebhookBody,
   Webhook,
 } from '../schema/webhooks';
-import { newSecret, PREVIOUS_SECRET_VALID_MS } from '../webhooks/signing';
-import { refusedUrl } from '../webhooks/target-guard';
+import { newSecret, PREVIOUS_SECRET_VALID_MS } from './webhook-secrets';
+import { refusedUrl } from './webhook-targets';
 import { requirePermission, type Caller } from './api-keys';
 import { ConflictError, InvalidInputError, NotFoundError } from '../model/errors';
 import type { WebhookOutbox } from './webhook-outbox';

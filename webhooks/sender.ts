@@ -7,7 +7,8 @@
 import type { Socket } from 'node:net';
 import { VERSION } from '../contract/version';
 import { HttpClient, HttpFailure } from '../jobs/http-client';
-import { guardedLookup, RefusedTargetError, refusedAddress, refusedUrl, systemResolve, type Resolve } from './target-guard';
+import { refusedAddress, refusedUrl } from '../service/webhook-targets';
+import { guardedLookup, RefusedTargetError, systemResolve, type Resolve } from './target-guard';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const USER_AGENT = `LabelDesk/${VERSION}`;

@@ -3,16 +3,8 @@
  * with the bytes the secret encodes after `whsec_`. While a rotated secret is still valid both
  * sign, space separated, so a receiver that has not switched yet keeps verifying.
  */
-import { createHmac, randomBytes } from 'node:crypto';
-
-const SECRET_PREFIX = 'whsec_';
-/** How long the secret before a rotation keeps signing. */
-export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
-
-/** 32 random bytes, as receivers' libraries read them. */
-export function newSecret(): string {
-  return SECRET_PREFIX + randomBytes(32).toString('base64');
-}
+import { createHmac } from 'node:crypto';
+import { SECRET_PREFIX } from '../service/webhook-secrets';
 
 export function sign(secret: string, messageId: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');

@@ -4,7 +4,8 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { newSecret, sign, signatureHeader, signingSecrets } from '../../webhooks/signing';
+import { newSecret } from '../../service/webhook-secrets';
+import { sign, signatureHeader, signingSecrets } from '../../webhooks/signing';
 
 describe('webhook signing', () => {
   it('makes secrets of 32 random bytes after whsec_', () => {

@@ -7,7 +7,8 @@ import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RetrySchedule } from '../../webhooks/retry-schedule';
 import { WebhookSender } from '../../webhooks/sender';
-import { guardedLookup, RefusedTargetError, refusedAddress, refusedUrl, type Resolve } from '../../webhooks/target-guard';
+import { refusedAddress, refusedUrl } from '../../service/webhook-targets';
+import { guardedLookup, RefusedTargetError, type Resolve } from '../../webhooks/target-guard';
 import { manager, openWebhookHarness, QUICK, type WebhookHarness } from '../support/webhook-fixture';
 import { Receiver } from '../support/webhook-receiver';
 
