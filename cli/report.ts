@@ -12,12 +12,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Browser } from 'playwright-core';
-import { buildPrintUrl, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE } from '../contract/print-view';
+import { buildPrintUrl, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE, TIME_ZONE_STORAGE_KEY } from '../contract/print-view';
 import { DEFAULT_STATIC_DIR } from '../host/start-service';
 import { NotFoundError } from '../model/errors';
 import type { Caller } from '../service/api-keys';
 import { serviceApp, type Service } from '../host/open-service';
-import { TIME_ZONE_STORAGE_KEY } from '../renderer/lib/time-zone';
 import { CliError, databaseFile, EXIT_OK, openCliService, parseCommandArgs, UsageError, write, type Command, type Io } from './args';
 
 const USAGE = 'labeldesk report [--db FILE] --id ID (--pdf OUT.pdf | --csv OUT.csv) [--ui DIR] [--utc]';

@@ -18,3 +18,6 @@ export function buildPrintUrl(origin: string, reportId: string, apiKey?: string)
 export const PRINT_READY_ATTRIBUTE = 'data-print-ready';
 /** The attribute the print view sets, with the reason in words, when the report cannot be shown. */
 export const PRINT_ERROR_ATTRIBUTE = 'data-print-error';
+
+/** Where the UI keeps its choice of time zone (localStorage); the command line sets it for a UTC printout. */
+export const TIME_ZONE_STORAGE_KEY = 'labeldesk.timeZone';

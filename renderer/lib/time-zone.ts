@@ -6,8 +6,7 @@
 
 export const TIME_ZONES = ['local', 'utc'] as const;
 
-/** Where the choice is kept (localStorage); the command line sets it for a UTC printout. */
-export const TIME_ZONE_STORAGE_KEY = 'labeldesk.timeZone';
+export { TIME_ZONE_STORAGE_KEY } from '../../contract/print-view';
 export type TimeZoneSetting = (typeof TIME_ZONES)[number];
 
 export function isTimeZoneSetting(value: unknown): value is TimeZoneSetting {
