@@ -1,4 +1,6 @@
 /**
+ * The push as a job queue on the outbox (sync/push-queue.ts).
+ *
  * Two workers on one local file push its outbox together: each entry is leased while its PATCH
  * is out, so the other never sends it at the same time. Counted at the proxy: every entry goes
  * out as one PATCH, every edit arrives once, and an entry edited again while the other worker's
@@ -6,7 +8,10 @@
  * - two processes (`labeldesk sync --once`), the first held at the proxy in the middle of its
  *   first PATCH while the second runs a whole cycle;
  * - two workers of this process on two connections, cycling at once with every PATCH slowed.
+ * An entry whose PATCH failed on the way is given back with the failed attempt counted, and the
+ * next cycle takes it.
  */
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openService, type Service } from '../../service/open-service';
 import { createSyncWorker } from '../../sync';
@@ -106,5 +111,37 @@ describe('two workers on one local file', () => {
     } finally {
       await b.stop();
     }
+  });
+});
+
+describe('an entry the push could not send', () => {
+  /** The push queue's columns of each outbox entry, as the file holds them. */
+  function leases(): { id: string; attempts: number; leasePid: number | null }[] {
+    const raw = new Database(pair.localDbFile, { readonly: true });
+    try {
+      return raw.prepare('SELECT label_report_id AS id, attempts, lease_pid AS leasePid FROM sync_outbox ORDER BY since, label_report_id').all() as never;
+    } finally {
+      raw.close();
+    }
+  }
+
+  it('is given back with its failed attempt counted, taken by the next cycle, and leaves the outbox once sent', async () => {
+    await pair.localEdit(ids[1], { labelReference: 'sent at last' });
+    await pair.localEdit(ids[2], { labelReference: 'behind it' });
+    pair.proxy.clearLog();
+    for (let failures = 1; failures <= 2; failures++) {
+      const cut = pair.proxy.failNext(100, { kind: 'reset' }, PATCH);
+      expect(await pair.cycle()).toMatchObject({ ok: false, reason: 'offline' });
+      cut.remove();
+      // The failure ended the push: the entry behind it was not tried, and no lease is left.
+      expect(leases()).toEqual([
+        { id: ids[1], attempts: failures, leasePid: null },
+        { id: ids[2], attempts: 0, leasePid: null },
+      ]);
+    }
+    expect(new Set(pair.proxy.seen(PATCH).map((r) => r.path))).toEqual(new Set([`/v2/labelReports/${ids[1]}`]));
+    await pair.cycleOk();
+    expect(leases()).toEqual([]);
+    await expectArrivedOnce({ [ids[1]]: 'sent at last', [ids[2]]: 'behind it' }, () => 1);
   });
 });
