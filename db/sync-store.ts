@@ -267,7 +267,10 @@ export class SyncStore {
     return this.statement('UPDATE sync_outbox SET lease_until = NULL, lease_pid = NULL WHERE lease_pid = ?').run(pid).changes;
   }
 
-  /** One lease given back; `failed`: an attempt failed on the way and is counted, else the count starts again. */
+  /**
+   * `pid`'s lease on the entry given back: `untried` (nothing went out), `failed` (an attempt went
+   * out and failed: counted), `sent` (what is left was edited since: its count starts again).
+   */
   releasePush(id: string, pid: number, outcome: 'untried' | 'failed' | 'sent'): void {
     const attempts = outcome === 'untried' ? 'attempts' : outcome === 'failed' ? 'attempts + 1' : '0';
     this.statement(`UPDATE sync_outbox SET lease_until = NULL, lease_pid = NULL, attempts = ${attempts} WHERE label_report_id = ? AND lease_pid = ?`).run(
