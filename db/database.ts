@@ -12,11 +12,12 @@ import listing from './migrations/006-listing';
 import rareValueIndexes from './migrations/007-rare-value-indexes';
 import companyStateByReport from './migrations/008-company-state-by-report';
 import sortIndexes from './migrations/009-sort-indexes';
+import syncOutboxLeases from './migrations/010-sync-outbox-leases';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

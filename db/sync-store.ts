@@ -25,6 +25,11 @@ export interface OutboxRecord {
   version: number;
 }
 
+/** An entry taken by the push queue: its attempts that failed on the way so far. */
+export interface LeasedOutboxRecord extends OutboxRecord {
+  attempts: number;
+}
+
 /** The highest remote `updated` applied, and the ids applied at it. */
 export interface PullCursor {
   updated: string | null;
@@ -84,6 +89,7 @@ interface OutboxRow {
   fields: string;
   since: string;
   version: number;
+  attempts: number;
 }
 interface ConflictRow {
   id: string;
@@ -222,6 +228,55 @@ export class SyncStore {
 
   outboxCount(): number {
     return this.statement('SELECT count(*) FROM sync_outbox').pluck().get() as number;
+  }
+
+  // The outbox as the push queue's jobs (jobs/job-queue.ts): an entry is due whenever no lease holds it.
+
+  /** Up to `limit` entries no lease holds at `now`, oldest first. */
+  duePushes(now: string, limit: number): LeasedOutboxRecord[] {
+    const rows = this.statement(
+      `SELECT * FROM sync_outbox WHERE lease_until IS NULL OR lease_until <= ? ORDER BY since, label_report_id LIMIT ?`,
+    ).all(now, limit) as OutboxRow[];
+    return rows.map((row) => ({ ...toOutbox(row), attempts: row.attempts }));
+  }
+
+  /** The entry is `pid`'s to push until `until`. */
+  leasePush(id: string, until: string, pid: number): void {
+    this.statement('UPDATE sync_outbox SET lease_until = ?, lease_pid = ? WHERE label_report_id = ?').run(until, pid, id);
+  }
+
+  /** When the next entry not held by `pid` is free to push: now for an unleased one, else when its lease runs out. */
+  nextPushDueAt(pid: number, now: string): string | undefined {
+    return (
+      (this.statement(
+        `SELECT MIN(CASE WHEN lease_until IS NULL OR lease_until <= @now THEN @now ELSE lease_until END)
+           FROM sync_outbox WHERE NOT (lease_pid IS @pid AND lease_until > @now)`,
+      )
+        .pluck()
+        .get({ pid, now }) as string | null) ?? undefined
+    );
+  }
+
+  /** The processes holding leases on entries. */
+  pushLeaseHolders(): number[] {
+    return this.statement('SELECT DISTINCT lease_pid FROM sync_outbox WHERE lease_pid IS NOT NULL').pluck().all() as number[];
+  }
+
+  /** Every lease of `pid`: its entries are free to push at once. */
+  releasePushLeases(pid: number): number {
+    return this.statement('UPDATE sync_outbox SET lease_until = NULL, lease_pid = NULL WHERE lease_pid = ?').run(pid).changes;
+  }
+
+  /**
+   * `pid`'s lease on the entry given back: `untried` (nothing went out), `failed` (an attempt went
+   * out and failed: counted), `sent` (what is left was edited since: its count starts again).
+   */
+  releasePush(id: string, pid: number, outcome: 'untried' | 'failed' | 'sent'): void {
+    const attempts = outcome === 'untried' ? 'attempts' : outcome === 'failed' ? 'attempts + 1' : '0';
+    this.statement(`UPDATE sync_outbox SET lease_until = NULL, lease_pid = NULL, attempts = ${attempts} WHERE label_report_id = ? AND lease_pid = ?`).run(
+      id,
+      pid,
+    );
   }
 
   // Conflicts.

@@ -13,6 +13,10 @@
  * than a Retry-After asked for. The queue sleeps until the next job is due, or until `wake`
  * says one was just written (an outbox's `onDue`), never polling in a loop; `stop` waits for
  * the attempts in flight, then cuts them short and gives their leases back.
+ *
+ * A queue whose work must happen at a point of something else (the sync push, after the pull
+ * of its cycle) is drained instead of started: `drain` runs what is due and resolves when it is
+ * done, and nothing runs on a timer in between.
  */
 import { waitForDatabase } from '../db/busy';
 import { DatabaseBusyError } from '../db/data-store';
@@ -51,8 +55,12 @@ export interface JobDatabase {
   write<T>(fn: () => T): T;
 }
 
-/** What an attempt's result means for its job. */
-export type Verdict = { done: true } | { done: false; retry: boolean; retryAfterMs?: number };
+/**
+ * What an attempt's result means for its job. `endDrain`: in a drain, no further job is taken,
+ * and once the attempts in flight are recorded the drain rejects with it (a failure that says
+ * the receiver is unreachable ends the work of this point; the caller's own backoff applies).
+ */
+export type Verdict = { done: true } | { done: false; retry: boolean; retryAfterMs?: number; endDrain?: Error };
 
 /** How an attempt ended, as `record` writes it. */
 export interface Settled<R> {
@@ -110,6 +118,10 @@ export abstract class JobQueue<J extends QueuedJob, R> {
   private timer: NodeJS.Timeout | undefined;
   private pumpQueued = false;
   private stopping = false;
+  /** Leases of earlier processes under this pid were freed (at start or the first drain). */
+  private ownLeasesFreed = false;
+  /** Jobs of a drain whose attempt could not be recorded: their leases are given back at the next drain. */
+  private stranded: J[] = [];
 
   constructor(
     protected readonly db: JobDatabase,
@@ -138,15 +150,62 @@ export abstract class JobQueue<J extends QueuedJob, R> {
 
   /** Frees what dead processes held, then runs whatever is due. */
   start(): this {
-    this.db.write(() => {
-      for (const pid of this.store.leaseHolders()) {
-        // This queue holds nothing yet: a lease under its own pid is an earlier process's
-        // (a container's process is often pid 1 at every start).
-        if (pid === this.pid || !this.isRunning(pid)) this.store.releaseLeases(pid);
-      }
-    });
+    this.db.write(() => this.freeAbandonedLeases());
     this.pump();
     return this;
+  }
+
+  /**
+   * Runs the jobs due now, with the queue's limits, and resolves once none is left and every
+   * attempt is recorded; no timer is set. A job runs at most once per drain: one due again
+   * meanwhile (its attempt failed, or its row changed while the attempt was out) waits for the
+   * next drain. `signal` aborted: no further job is taken (the attempts in flight end as they
+   * do). Rejects with a verdict's `endDrain`, or the error of an attempt that could not be
+   * recorded (its lease is given back at the next drain), after the attempts in flight ended.
+   * At every drain the leases of processes that no longer run are freed, as at `start`.
+   */
+  async drain(signal?: AbortSignal): Promise<void> {
+    await waitForDatabase(
+      () =>
+        this.db.write(() => {
+          this.freeAbandonedLeases();
+          for (const job of this.stranded) this.store.release(job, this.pid);
+        }),
+      this.busyBudgetMs,
+    );
+    this.stranded = [];
+    const tried = new Set<string>();
+    const running = new Set<Promise<void>>();
+    let ended: Error | undefined;
+    for (;;) {
+      const free = this.concurrency - running.size;
+      if (free > 0 && ended === undefined && !signal?.aborted && !this.stopping && this.db.isOpen) {
+        const taken = await waitForDatabase(() => this.claimOnce(free, tried), this.busyBudgetMs);
+        for (const job of taken) {
+          tried.add(job.id);
+          const done: Promise<void> = this.attempt(job, (end) => {
+            if ('error' in end) ended ??= end.error;
+            else if (!end.verdict.done && end.verdict.endDrain !== undefined) ended ??= end.verdict.endDrain;
+          }).finally(() => running.delete(done));
+          running.add(done);
+        }
+        if (taken.length > 0) continue;
+      }
+      if (running.size === 0) break;
+      // An attempt ending frees a place, or its group, or leaves a job due again for this drain's look.
+      await Promise.race(running);
+    }
+    if (ended !== undefined) throw ended;
+  }
+
+  /** Inside the queue's write. */
+  private freeAbandonedLeases(): void {
+    for (const pid of this.store.leaseHolders()) {
+      // Before this queue held anything, a lease under its own pid is an earlier process's
+      // (a container's process is often pid 1 at every start); later it is its own.
+      if ((pid === this.pid && !this.ownLeasesFreed) || (pid !== this.pid && !this.isRunning(pid))) this.store.releaseLeases(pid);
+    }
+    this.ownLeasesFreed = true;
   }
 
   /** A job was written: run it soon, after the transaction that wrote it has ended. */
@@ -234,24 +293,57 @@ export abstract class JobQueue<J extends QueuedJob, R> {
     return [...this.runningPerGroup()].filter(([, n]) => n >= this.perGroup).map(([group]) => group);
   }
 
-  private attempt(job: J): void {
+  /** Leases up to `free` due jobs not in `tried`, in one write (a drain's look). */
+  private claimOnce(free: number, tried: ReadonlySet<string>): J[] {
+    const now = this.now();
+    const running = this.runningPerGroup();
+    const busy = this.busyGroups();
+    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    return this.db.write(() => {
+      const chosen: J[] = [];
+      for (const job of this.store.due(now, free + tried.size, busy)) {
+        if (chosen.length === free) break;
+        const n = running.get(job.group) ?? 0;
+        if (tried.has(job.id) || n >= this.perGroup) continue;
+        running.set(job.group, n + 1);
+        this.store.lease(job, leaseUntil, this.pid);
+        chosen.push(job);
+      }
+      return chosen;
+    });
+  }
+
+  /**
+   * Starts one attempt. `drained`: it belongs to a drain, which is told how it ended (its verdict,
+   * or the error that kept it from being recorded), and it wakes no pump when it ends.
+   */
+  private attempt(job: J, drained?: (ended: { verdict: Verdict } | { error: Error }) => void): Promise<void> {
     const abort = new AbortController();
     const startedAt = this.now();
     const done = this.run(job, abort.signal)
       .then((result) => this.settle(job, result, startedAt, abort.signal.aborted))
-      .catch((err: unknown) => this.logError(`${this.options.name}: job ${job.id}: ${(err as Error).stack ?? String(err)}`))
+      .then(
+        (verdict) => void (verdict && drained?.({ verdict })),
+        (err: unknown) => {
+          if (!drained) return this.logError(`${this.options.name}: job ${job.id}: ${(err as Error).stack ?? String(err)}`);
+          // The lease would hold the job past the next drain of this queue: given back then.
+          this.stranded.push(job);
+          drained({ error: err instanceof Error ? err : new Error(String(err)) });
+        },
+      )
       .finally(() => {
         this.inFlight.delete(job.id);
-        this.wake();
+        if (!drained) this.wake();
       });
     this.inFlight.set(job.id, { job, abort, done });
+    return done;
   }
 
-  private async settle(job: J, result: R, startedAt: Date, stopped: boolean): Promise<void> {
-    if (!this.db.isOpen) return; // closed under us: the lease runs out and the job runs again
+  private async settle(job: J, result: R, startedAt: Date, stopped: boolean): Promise<Verdict | undefined> {
+    if (!this.db.isOpen) return undefined; // closed under us: the lease runs out and the job runs again
     if (stopped) {
       await waitForDatabase(() => this.db.write(() => this.store.release(job, this.pid)), this.busyBudgetMs);
-      return;
+      return undefined;
     }
     const verdict = this.verdict(job, result);
     const delay = verdict.done || !verdict.retry ? null : delayAfter(this.options.backoff, job.attempts + 1, this.random, verdict.retryAfterMs);
@@ -260,6 +352,7 @@ export abstract class JobQueue<J extends QueuedJob, R> {
       const retryAt = delay === null ? null : new Date(endedAt.getTime() + delay);
       return this.db.write(() => this.record(job, { result, verdict, startedAt, endedAt, retryAt }));
     }, this.busyBudgetMs);
+    return verdict;
   }
 
   /** Pumps again after `ms`, or only when woken (null). */

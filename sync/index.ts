@@ -5,7 +5,7 @@
  * - remote-client.ts: the three /v2 operations and /local/session over HTTP, refusals classified
  * - pull.ts: the cursor on `updated`, paging by moving the bound, a page and its cursor in one transaction
  * - reconcile.ts: the full minimal list compared with the mirror
- * - push.ts: the outbox sent as absolute-value PATCHes
+ * - push-queue.ts: the outbox sent as absolute-value PATCHes, a job queue (jobs/) the cycle drains after its pull
  * - merge.ts: the per-field three-way merge (pure)
  * - backoff.ts: retry delays with jitter and Retry-After (pure)
  * - worker.ts: cycles, timers, state

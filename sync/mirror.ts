@@ -24,6 +24,7 @@ import { withValues } from '../model/report-fields';
 import type { ReportEvents } from '../service/report-events';
 import { nextUpdated, type ReportWriter } from '../service/report-writer';
 import { syncValue } from './fields';
+import { outboxJobs, type PushJobs } from './push-queue';
 import type { SyncOutbox } from './outbox';
 import { reportFromRemote, UnusableRemoteReport } from './remote-record';
 
@@ -244,6 +245,11 @@ export class SyncMirror {
     return this.data.read(() => this.store.outboxEntries(limit));
   }
 
+  /** The outbox as the push queue's jobs (sync/push-queue.ts), on this database. */
+  pushJobs(): PushJobs {
+    return { database: this.data, store: outboxJobs(this.data) };
+  }
+
   /** The values of `sent` leave in a PATCH now: kept on the entry until an answer says what became of them. */
   pushSending(sent: OutboxRecord, values: Readonly<Record<string, SyncValue>>): void {
     this.data.write(() => {
@@ -283,6 +289,14 @@ export class SyncMirror {
       });
       this.store.deleteOutbox(sent.labelReportId);
     });
+  }
+
+  /**
+   * `owner`'s lease on the entry of `sent` is given back: what is left of it is free for the next
+   * push. `failed`: its attempt failed on the way and is counted; `sent`: the count starts again.
+   */
+  pushReleased(sent: OutboxRecord, owner: number, outcome: 'untried' | 'failed' | 'sent'): void {
+    this.data.write(() => this.store.releasePush(sent.labelReportId, owner, outcome));
   }
 
   // What /local/sync shows, and the actions on it.

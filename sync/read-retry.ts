@@ -5,7 +5,7 @@
  * starting over. Reads change nothing on the remote, so asking again is always safe. What
  * does not pass within the few attempts, or asks (Retry-After) for a longer wait than a cycle
  * should hold its place for, goes to the cycle's backoff timer. A PATCH is sent again under
- * the same policy only when the remote still shows the report as the pull left it (push.ts).
+ * the same policy only when the remote still shows the report as the pull left it (push-queue.ts).
  * Pure.
  */
 import { delayAfter, exponential, SHORTEN_ONLY } from '../jobs/backoff';

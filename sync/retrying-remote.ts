@@ -1,6 +1,6 @@
 /**
  * The remote as a cycle sees it: reads retried a few times on transient failures
- * (read-retry.ts), the PATCH sent once (push.ts decides whether to send it again). The waits
+ * (read-retry.ts), the PATCH sent once (push-queue.ts decides whether to send it again). The waits
  * between attempts are the worker's, so that stopping it ends them at once.
  */
 import type { LabelReportPatch } from '../schema/report';

@@ -15,7 +15,7 @@ import { Stopped, type CycleContext } from './context';
 import { SYNC_DEFAULTS } from './defaults';
 import type { CycleOutcome, SyncOptions, SyncWorker } from './index';
 import { pull } from './pull';
-import { push } from './push';
+import { PushQueue } from './push-queue';
 import { reconcile } from './reconcile';
 import { READ_RETRY, readRetryDelayMs, type ReadRetryPolicy } from './read-retry';
 import { RemoteClient, RemoteFailure } from './remote-client';
@@ -36,6 +36,9 @@ export interface WorkerHooks {
   onCycle?: (outcome: CycleOutcome, status: SyncStatus) => void;
   /** How reads are retried inside a cycle (READ_RETRY when not given). */
   readRetry?: ReadRetryPolicy;
+  /** The process id the push's leases are taken under, and how to tell whether a holder still runs. */
+  pid?: number;
+  isRunning?: (pid: number) => boolean;
 }
 
 export function createSyncWorker(service: Service, options: SyncOptions, hooks: WorkerHooks = {}): SyncWorker {
@@ -71,6 +74,9 @@ class Worker implements SyncWorker {
   /** A report of this cycle could not be taken: its warning stays the last error after the cycle. */
   private warned = false;
   private unsubscribe: (() => void) | null = null;
+  private readonly pushQueue: PushQueue;
+  /** Aborted at stop: the push takes no further entry. */
+  private readonly stopSignal = new AbortController();
 
   constructor(
     private readonly service: Service,
@@ -87,6 +93,13 @@ class Worker implements SyncWorker {
     this.lastSuccessAt = saved.lastSuccessAt;
     this.lastError = saved.lastError;
     this.companyId = options.companyId ?? service.sync.settings().companyId;
+    this.pushQueue = new PushQueue(service.sync.pushJobs(), {
+      requestTimeoutMs: this.settings.requestTimeoutMs,
+      busyBudgetMs: BUSY_BUDGET_MS,
+      pid: hooks.pid,
+      isRunning: hooks.isRunning,
+      logError: (line) => this.log(line),
+    });
   }
 
   runCycle(): Promise<CycleOutcome> {
@@ -122,6 +135,7 @@ class Worker implements SyncWorker {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopSignal.abort();
     this.started = false;
     this.unsubscribe?.();
     this.unsubscribe = null;
@@ -165,7 +179,7 @@ class Worker implements SyncWorker {
         await ctx.write(() => this.service.sync.markReconciled(this.now().toISOString()));
       }
       this.enter('pushing');
-      await push(ctx);
+      await this.pushQueue.push(ctx, this.stopSignal.signal);
       this.failures = 0;
       this.paused = false;
       this.lastSuccessAt = this.now().toISOString();

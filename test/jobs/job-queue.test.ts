@@ -12,8 +12,11 @@ import { manager, openWebhookHarness, type WebhookHarness } from '../support/web
 
 const ACME = manager('acme');
 
-/** What a test's attempt answers: done, a failure to retry (after at least `retryAfterMs`), or one not to retry. */
-type Outcome = { ok: true } | { ok: false; retry: boolean; retryAfterMs?: number };
+/**
+ * What a test's attempt answers: done, a failure to retry (after at least `retryAfterMs`), or one
+ * not to retry; `endDrain` names the error a drain ends with.
+ */
+type Outcome = { ok: true } | { ok: false; retry: boolean; retryAfterMs?: number; endDrain?: string };
 type Runner = (job: DeliveryJob, signal: AbortSignal) => Promise<Outcome>;
 
 class Probe extends JobQueue<DeliveryJob, Outcome> {
@@ -42,7 +45,8 @@ class Probe extends JobQueue<DeliveryJob, Outcome> {
   }
 
   protected verdict(_job: DeliveryJob, outcome: Outcome): Verdict {
-    return outcome.ok ? { done: true } : { done: false, retry: outcome.retry, retryAfterMs: outcome.retryAfterMs };
+    if (outcome.ok) return { done: true };
+    return { done: false, retry: outcome.retry, retryAfterMs: outcome.retryAfterMs, endDrain: outcome.endDrain === undefined ? undefined : new Error(outcome.endDrain) };
   }
 
   protected record(job: DeliveryJob, settled: Settled<Outcome>): void {
@@ -251,5 +255,181 @@ describe('the job queue', () => {
     expect(probe.settled).toEqual([]);
     expect(h.data.webhooks.leaseHolders()).toEqual([]);
     expect(attemptsOf(h, hook)).toMatchObject([{ attempt: 1, status: 'pending', durationMs: null }]);
+  });
+});
+
+describe('a drained queue', () => {
+  /** Timers set while `fn` runs (a drained queue sets none: nothing runs between drains). */
+  async function timersSetDuring<T>(fn: () => Promise<T>): Promise<{ value: T; timers: number }> {
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const value = await fn();
+      return { value, timers: spy.mock.calls.length };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('runs every job due once, resolves when each is recorded, and runs nothing until the next drain', async () => {
+    const { h, hook } = open();
+    const ids = Array.from({ length: 5 }, () => h.webhooks.test(ACME, hook).messageId);
+    const ran: string[] = [];
+    const probe = queue(h.data, async (job) => {
+      ran.push(job.id);
+      return { ok: true };
+    });
+    const { timers } = await timersSetDuring(() => probe.drain());
+    expect(timers).toBe(0);
+    expect(ran.sort()).toEqual([...ids].sort());
+    expect(probe.settled).toHaveLength(5);
+    expect(probe.running).toBe(0);
+
+    const later = h.webhooks.test(ACME, hook).messageId;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toHaveLength(5);
+    await probe.drain();
+    expect(ran).toHaveLength(6);
+    expect(ran[5]).toBe(later);
+  });
+
+  it('runs a job at most once per drain, though its failure leaves it due again at once', async () => {
+    const { h, hook } = open();
+    const { messageId } = h.webhooks.test(ACME, hook);
+    const seen: number[] = [];
+    const probe = queue(
+      h.data,
+      async (job) => {
+        seen.push(job.attempts);
+        return { ok: false, retry: true };
+      },
+      { backoff: schedule([0, 0, 0], SPREAD_EVENLY) },
+    );
+    await probe.drain();
+    expect(seen).toEqual([0]);
+    await probe.drain();
+    expect(seen).toEqual([0, 1]);
+    expect(attemptsOf(h, hook).map((d) => [d.messageId, d.attempt, d.status])).toEqual([
+      [messageId, 1, 'failed'],
+      [messageId, 2, 'failed'],
+      // Due again at once: the next drain's.
+      [messageId, 3, 'pending'],
+    ]);
+  });
+
+  it('a verdict that ends the drain: no further job is taken, and the drain rejects with its error once the attempt is recorded', async () => {
+    const { h, hook } = open();
+    const ids = Array.from({ length: 4 }, () => h.webhooks.test(ACME, hook).messageId);
+    const ran: string[] = [];
+    const probe = queue(
+      h.data,
+      async (job) => {
+        ran.push(job.id);
+        return ran.length === 2 ? { ok: false, retry: true, endDrain: 'the receiver is offline' } : { ok: true };
+      },
+      { concurrency: 1 },
+    );
+    await expect(probe.drain()).rejects.toThrow('the receiver is offline');
+    expect(ran).toHaveLength(2);
+    expect(probe.settled.map(({ job }) => job.id)).toEqual(ran);
+    expect(h.data.webhooks.leaseHolders()).toEqual([]);
+    await probe.drain();
+    expect(new Set(ran)).toEqual(new Set(ids));
+  });
+
+  it('an aborted signal takes no further job; the attempt in flight ends and is recorded', async () => {
+    const { h, hook } = open();
+    for (let i = 0; i < 3; i++) h.webhooks.test(ACME, hook);
+    const gate = new Gate();
+    const abort = new AbortController();
+    const ran: string[] = [];
+    const probe = queue(
+      h.data,
+      async (job) => {
+        ran.push(job.id);
+        await gate.open;
+        return { ok: true };
+      },
+      { concurrency: 1 },
+    );
+    const drained = probe.drain(abort.signal);
+    await waitFor(() => expect(ran).toHaveLength(1));
+    abort.abort();
+    gate.release();
+    await drained;
+    expect(ran).toHaveLength(1);
+    expect(probe.settled.map(({ job }) => job.id)).toEqual(ran);
+    expect(h.data.webhooks.leaseHolders()).toEqual([]);
+  });
+
+  it('an attempt that could not be recorded ends the drain with its error; its lease is given back at the next drain, which runs it again', async () => {
+    const { h, hook } = open();
+    const { messageId } = h.webhooks.test(ACME, hook);
+    const ran: string[] = [];
+    const probe = queue(h.data, async (job) => {
+      ran.push(job.id);
+      return { ok: true };
+    });
+    probe.crashOnRecord = true;
+    await expect(probe.drain()).rejects.toThrow('crashed before the commit');
+    expect(h.data.webhooks.leaseHolders()).toEqual([process.pid]);
+    probe.crashOnRecord = false;
+    await probe.drain();
+    expect(ran).toEqual([messageId, messageId]);
+    expect(attemptsOf(h, hook)).toMatchObject([{ messageId, attempt: 1, status: 'succeeded' }]);
+  });
+
+  it('frees the leases of a process that no longer runs, and leaves those of one that runs', async () => {
+    const { h, hook } = open();
+    const second = DataStore.open(h.file);
+    others.push(second);
+    const dead = h.webhooks.test(ACME, hook).messageId;
+    const alive = h.webhooks.test(ACME, hook).messageId;
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    h.data.write(() => {
+      h.data.webhooks.lease(dead, until, 424_242);
+      h.data.webhooks.lease(alive, until, 535_353);
+    });
+    const ran: string[] = [];
+    const probe = queue(
+      second,
+      async (job) => {
+        ran.push(job.id);
+        return { ok: true };
+      },
+      { pid: 5150, isRunning: (pid) => pid === 535_353 },
+    );
+    await probe.drain();
+    expect(ran).toEqual([dead]);
+    expect(h.data.webhooks.leaseHolders()).toEqual([535_353]);
+  });
+
+  it('two queues draining one file at once run each job once, never the same job in both', async () => {
+    const { h, hook } = open();
+    const second = DataStore.open(h.file);
+    others.push(second);
+    const ids = Array.from({ length: 12 }, () => h.webhooks.test(ACME, hook).messageId);
+    const running = new Map<string, string>();
+    const ran: string[] = [];
+    const overlaps: string[] = [];
+    const gate = new Gate();
+    const runner =
+      (name: string): Runner =>
+      async (job) => {
+        if (running.has(job.id)) overlaps.push(`${job.id} runs in ${running.get(job.id)} and ${name} at once`);
+        running.set(job.id, name);
+        ran.push(job.id);
+        await gate.open;
+        running.delete(job.id);
+        return { ok: true };
+      };
+    const a = queue(h.data, runner('a'), { pid: 1001, concurrency: 4 });
+    const b = queue(second, runner('b'), { pid: 1002, concurrency: 4 });
+    const drains = [a.drain(), b.drain()];
+    await waitFor(() => expect(running.size).toBe(8));
+    expect([a.running, b.running]).toEqual([4, 4]);
+    gate.release();
+    await Promise.all(drains);
+    expect(overlaps).toEqual([]);
+    expect(ran.sort()).toEqual([...ids].sort());
   });
 });
