@@ -1,13 +1,13 @@
 /** What the steps of a cycle (pull, reconcile, push) share: the service, the remote, the settings, and the worker's hooks. */
 import type { ConflictPolicy, RemoteReport } from '../schema/sync';
 import { remoteReportSchema } from '../schema/sync';
-import type { SyncService as Service } from './synced-service';
+import type { SyncService } from './synced-service';
 import { describeZodError } from '../contract/zod-messages';
 import type { Remote } from './remote-client';
 import type { RetryWait } from './retrying-remote';
 
 export interface CycleContext {
-  service: Service;
+  service: SyncService;
   /** Reads retried a few times on transient failures; the PATCH sent once. */
   remote: Remote;
   /** The remote key's company. */

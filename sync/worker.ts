@@ -9,7 +9,7 @@
  */
 import { waitForDatabase } from '../db/busy';
 import type { SyncState, SyncStatus } from '../schema/sync';
-import type { SyncService as Service } from './synced-service';
+import type { SyncService } from './synced-service';
 import { retryDelayMs } from './backoff';
 import { Stopped, type CycleContext } from './context';
 import { SYNC_DEFAULTS } from './defaults';
@@ -41,7 +41,7 @@ export interface WorkerHooks {
   isRunning?: (pid: number) => boolean;
 }
 
-export function createSyncWorker(service: Service, options: SyncOptions, hooks: WorkerHooks = {}): SyncWorker {
+export function createSyncWorker(service: SyncService, options: SyncOptions, hooks: WorkerHooks = {}): SyncWorker {
   return new Worker(service, options, hooks);
 }
 
@@ -79,7 +79,7 @@ class Worker implements SyncWorker {
   private readonly stopSignal = new AbortController();
 
   constructor(
-    private readonly service: Service,
+    private readonly service: SyncService,
     options: SyncOptions,
     private readonly hooks: WorkerHooks,
   ) {

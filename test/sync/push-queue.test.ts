@@ -13,7 +13,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openService, type Service } from '../../service/open-service';
+import { openService, type Service } from '../../host/open-service';
 import { createSyncWorker } from '../../sync';
 import { SyncPair } from '../support/sync-pair';
 import { plainReports } from '../support/sync-reports';
