@@ -49,7 +49,7 @@ declare module 'fastify' {
  * Whether the company sees what the URL names. The service's own authorize methods answer it,
  * each for the permission it is asked under (they check that permission again, already granted).
  */
-type VisibilityCheck = (service: ServedService, caller: Caller, id: string) => void;
+type VisibilityCheck = (service: Pick<ServedService, 'intake' | 'reports' | 'webhooks'>, caller: Caller, id: string) => void;
 
 const REPORT_VISIBLE: Partial<Record<Permission, VisibilityCheck>> = {
   'labelReports:read': (service, caller, id) => service.reports.authorize(caller, 'read', id),
@@ -64,7 +64,7 @@ const WEBHOOK_VISIBLE: Partial<Record<Permission, VisibilityCheck>> = {
 const VISIBLE = { report: REPORT_VISIBLE, webhook: WEBHOOK_VISIBLE };
 
 /** Every route registered in `scope` (after this) declares its checks, and they run before its handler. */
-export function registerRouteChecks(scope: FastifyInstance, service: ServedService): void {
+export function registerRouteChecks(scope: FastifyInstance, service: Pick<ServedService, 'intake' | 'reports' | 'webhooks'>): void {
   scope.decorateRequest('queryParameters', null);
   scope.addHook('onRoute', (route) => {
     validate(route);

@@ -44,7 +44,7 @@ const TAP_DOC: OperationDoc = {
 const ACTIVATE_CHECKS: RouteChecks = { permission: 'labelReports:create', body: true, query: [] };
 const TAP_CHECKS: RouteChecks = { permission: 'labelReports:create', visible: 'report', body: true, query: [] };
 
-export function labelIntakeRoutes(service: ServedService, options: { busyWaitMs: number }) {
+export function labelIntakeRoutes(service: Pick<ServedService, 'intake'>, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 

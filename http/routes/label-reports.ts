@@ -87,7 +87,7 @@ const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_
 const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
 
-export function labelReportRoutes(service: ServedService, options: { busyWaitMs: number; clients: ClientGate }) {
+export function labelReportRoutes(service: Pick<ServedService, 'reports'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { clients } = options;
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);

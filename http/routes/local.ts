@@ -61,7 +61,7 @@ const ANY_KEY: RouteChecks = { permission: null, query: 'unchecked' };
 const MANAGE_KEYS: RouteChecks = { permission: 'apiKeys:manage', query: 'unchecked' };
 const NEW_KEY: RouteChecks = { permission: 'apiKeys:manage', body: true, query: 'unchecked' };
 
-export function localRoutes(service: ServedService, info: () => ServiceInfo, options: { busyWaitMs: number }) {
+export function localRoutes(service: Pick<ServedService, 'apiKeys' | 'companies'>, info: () => ServiceInfo, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/info', { config: { openapi: INFO_DOC, checks: ANY_KEY } }, async () => info());
 

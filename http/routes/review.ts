@@ -124,7 +124,7 @@ const READ_WORDS: RouteChecks = { permission: 'labelReports:read', query: [] };
 
 type WithId = { Params: { id: string } };
 
-export function reviewRoutes(service: ServedService, options: { busyWaitMs: number; clients: ClientGate }) {
+export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { reviews } = service;
   const { clients } = options;
   /** A read at its turn, for a client still there (client-gate.ts). */

@@ -94,7 +94,7 @@ const ACT_ON_BODY: RouteChecks = { permission: 'sync:manage', body: true, query:
 
 type WithId = { Params: { id: string } };
 
-export function syncRoutes(service: ServedService, sync: SyncController, options: { busyWaitMs: number }) {
+export function syncRoutes(service: Pick<ServedService, 'sync'>, sync: SyncController, options: { busyWaitMs: number }) {
   const write = <T>(run: () => T) => waitForDatabase(run, options.busyWaitMs);
 
   return async function routes(app: FastifyInstance): Promise<void> {

@@ -119,7 +119,7 @@ const DELIVERIES: RouteChecks = { permission: MANAGE, visible: 'webhook', query:
 
 type WithId = { Params: { id: string } };
 
-export function webhookRoutes(service: ServedService, options: { busyWaitMs: number }) {
+export function webhookRoutes(service: Pick<ServedService, 'webhooks'>, options: { busyWaitMs: number }) {
   const { webhooks } = service;
   const write = <T>(run: () => T) => waitForDatabase(run, options.busyWaitMs);
 
