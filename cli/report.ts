@@ -16,7 +16,8 @@ import { buildPrintUrl, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE, TIME_ZONE_
 import { DEFAULT_STATIC_DIR } from '../host/start-service';
 import { NotFoundError } from '../model/errors';
 import type { Caller } from '../service/api-keys';
-import { serviceApp, type Service } from '../host/open-service';
+import type { Service } from '../host/open-service';
+import { serviceApp } from '../host/service-app';
 import { CliError, databaseFile, EXIT_OK, openCliService, parseCommandArgs, UsageError, write, type Command, type Io } from './args';
 
 const USAGE = 'labeldesk report [--db FILE] --id ID (--pdf OUT.pdf | --csv OUT.csv) [--ui DIR] [--utc]';

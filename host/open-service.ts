@@ -4,13 +4,10 @@
  * of a remote (sync/) and webhook delivery (webhooks/): what the HTTP layer, the command line
  * and the desktop host use. The database stays inside.
  */
-import type { FastifyInstance } from 'fastify';
 import { DataStore } from '../db/data-store';
-import { buildApp, type AppOptions } from '../http/app';
 import type { ReportRead } from '../service/label-reports';
 import { ReportWriter } from '../service/report-writer';
 import { composeRules, type ServiceRules } from '../service/rules';
-import { SyncController, type SyncControllerOptions } from '../sync/controller';
 import { SyncMirror } from '../sync/mirror';
 import { SyncOutbox } from '../sync/outbox';
 import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worker';
@@ -51,15 +48,3 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   };
 }
 
-/**
- * The HTTP app over the service, with its sync controller (not started: `startService` starts
- * it once the app listens). The command line and tests serve through this as the host does.
- */
-export function serviceApp(
-  service: Service,
-  options: Omit<AppOptions, 'service' | 'sync'> & { sync?: SyncControllerOptions } = {},
-): { app: FastifyInstance; sync: SyncController } {
-  const { sync: syncOptions, ...appOptions } = options;
-  const sync = new SyncController(service, syncOptions);
-  return { app: buildApp({ ...appOptions, service, sync }), sync };
-}

@@ -19,7 +19,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database';
 import { DEFAULT_LIMITS } from '../../host/start-service';
 import type { ReportRead } from '../../service/label-reports';
-import { openService, serviceApp, type Service } from '../../host/open-service';
+import { openService, type Service } from '../../host/open-service';
+import { serviceApp } from '../../host/service-app';
 import { connect, readResponse } from '../support/raw-http';
 import { COMPANIES, makeReport, seedReports, series, T0 } from '../support/service-fixture';
 

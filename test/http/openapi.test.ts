@@ -9,7 +9,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { RouteChecks } from '../../http/route-checks';
-import { serviceApp } from '../../host/open-service';
+import { serviceApp } from '../../host/service-app';
 import { LIST_PARAMETERS } from '../../query/list-query';
 import { api, makeActivation, makeReport, startTestService, type KeyName, type TestService } from '../support/service-fixture';
 

@@ -13,7 +13,8 @@ import { requireApiKey } from '../../http/auth';
 import { judgeBodiesLate } from '../../http/body';
 import { registerErrorHandling } from '../../http/errors';
 import { queryParametersOf, registerRouteChecks, type RouteChecks } from '../../http/route-checks';
-import { openService, serviceApp } from '../../host/open-service';
+import { openService } from '../../host/open-service';
+import { serviceApp } from '../../host/service-app';
 import { makeReport, openTestApp, type TestApp } from '../support/service-fixture';
 
 let t: TestApp;

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as diff from '../../model/report-diff';
-import { openService, serviceApp, type Service } from '../../host/open-service';
+import { openService, type Service } from '../../host/open-service';
+import { serviceApp } from '../../host/service-app';
 import { createSyncWorker } from '../../sync';
 import { COMPANIES, makeReport, startTestService, type TestService } from '../support/service-fixture';
 

@@ -11,7 +11,8 @@ import type { ActivationBody } from '../../schema/intake';
 import type { Company, Permission } from '../../schema/report';
 import type { Datapoint } from '../../schema/sense';
 import { startService, type RunningService, type StartOptions } from '../../host/start-service';
-import { openService, serviceApp, type Service } from '../../host/open-service';
+import { openService, type Service } from '../../host/open-service';
+import { serviceApp } from '../../host/service-app';
 
 export const COMPANIES: Company[] = [
   { id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' },
