@@ -3,7 +3,7 @@
  * pending fields: a field's base (its value before the first pending local edit), the local
  * value, and the remote one.
  */
-import type { PendingField, PendingFields } from '../db/sync-store';
+import type { PendingField, PendingFields } from '../model/sync-records';
 import type { ConflictPolicy, SyncValue } from '../schema/sync';
 
 export function sameValue(a: SyncValue, b: SyncValue): boolean {

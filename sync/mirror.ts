@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
-import type { OutboxRecord, PendingFields, PullCursor, SyncSettingsRecord, SyncStateRecord } from '../db/sync-store';
+import type { OutboxRecord, PendingFields, PullCursor, SyncSettingsRecord, SyncStateRecord } from '../model/sync-records';
 import { ConflictError, NotFoundError } from '../model/errors';
 import type { Actor } from '../schema/change-log';
 import type {

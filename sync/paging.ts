@@ -4,7 +4,7 @@
  * for page numbers of a result that moves; a page whose reports all share one `updated`
  * continues by id among the reports of that instant.
  */
-import type { PullCursor } from '../db/sync-store';
+import type { PullCursor } from '../model/sync-records';
 
 /** One request of a pull. `all`: the first pull ever, from the beginning. */
 export type PageQuery =

@@ -13,7 +13,7 @@
  * cycle, which the edit schedules.
  */
 import type { DataStore } from '../db/data-store';
-import type { LeasedOutboxRecord } from '../db/sync-store';
+import type { LeasedOutboxRecord } from '../model/sync-records';
 import { exponential } from '../jobs/backoff';
 import { JobQueue, type JobDatabase, type JobStore, type Settled, type Verdict } from '../jobs/job-queue';
 import type { LabelReportPatch } from '../schema/report';
