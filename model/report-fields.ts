@@ -34,6 +34,8 @@ export interface SettableField {
 }
 
 const CUSTOM = 'customFields.';
+/** Custom fields, of any id, are set by editors and owners. */
+const CUSTOM_FIELD_ROLE: Role = 'editor';
 const LIMIT_KEYS = ['minTemperature', 'maxTemperature', 'minHumidity', 'maxHumidity'] as const;
 
 function limitField(key: (typeof LIMIT_KEYS)[number]): SettableField {
@@ -138,7 +140,7 @@ function customField(id: string): SettableField {
   return {
     name: CUSTOM + id,
     patchKey: 'customFields',
-    role: 'editor',
+    role: CUSTOM_FIELD_ROLE,
     senseInput: false,
     perCompany: false,
     synced: true,
@@ -200,14 +202,9 @@ export function fieldValue(report: Report, name: string, companyId: string): Fie
   return fieldNamed(name).get(report, companyId);
 }
 
-/** The least role that may set all these fields. */
-export function roleToSet(names: Iterable<string>): Role {
-  let needed: Role = 'viewer';
-  for (const name of names) {
-    const { role } = fieldNamed(name);
-    if (role === 'owner' || (role === 'editor' && needed === 'viewer')) needed = role;
-  }
-  return needed;
+/** The least role that may set a PATCH body key: the one its fields need (custom fields: an editor). */
+export function roleToSet(patchKey: keyof LabelReportPatch): Role {
+  return SETTABLE_FIELDS.find((f) => f.patchKey === patchKey)?.role ?? CUSTOM_FIELD_ROLE;
 }
 
 /**

@@ -186,13 +186,9 @@ export const labelReportPatchSchema = z.strictObject({
 });
 export type LabelReportPatch = z.infer<typeof labelReportPatchSchema>;
 
-/** Fields a viewer may change; everything else needs editor or owner. */
-export const VIEWER_FIELDS: ReadonlySet<keyof LabelReportPatch> = new Set(['hasFlag', 'isArchived']);
 /** The two refusals of a role (decisions §3), word for word: a sync client recognises them by their text too. */
 export const ROLE_MESSAGES = {
   limits: 'Only the label report owner can update limits',
   viewer: 'Viewers can only update hasFlag and isArchived',
 } as const;
 
-/** Fields only the owning company may change. */
-export const OWNER_FIELDS: ReadonlySet<keyof LabelReportPatch> = new Set(['limits']);

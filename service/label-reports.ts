@@ -4,13 +4,11 @@
  */
 import type { DataStore } from '../db/data-store';
 import { roleOf, type Report } from '../model/report';
-import { valuesOfPatch, withValues } from '../model/report-fields';
+import { roleToSet, valuesOfPatch, withValues } from '../model/report-fields';
 import type { ListQuery } from '../query/list-query';
 import { InvalidInputError, NotFoundError, RoleForbiddenError } from '../model/errors';
 import {
-  OWNER_FIELDS,
   ROLE_MESSAGES,
-  VIEWER_FIELDS,
   type Company,
   type LabelReport,
   type LabelReportPatch,
@@ -207,12 +205,13 @@ function checkLimits(limits: Limits): void {
   }
 }
 
+/** Every key the body sets (an empty list counts) needs its least role, from the field registry. */
 function checkRole(role: Role, patch: LabelReportPatch): void {
-  const fields = (Object.keys(patch) as (keyof LabelReportPatch)[]).filter((k) => patch[k] !== undefined);
-  if (role === 'viewer' && fields.some((f) => !VIEWER_FIELDS.has(f))) {
+  const needed = (Object.keys(patch) as (keyof LabelReportPatch)[]).filter((k) => patch[k] !== undefined).map(roleToSet);
+  if (role === 'viewer' && needed.some((r) => r !== 'viewer')) {
     throw new RoleForbiddenError(ROLE_MESSAGES.viewer);
   }
-  if (role !== 'owner' && fields.some((f) => OWNER_FIELDS.has(f))) {
+  if (role !== 'owner' && needed.includes('owner')) {
     throw new RoleForbiddenError(ROLE_MESSAGES.limits);
   }
 }
