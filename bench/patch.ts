@@ -21,7 +21,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,6 +28,7 @@ import type { LabelReportPatch } from '../schema/report';
 import type { Caller } from '../service/api-keys';
 import { openService, type Service } from '../host/open-service';
 import { fmt, rssMiB, SITE, siteDatabase, siteReport, siteReportId } from './site-database';
+import { SiteClient } from './site-client';
 import { median, percentile } from './stats';
 
 const REPORTS = Number(process.env.BENCH_PATCH_REPORTS ?? 100_000);
@@ -105,7 +105,7 @@ async function warmUp(change: (kind: Kind, i: number) => unknown, reports: numbe
 
 async function overHttp(file: string, reports: number[][]): Promise<void> {
   const server = await serve(file);
-  const client = new Client(server.url);
+  const client = new SiteClient();
   try {
     log(`${fmt(REPORTS)} reports; PATCH over loopback HTTP to labeldesk serve, one kept-alive connection, sequential; ${WARMUP} of each kind untimed first, then ${SAMPLES} timed a row, each on a report of its own; times in ms`);
     log(`load average before: ${loadAverage()}`);
@@ -113,7 +113,7 @@ async function overHttp(file: string, reports: number[][]): Promise<void> {
     console.log('| change | p50 | p95 | max | server CPU a request (mean) | answer KiB (mean) | n |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     const send = async (kind: Kind, i: number, body: string) => {
-      const res = await client.patch(`/v2/labelReports/${siteReportId(i)}`, body);
+      const res = await client.request(`${server.url}/v2/labelReports/${siteReportId(i)}`, 'PATCH', body);
       if (res.status !== 200) throw new Error(`PATCH ${kind.name} of report ${i}: ${res.status} ${res.body.toString().slice(0, 300)}`);
       return res.body.length;
     };
@@ -239,31 +239,6 @@ function serve(dbFile: string): Promise<{ child: ChildProcess; url: string }> {
     });
     child.on('exit', (code) => reject(new Error(`labeldesk serve exited with ${code} before listening: ${out}`)));
   });
-}
-
-/** One kept-alive connection, as a local tool or the app uses. */
-class Client {
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-  constructor(private readonly base: string) {}
-
-  patch(path: string, body: string): Promise<{ status: number; body: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const headers = { 'x-api-key': SITE.key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-      const req = http.request(this.base + path, { method: 'PATCH', agent: this.agent, headers }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
 }
 
 /**

@@ -14,12 +14,12 @@
  *                                                      # take, and the fewest requests however slow
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { FIELDS, type FieldDef } from '../query/fields';
 import { DEFAULT_SORT, defaultQuery, SORT_KEYS, toApiParams, toggleSort, type ListFilters, type ListQuery, type SortColumn } from '../renderer/lib/list-query';
 import { BIG_REPORT_ID, fmt, rssMiB, SITE, siteCreated, siteDatabase, siteReport, siteReportId, type SiteDatabase } from './site-database';
+import { SiteClient } from './site-client';
 import { median, percentile } from './stats';
 
 type Group = 'UI path' | 'filter' | 'order' | 'output' | 'page' | 'retrieve';
@@ -82,7 +82,7 @@ export async function run(): Promise<void> {
 async function measureSize(db: SiteDatabase): Promise<{ db: SiteDatabase; rows: Row[]; rss: number }> {
   const served = await startChild(['bin/labeldesk.js', 'serve', '--db', db.file, '--port', '0']);
   const bare = await startChild(['-e', BARE_SERVER]);
-  const client = new Client();
+  const client = new SiteClient();
   try {
     const cases = matrix(db.reports);
     log(`${cases.length} rows, up to ${SAMPLES} sequential requests each (at most ${CASE_SECONDS} s a row, at least ${MIN_SAMPLES} requests); times in ms, p50 / p95 over loopback HTTP`);
@@ -219,7 +219,7 @@ function typicalCondition(key: string, def: FieldDef, size: number): string {
   return '[eq]x';
 }
 
-async function measureCase(client: Client, service: string, bare: string, c: Case, size: number): Promise<Row> {
+async function measureCase(client: SiteClient, service: string, bare: string, c: Case, size: number): Promise<Row> {
   const first = await client.get(service + c.path);
   if (first.status !== 200) throw new Error(`${c.name}: ${first.status} ${first.body.toString().slice(0, 300)}`);
   await client.request(bare + '/__answer', 'PUT', first.body);
@@ -239,7 +239,7 @@ async function measureCase(client: Client, service: string, bare: string, c: Cas
 }
 
 /** Sequential requests on one kept-alive connection, after one untimed. */
-async function timeRequests(client: Client, url: string, count = SAMPLES): Promise<number[]> {
+async function timeRequests(client: SiteClient, url: string, count = SAMPLES): Promise<number[]> {
   await client.get(url);
   const samples: number[] = [];
   const until = performance.now() + CASE_SECONDS * 1000;
@@ -279,7 +279,7 @@ function printGrowth(sizes: number[], results: Map<number, { rows: Row[]; rss: n
 }
 
 /** Retrieve of a small report from 16 connections, beside the bare server sending its bytes. */
-async function throughput(client: Client, service: string, bare: string): Promise<void> {
+async function throughput(client: SiteClient, service: string, bare: string): Promise<void> {
   const url = `${service}/v2/labelReports/${siteReportId(1)}`;
   const body = (await client.get(url)).body;
   await client.request(bare + '/__answer', 'PUT', body);
@@ -313,32 +313,6 @@ const s = require('node:http').createServer((q, r) => {
 s.keepAliveTimeout = 60000;
 s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));
 `;
-
-/** One kept-alive connection per server, as a local tool or the app uses. */
-class Client {
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-  get(url: string): Promise<{ status: number; body: Buffer }> {
-    return this.request(url, 'GET');
-  }
-
-  request(url: string, method: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(url, { method, agent: this.agent, headers: { 'x-api-key': SITE.key } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
 
 function startChild(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
