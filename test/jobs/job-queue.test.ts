@@ -104,26 +104,36 @@ function attemptsOf(h: WebhookHarness, hook: string): { messageId: string; attem
 
 const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 20_000, interval: 10 });
 
+
+/**
+ * Runners for two queues on one file that note every job run and every job running in both at
+ * once; each run waits for `gate` to open.
+ */
+function overlapWatch() {
+  const gate = new Gate();
+  const running = new Map<string, string>();
+  const ran: string[] = [];
+  const overlaps: string[] = [];
+  const runner =
+    (name: string): Runner =>
+    async (job) => {
+      if (running.has(job.id)) overlaps.push(`${job.id} runs in ${running.get(job.id)} and ${name} at once`);
+      running.set(job.id, name);
+      ran.push(job.id);
+      await gate.open;
+      running.delete(job.id);
+      return { ok: true };
+    };
+  return { gate, running, ran, overlaps, runner };
+}
+
 describe('the job queue', () => {
   it('runs each job once at a time though two queues on one file look for it, each under its lease', async () => {
     const { h, hook } = open();
     const second = DataStore.open(h.file);
     others.push(second);
     const ids = Array.from({ length: 12 }, () => h.webhooks.test(ACME, hook).messageId);
-    const gate = new Gate();
-    const running = new Map<string, string>();
-    const ran: string[] = [];
-    const overlaps: string[] = [];
-    const runner =
-      (name: string): Runner =>
-      async (job) => {
-        if (running.has(job.id)) overlaps.push(`${job.id} runs in ${running.get(job.id)} and ${name} at once`);
-        running.set(job.id, name);
-        ran.push(job.id);
-        await gate.open;
-        running.delete(job.id);
-        return { ok: true };
-      };
+    const { gate, running, ran, overlaps, runner } = overlapWatch();
     const a = queue(h.data, runner('a'), { pid: 1001, concurrency: 5 }).start();
     const b = queue(second, runner('b'), { pid: 1002, concurrency: 5 }).start();
     // Ten run, five in each queue; the two left wait: each queue is full and the other's leases hold theirs.
@@ -408,20 +418,7 @@ describe('a drained queue', () => {
     const second = DataStore.open(h.file);
     others.push(second);
     const ids = Array.from({ length: 12 }, () => h.webhooks.test(ACME, hook).messageId);
-    const running = new Map<string, string>();
-    const ran: string[] = [];
-    const overlaps: string[] = [];
-    const gate = new Gate();
-    const runner =
-      (name: string): Runner =>
-      async (job) => {
-        if (running.has(job.id)) overlaps.push(`${job.id} runs in ${running.get(job.id)} and ${name} at once`);
-        running.set(job.id, name);
-        ran.push(job.id);
-        await gate.open;
-        running.delete(job.id);
-        return { ok: true };
-      };
+    const { gate, running, ran, overlaps, runner } = overlapWatch();
     const a = queue(h.data, runner('a'), { pid: 1001, concurrency: 4 });
     const b = queue(second, runner('b'), { pid: 1002, concurrency: 4 });
     const drains = [a.drain(), b.drain()];
