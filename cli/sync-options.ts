@@ -12,6 +12,8 @@ import { CliError, integerOption, UsageError } from './args';
 
 export const REMOTE_KEY_ENV = 'LABELDESK_REMOTE_KEY';
 
+const MIB = 1024 * 1024;
+
 export const SYNC_ARG_SPECS = {
   remote: { type: 'string' },
   company: { type: 'string' },
@@ -21,6 +23,7 @@ export const SYNC_ARG_SPECS = {
   overlap: { type: 'string' },
   'reconcile-every': { type: 'string' },
   conflicts: { type: 'string' },
+  'max-answer-mb': { type: 'string' },
 } as const;
 
 export const SYNC_OPTIONS_HELP = `  --remote URL           the remote instance of the label report API (a LabelDesk serve, or the
@@ -32,7 +35,9 @@ export const SYNC_OPTIONS_HELP = `  --remote URL           the remote instance o
   --page-size N          reports per list page (default ${SYNC_DEFAULTS.pageSize})
   --overlap S            seconds the pull looks back behind its cursor (default ${SYNC_DEFAULTS.overlapSeconds})
   --reconcile-every S    seconds between full comparisons of ids (default ${SYNC_DEFAULTS.reconcileEverySeconds}; also at start)
-  --conflicts P          who wins a field changed on both sides: remote (default) or local`;
+  --conflicts P          who wins a field changed on both sides: remote (default) or local
+  --max-answer-mb N      the largest answer read from the remote, a list page or a report
+                         (default ${SYNC_DEFAULTS.maxAnswerBytes / MIB}); a larger one ends the cycle`;
 
 type SyncArgValues = { [K in keyof typeof SYNC_ARG_SPECS]?: string };
 
@@ -71,7 +76,12 @@ export function syncOptionsFrom(values: SyncArgValues, env: NodeJS.ProcessEnv): 
     overlapSeconds: optionalInteger('--overlap', values.overlap, 0),
     reconcileEverySeconds: optionalInteger('--reconcile-every', values['reconcile-every'], 1),
     conflicts: conflicts?.data,
+    maxAnswerBytes: megabytes(optionalInteger('--max-answer-mb', values['max-answer-mb'], 1, 4096)),
   };
+}
+
+function megabytes(count: number | undefined): number | undefined {
+  return count === undefined ? undefined : count * MIB;
 }
 
 function remoteKey(file: string | undefined, env: NodeJS.ProcessEnv): string {

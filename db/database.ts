@@ -13,11 +13,13 @@ import rareValueIndexes from './migrations/007-rare-value-indexes';
 import companyStateByReport from './migrations/008-company-state-by-report';
 import sortIndexes from './migrations/009-sort-indexes';
 import syncOutboxLeases from './migrations/010-sync-outbox-leases';
+import syncRefused from './migrations/011-sync-refused';
+import syncMirrorFigures from './migrations/012-sync-mirror-figures';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

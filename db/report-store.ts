@@ -223,6 +223,15 @@ export class ReportStore {
     return this.statement('SELECT 1 FROM access WHERE company_id = ? AND label_report_id = ?').get(companyId, id) !== undefined;
   }
 
+  /** Of these access entry ids, those another report than `reportId` holds, with that report's id. */
+  accessHeldElsewhere(reportId: string, accessIds: readonly string[]): Map<string, string> {
+    if (accessIds.length === 0) return new Map();
+    const rows = this.statement(
+      'SELECT id, label_report_id FROM access WHERE id IN (SELECT value FROM json_each(?)) AND label_report_id <> ?',
+    ).all(JSON.stringify(accessIds), reportId) as { id: string; label_report_id: string }[];
+    return new Map(rows.map((r) => [r.id, r.label_report_id]));
+  }
+
   /** Of `ids`, those some company's report has, in one read and without reading the reports. */
   existing(ids: readonly string[]): Set<string> {
     return new Set(this.selectByReportIds('SELECT id FROM label_reports WHERE id IN (SELECT value FROM json_each(?))', ids).map((r) => (r as { id: string }).id));

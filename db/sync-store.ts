@@ -8,9 +8,11 @@ import type {
   ConflictRecord,
   DeadLetterRecord,
   LeasedOutboxRecord,
+  MirrorFigures,
   OutboxRecord,
   PendingFields,
   PullCursor,
+  RefusedRecord,
   SyncSettingsRecord,
   SyncStateRecord,
 } from '../model/sync-records';
@@ -79,6 +81,8 @@ export class SyncStore {
     this.statement(
       `UPDATE sync_settings SET remote_url = ?, company_id = ?${same ? '' : ", cursor_updated = NULL, cursor_ids = '[]', last_reconcile_at = NULL"} WHERE id = 1`,
     ).run(remoteUrl, companyId ?? (same ? now.companyId : null));
+    // Another remote's refusals say nothing about this one.
+    if (!same) this.statement('DELETE FROM sync_refused').run();
   }
 
   saveCursor(cursor: PullCursor): void {
@@ -125,6 +129,15 @@ export class SyncStore {
       `INSERT INTO sync_mirror (label_report_id, remote_updated) VALUES (?, ?)
        ON CONFLICT (label_report_id) DO UPDATE SET remote_updated = excluded.remote_updated`,
     ).run(id, remoteUpdated);
+  }
+
+  /** Whose figures a mirrored report shows: the remote's, or recalculated here after a local edit. */
+  mirrorFigures(id: string): MirrorFigures | undefined {
+    return this.statement('SELECT figures FROM sync_mirror WHERE label_report_id = ?').pluck().get(id) as MirrorFigures | undefined;
+  }
+
+  setMirrorFigures(id: string, figures: MirrorFigures): void {
+    this.statement('UPDATE sync_mirror SET figures = ? WHERE label_report_id = ?').run(figures, id);
   }
 
   unmirror(id: string): void {
@@ -283,6 +296,38 @@ export class SyncStore {
 
   deadLetterCount(): number {
     return this.statement('SELECT count(*) FROM sync_dead_letters').pluck().get() as number;
+  }
+
+  // Reports refused from the remote.
+
+  /** Records why the report was not taken (the latest reason replaces an earlier one). */
+  refuse(id: string, reason: string, at: string): void {
+    this.statement(
+      `INSERT INTO sync_refused (label_report_id, reason, at) VALUES (?, ?, ?)
+       ON CONFLICT (label_report_id) DO UPDATE SET reason = excluded.reason, at = excluded.at`,
+    ).run(id, reason, at);
+  }
+
+  forgetRefused(id: string): void {
+    this.statement('DELETE FROM sync_refused WHERE label_report_id = ?').run(id);
+  }
+
+  /** The newest first. */
+  refused(limit = -1): RefusedRecord[] {
+    const rows = this.statement('SELECT label_report_id, reason, at FROM sync_refused ORDER BY at DESC, label_report_id LIMIT ?').all(limit) as {
+      label_report_id: string;
+      reason: string;
+      at: string;
+    }[];
+    return rows.map((r) => ({ labelReportId: r.label_report_id, reason: r.reason, at: r.at }));
+  }
+
+  refusedIds(): string[] {
+    return this.statement('SELECT label_report_id FROM sync_refused ORDER BY label_report_id').pluck().all() as string[];
+  }
+
+  refusedCount(): number {
+    return this.statement('SELECT count(*) FROM sync_refused').pluck().get() as number;
   }
 
   private statement(sql: string): Statement {

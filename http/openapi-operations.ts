@@ -108,6 +108,16 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
     tag: 'Sync',
     description: 'action: retry queues the edit to be sent again, action: discard drops it and takes the remote’s values; an unknown id answers 404.',
   },
+  listSyncRefused: {
+    tag: 'Sync',
+    description:
+      'Any valid key may read them: each report the remote sent that this desk did not take (another report’s id, a value past the local API’s limits, access entries that contradict themselves), with the reason and when. A refused report is not applied and is tried again at the next reconciliation; it leaves the list once taken or no longer shown by the remote.',
+  },
+  getReportSyncState: {
+    tag: 'Sync',
+    description:
+      'Needs labelReports:read and a report the key’s company can see. figures says whose figures the report shows: remote (calculated by the remote), local-edit (recalculated here after a local edit, waiting for the remote), here (a report only this desk holds).',
+  },
   listSyncOutbox: {
     tag: 'Sync',
     description: 'Any valid key may read it: the reports whose local edits the next push sends.',

@@ -219,7 +219,7 @@ export function withValues(report: Report, values: FieldValues, companyId: strin
     if (field.senseInput && !sameFieldValue(field.get(next, companyId), value)) recalculate = true;
     field.set(next, value, companyId);
   }
-  return recalculate ? withFigures(next) : next;
+  return recalculate ? withFigures(next, report.figures) : next;
 }
 
 /** Field values compare by their JSON: a trim or a list is equal when its members are. */

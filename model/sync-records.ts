@@ -67,3 +67,13 @@ export interface DeadLetterRecord {
   message: string;
   at: string;
 }
+
+/** A report the remote sent that the mirror did not take, and why. */
+export interface RefusedRecord {
+  labelReportId: string;
+  reason: string;
+  at: string;
+}
+
+/** Whose figures a mirrored report shows: the remote's, or recalculated here after a local edit and not yet answered. */
+export type MirrorFigures = 'remote' | 'local';

@@ -53,13 +53,23 @@ export const firmwareVersionInfoSchema = z.strictObject({
   firmwareApiVersion: z.string(),
 });
 
+/** The longest text a report holds in one field: a reference, a custom field's value (or each of its values). */
+export const MAX_TEXT_LENGTH = 1000;
+/** The most custom fields one report holds, and the most values one custom field holds. */
+export const MAX_CUSTOM_FIELDS = 1000;
+/** The longest id of a custom field, of a company and of an access entry. */
+export const MAX_ID_LENGTH = 200;
+
+const text = z.string().max(MAX_TEXT_LENGTH, `a text has at most ${MAX_TEXT_LENGTH} characters`);
+
 export const customFieldIdSchema = z
   .string()
+  .max(MAX_ID_LENGTH, `a customFieldId has at most ${MAX_ID_LENGTH} characters`)
   .regex(/^[A-Za-z0-9_.-]+$/, 'customFieldId may contain only letters, digits, _ . and -');
 export const customFieldValueSchema = z.union([
-  z.string(),
+  text,
   z.number(),
-  z.array(z.union([z.string(), z.number()])),
+  z.array(z.union([text, z.number()])).max(MAX_CUSTOM_FIELDS, `a custom field holds at most ${MAX_CUSTOM_FIELDS} values`),
 ]);
 export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
 export const customFieldSchema = z.strictObject({ customFieldId: customFieldIdSchema, value: customFieldValueSchema });
@@ -174,13 +184,13 @@ export type Page<T> = { data: T[]; totalDocuments: number };
 /** PATCH /v2/labelReports/:id body. Unknown fields are refused. */
 export const labelReportPatchSchema = z.strictObject({
   limits: limitsSchema.partial().optional(),
-  labelReference: z.string().max(1000).optional(),
+  labelReference: text.optional(),
   status: statusSchema.optional(),
   hasFlag: z.boolean().optional(),
   isArchived: z.boolean().optional(),
   customFields: z
     .array(z.strictObject({ customFieldId: customFieldIdSchema, value: customFieldValueSchema.nullable() }))
-    .max(1000)
+    .max(MAX_CUSTOM_FIELDS)
     .optional(),
   trim: trimSchema.nullable().optional(),
 });

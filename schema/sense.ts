@@ -87,14 +87,15 @@ export const reportedSenseDataSchema = z.strictObject({
 });
 export type ReportedSenseData = z.infer<typeof reportedSenseDataSchema>;
 
-const violationCounts = z.object({ temperature: z.int(), humidity: z.int(), all: z.int() });
+const count = z.int().nonnegative();
+const violationCounts = z.object({ temperature: count, humidity: count, all: count });
 export type ViolationCounts = z.infer<typeof violationCounts>;
 
 export const calculatedSenseDataSchema = z.object({
   datapoints: z.array(datapointSchema),
-  numberOfDatapointsAvailable: z.int(),
-  numberOfDatapointsRead: z.int(),
-  numberOfMeasurementsOccurred: z.int(),
+  numberOfDatapointsAvailable: count,
+  numberOfDatapointsRead: count,
+  numberOfMeasurementsOccurred: count,
   attainedValues: z.object({
     minTemperature: z.number().nullable(),
     maxTemperature: z.number().nullable(),
@@ -125,9 +126,9 @@ export type SenseFigures = Omit<CalculatedSenseData, 'datapoints'>;
 
 export const minimalSenseDataSchema = z.object({
   flattenedDatapoints: z.array(z.union([z.literal(0), z.literal(1)])).max(50),
-  numberOfDatapointsAvailable: z.int(),
-  numberOfDatapointsRead: z.int(),
-  numberOfMeasurementsOccurred: z.int(),
+  numberOfDatapointsAvailable: count,
+  numberOfDatapointsRead: count,
+  numberOfMeasurementsOccurred: count,
   numberOfViolations: violationCounts,
 });
 export type MinimalSenseData = z.infer<typeof minimalSenseDataSchema>;

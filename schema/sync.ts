@@ -9,13 +9,17 @@ import {
   companySchema,
   customFieldSchema,
   firmwareVersionInfoSchema,
+  MAX_CUSTOM_FIELDS,
+  MAX_ID_LENGTH,
+  MAX_TEXT_LENGTH,
   modeSchema,
   reportTypeSchema,
   roleSchema,
   statusSchema,
   subCompanySchema,
 } from './report';
-import { alertsConfigSchema, datapointSchema, limitsSchema, MAX_DATAPOINTS, senseConfigSchema } from './sense';
+import { alertSchema, alertsConfigSchema, calculatedSenseDataSchema, datapointSchema, limitsSchema, MAX_DATAPOINTS, senseConfigSchema } from './sense';
+import { MAX_REPORT_ID_LENGTH } from './bundle';
 
 export const SYNC_STATES = ['off', 'idle', 'pushing', 'pulling', 'reconciling', 'offline', 'paused'] as const;
 export const syncStateSchema = z.enum(SYNC_STATES);
@@ -38,6 +42,8 @@ export const syncStatusSchema = z.object({
   pending: z.int().nonnegative(),
   conflicts: z.int().nonnegative(),
   deadLetters: z.int().nonnegative(),
+  /** Reports the remote sent that the mirror did not take (listed in GET /local/sync/refused). */
+  refused: z.int().nonnegative(),
   /** During a pull: reports handled of `totalDocuments`. */
   progress: z.object({ done: z.int().nonnegative(), total: z.int().nonnegative() }).nullable(),
   /** When the next attempt after a failure (or the next cycle) is due, ISO 8601. */
@@ -85,6 +91,32 @@ export type DeadLetter = z.infer<typeof deadLetterSchema>;
 
 export const deadLetterActionBodySchema = z.strictObject({ action: z.enum(['retry', 'discard']) });
 export type DeadLetterActionBody = z.infer<typeof deadLetterActionBodySchema>;
+
+/** `GET /local/sync/refused` element: a report the remote sent that the mirror did not take, and why. */
+export const refusedReportSchema = z.object({
+  labelReportId: z.string(),
+  reason: z.string(),
+  /** ISO 8601: when it was last refused. It is tried again at the next reconciliation. */
+  at: z.string(),
+});
+export type RefusedFromRemote = z.infer<typeof refusedReportSchema>;
+
+/** Whose figures a report shows (`GET /local/sync/reports/:id`). */
+export const FIGURE_SOURCES = ['here', 'remote', 'local-edit'] as const;
+export const reportSyncStateSchema = z.object({
+  id: z.string(),
+  /** It mirrors a report of the remote. */
+  mirrored: z.boolean(),
+  /**
+   * `remote`: calculated by the remote, as it shows them; `local-edit`: recalculated here after
+   * a local edit of limits, trim or alert rules, until the remote answers; `here`: a report
+   * that exists only on this desk, calculated here.
+   */
+  figures: z.enum(FIGURE_SOURCES),
+  /** Its local edits not yet sent. */
+  pending: z.array(z.string()),
+});
+export type ReportSyncState = z.infer<typeof reportSyncStateSchema>;
 
 /** `GET /local/sync/outbox` element: a report edited locally whose edit is not yet sent. */
 export const outboxEntrySchema = z.object({
@@ -135,31 +167,38 @@ export type SyncTestResult = z.infer<typeof syncTestResultSchema>;
 
 /**
  * A report as sync reads it from a remote (a retrieve, a PATCH answer or a list element, whose
- * label carries only uid and sequenceCode): the interface's shape, with what the interface
+ * label carries only uid and sequenceCode): the interface's shape with the limits the local API
+ * keeps (ids, texts, custom values, physical ranges, non-negative counts), what the interface
  * leaves unshown optional, and extra keys ignored. Of the datapoint lists only the one sync
- * keeps is checked, point by point (`remoteDatapointsSchema`).
+ * keeps is checked, point by point (`remoteDatapointsSchema`); the figures beside them are
+ * checked whole, as the mirror keeps them (decisions §5 "What the mirror holds").
  */
-const datapointList = z.array(z.unknown());
+/** More companies than any report is shared with: a longer list is a remote gone wrong. */
+export const MAX_ACCESS_ENTRIES = 1000;
+
+const datapointList = z.array(z.unknown()).max(MAX_DATAPOINTS, `a report holds at most ${MAX_DATAPOINTS} datapoints`);
+const idText = z.string().min(1).max(MAX_ID_LENGTH, `an id has at most ${MAX_ID_LENGTH} characters`);
+const figuresSchema = z.object({ ...calculatedSenseDataSchema.shape, datapoints: datapointList });
 export const remoteReportSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().min(1).max(MAX_REPORT_ID_LENGTH, `a report id has at most ${MAX_REPORT_ID_LENGTH} characters`),
   created: isoInstant(),
   updated: isoInstant(),
-  company: z.object(companySchema.shape),
+  company: z.object({ ...companySchema.shape, id: idText }),
   subCompany: subCompanySchema.nullable().optional(),
   user: z.record(z.string(), z.unknown()).nullable().optional(),
   labelPreset: z.record(z.string(), z.unknown()).nullable().optional(),
   label: z.object({
-    uid: z.string(),
-    sequenceCode: z.string(),
-    type: z.string().optional(),
-    name: z.string().optional(),
+    uid: z.string().max(MAX_TEXT_LENGTH),
+    sequenceCode: z.string().max(MAX_TEXT_LENGTH),
+    type: z.string().max(MAX_TEXT_LENGTH).optional(),
+    name: z.string().max(MAX_TEXT_LENGTH).optional(),
     firmwareVersionInfo: z.object(firmwareVersionInfoSchema.shape).optional(),
     estimatedBatteryDaysLeft: z.number().optional(),
   }),
   mode: modeSchema,
   type: reportTypeSchema,
   status: statusSchema,
-  labelReference: z.string().nullable().optional(),
+  labelReference: z.string().max(MAX_TEXT_LENGTH, `labelReference has at most ${MAX_TEXT_LENGTH} characters`).nullable().optional(),
   senseConfig: z.object({ ...senseConfigSchema.shape, limits: z.object(limitsSchema.shape) }),
   alertsConfig: alertsConfigSchema.nullable().optional(),
   hasFlag: z.boolean(),
@@ -175,15 +214,17 @@ export const remoteReportSchema = z.object({
     })
     .nullable()
     .optional(),
-  calculatedSenseData: z.object({
-    datapoints: datapointList,
-    currentTime: z.int(),
-    numberOfDatapointsAvailable: z.int().nonnegative(),
-    numberOfMeasurementsOccurred: z.int().nonnegative(),
-  }),
-  trimmedSenseData: z.object({ datapoints: datapointList }).nullable().optional(),
-  customFields: z.array(customFieldSchema).nullable().optional(),
-  access: z.array(z.object({ id: z.string(), companyId: z.string().min(1), role: roleSchema })),
+  calculatedSenseData: figuresSchema,
+  trimmedSenseData: figuresSchema.nullable().optional(),
+  alert: alertSchema,
+  customFields: z
+    .array(z.object(customFieldSchema.shape))
+    .max(MAX_CUSTOM_FIELDS, `a report holds at most ${MAX_CUSTOM_FIELDS} custom fields`)
+    .nullable()
+    .optional(),
+  access: z
+    .array(z.object({ id: idText, companyId: idText, labelReportId: z.string().optional(), role: roleSchema }))
+    .max(MAX_ACCESS_ENTRIES, `a report has at most ${MAX_ACCESS_ENTRIES} access entries`),
 });
 export type RemoteReport = z.infer<typeof remoteReportSchema>;
 

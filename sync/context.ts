@@ -1,8 +1,7 @@
 /** What the steps of a cycle (pull, reconcile, push) share: the service, the remote, the settings, and the worker's hooks. */
 import type { ConflictPolicy, RemoteReport } from '../schema/sync';
-import { remoteReportSchema } from '../schema/sync';
 import type { SyncService } from './synced-service';
-import { describeZodError } from '../contract/zod-messages';
+import { isRefused, type RefusedReport } from './remote-checks';
 import type { Remote } from './remote-client';
 import type { RetryWait } from './retrying-remote';
 
@@ -41,12 +40,18 @@ export class Stopped extends Error {
 /** How many retrieves run at once when a page holds reports new to the mirror. */
 export const RETRIEVE_CONCURRENCY = 8;
 
+/** What a batch of retrieves gave: the reports, and those the mirror does not take with why. */
+export interface Retrieved {
+  reports: RemoteReport[];
+  refused: RefusedReport[];
+}
+
 /**
  * The whole reports of `ids`, fetched with retrieve a few at a time, in the order given;
  * those the remote no longer shows (404) are left out.
  */
-export async function retrieveAll(remote: Pick<Remote, 'retrieve'>, ids: readonly string[]): Promise<RemoteReport[]> {
-  const found: (RemoteReport | null)[] = new Array(ids.length).fill(null);
+export async function retrieveAll(remote: Pick<Remote, 'retrieve'>, ids: readonly string[]): Promise<Retrieved> {
+  const found: (RemoteReport | RefusedReport | null)[] = new Array(ids.length).fill(null);
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
@@ -55,14 +60,16 @@ export async function retrieveAll(remote: Pick<Remote, 'retrieve'>, ids: readonl
     }
   };
   await Promise.all(Array.from({ length: Math.min(RETRIEVE_CONCURRENCY, ids.length) }, worker));
-  return found.filter((r): r is RemoteReport => r !== null);
+  const result: Retrieved = { reports: [], refused: [] };
+  for (const r of found) {
+    if (r === null) continue;
+    if (isRefused(r)) result.refused.push(r);
+    else result.reports.push(r);
+  }
+  return result;
 }
 
-/** A list element as a report, or a warning naming what does not fit. */
-export function readElement(ctx: Pick<CycleContext, 'warn'>, element: unknown): RemoteReport | null {
-  const parsed = remoteReportSchema.safeParse(element);
-  if (parsed.success) return parsed.data;
-  const id = (element as { id?: unknown } | null)?.id;
-  ctx.warn(`label report ${typeof id === 'string' ? `'${id}'` : '(without an id)'} was skipped: ${describeZodError(parsed.error)}`);
-  return null;
+/** A refusal as the worker's log says it. */
+export function refusalMessage({ id, reason }: RefusedReport): string {
+  return `label report '${id}' from the remote was refused: ${reason}`;
 }

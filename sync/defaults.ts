@@ -1,5 +1,6 @@
 /** The worker's settings when none are given (decisions §5 "Running it"). */
 import type { SyncOptions } from './index';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../jobs/http-client';
 
 export const SYNC_DEFAULTS = {
   pageSize: 100,
@@ -8,4 +9,5 @@ export const SYNC_DEFAULTS = {
   intervalSeconds: 30,
   conflicts: 'remote',
   requestTimeoutMs: 30_000,
+  maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,
 } as const satisfies Required<Omit<SyncOptions, 'remoteUrl' | 'remoteKey' | 'companyId'>>;

@@ -33,6 +33,8 @@ export interface SyncOptions {
   conflicts?: ConflictPolicy;
   /** Default 30 000. */
   requestTimeoutMs?: number;
+  /** The largest answer read from the remote, a list page or a report; default 64 MiB. */
+  maxAnswerBytes?: number;
 }
 
 export { SYNC_DEFAULTS } from './defaults';

@@ -6,14 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
-import type { OutboxRecord, PendingFields, PullCursor, SyncSettingsRecord, SyncStateRecord } from '../model/sync-records';
+import type { MirrorFigures, OutboxRecord, PendingFields, PullCursor, SyncSettingsRecord, SyncStateRecord } from '../model/sync-records';
 import { ConflictError, NotFoundError } from '../model/errors';
 import type { Actor } from '../schema/change-log';
 import type {
   ConflictPolicy,
   DeadLetter,
   OutboxEntry,
+  RefusedFromRemote,
   RemoteReport,
+  ReportSyncState,
   SyncConflict,
   SyncStatus,
   SyncValue,
@@ -27,6 +29,7 @@ import { syncValue } from './fields';
 import { outboxJobs, type PushJobs } from './push-queue';
 import type { SyncOutbox } from './outbox';
 import { reportFromRemote, UnusableRemoteReport } from './remote-record';
+import { inconsistency, type RefusedReport } from './remote-checks';
 
 const SYNC: Actor = { kind: 'sync' };
 
@@ -36,6 +39,8 @@ export interface ApplyOptions {
   policy: ConflictPolicy;
   /** Saved in the same transaction as the reports. */
   cursor?: PullCursor;
+  /** Reports of the same page the remote sent in a form the mirror does not take, with why. */
+  refused?: readonly RefusedReport[];
 }
 
 export interface ApplyResult {
@@ -43,14 +48,15 @@ export interface ApplyResult {
   /** Reports whose remote `updated` the mirror holds already. */
   skipped: number;
   conflicts: number;
-  /** Reports that could not be taken, with why. */
-  unusable: { id: string; message: string }[];
+  /** Reports not taken, with why: recorded as refused from the remote and tried again at the next reconciliation. */
+  refused: RefusedReport[];
 }
 
 export interface SyncCounts {
   pending: number;
   conflicts: number;
   deadLetters: number;
+  refused: number;
 }
 
 export class SyncMirror {
@@ -117,6 +123,7 @@ export class SyncMirror {
         pending: this.store.outboxCount(),
         conflicts: this.store.conflictCount(),
         deadLetters: this.store.deadLetterCount(),
+        refused: this.store.refusedCount(),
         progress: null,
         nextAttemptAt: saved.nextAttemptAt,
       };
@@ -128,7 +135,37 @@ export class SyncMirror {
       pending: this.store.outboxCount(),
       conflicts: this.store.conflictCount(),
       deadLetters: this.store.deadLetterCount(),
+      refused: this.store.refusedCount(),
     }));
+  }
+
+  /** Reports the remote sent that the mirror did not take, newest first. */
+  refused(): RefusedFromRemote[] {
+    return this.data.read(() => this.store.refused());
+  }
+
+  refusedIds(): string[] {
+    return this.data.read(() => this.store.refusedIds());
+  }
+
+  /** These reports are no longer the remote's to send: their refusals leave the list. */
+  forgetRefused(ids: readonly string[]): void {
+    this.data.write(() => {
+      for (const id of ids) this.store.forgetRefused(id);
+    });
+  }
+
+  /** Whether the report mirrors the remote, whose figures it shows, and which of its fields wait to be sent. */
+  reportState(id: string): ReportSyncState {
+    return this.data.read(() => {
+      const figures = this.store.mirrorFigures(id);
+      return {
+        id,
+        mirrored: figures !== undefined,
+        figures: figures === undefined ? 'here' : figures === 'remote' ? 'remote' : 'local-edit',
+        pending: Object.keys(this.store.outboxEntry(id)?.fields ?? {}),
+      };
+    });
   }
 
   /** Of `ids`, those with a local report (whose label a list element may leave out). */
@@ -152,7 +189,7 @@ export class SyncMirror {
    * the remote's values in the three-way merge.
    */
   applyRemote(reports: readonly RemoteReport[], options: ApplyOptions): ApplyResult {
-    const result: ApplyResult = { applied: 0, skipped: 0, conflicts: 0, unusable: [] };
+    const result: ApplyResult = { applied: 0, skipped: 0, conflicts: 0, refused: [...(options.refused ?? [])] };
     this.data.write(() => {
       const held = this.store.remoteUpdated(reports.map((r) => r.id));
       for (const remote of reports) {
@@ -160,30 +197,50 @@ export class SyncMirror {
           result.skipped++;
           continue;
         }
+        const reason = inconsistency(remote, options.companyId) ?? this.accessClash(remote);
+        if (reason !== null) {
+          result.refused.push({ id: remote.id, reason });
+          continue;
+        }
         try {
-          result.conflicts += this.applyOne(remote, held.has(remote.id), options);
+          // A savepoint of its own: a report the database refuses leaves the rest of the page standing.
+          result.conflicts += this.data.write(() => this.applyOne(remote, held.has(remote.id), options));
           result.applied++;
+          this.store.forgetRefused(remote.id);
         } catch (err) {
-          if (!(err instanceof UnusableRemoteReport)) throw err;
-          result.unusable.push({ id: remote.id, message: err.message });
+          const why = refusalReason(err);
+          if (why === null) throw err;
+          result.refused.push({ id: remote.id, reason: why });
         }
       }
+      const at = this.now().toISOString();
+      for (const r of result.refused) this.store.refuse(r.id, r.reason, at);
       if (options.cursor) this.store.saveCursor(options.cursor);
     });
     if (result.conflicts > 0) this.outbox.notify();
     return result;
   }
 
+  /** Access entry ids are unique across reports here: the remote's must not name another report's entry. */
+  private accessClash(remote: RemoteReport): string | null {
+    const clash = this.data.reports.accessHeldElsewhere(remote.id, remote.access.map((a) => a.id));
+    const [first] = clash;
+    return first ? `access entry id '${first[0]}' is that of another label report ('${first[1]}')` : null;
+  }
+
   /** Writes one remote report (inside a transaction); returns the conflicts it recorded. */
   private applyOne(remote: RemoteReport, wasMirrored: boolean, { companyId, policy }: ApplyOptions): number {
     const stored = this.writer.load(remote.id);
     let report = reportFromRemote(remote, stored, companyId, Math.floor(this.now().getTime() / 1000));
+    let figures: MirrorFigures = 'remote';
     const entry = this.store.outboxEntry(remote.id);
     let conflicts = 0;
     if (entry) {
       const merge = mergeRemote(entry.fields, (field) => syncValue(report, field, companyId), policy);
       if (Object.keys(merge.keepLocal).length > 0) {
+        const shown = report;
         report = withValues(report, new Map(Object.entries(merge.keepLocal)), companyId);
+        if (report.figures !== shown.figures) figures = 'local';
         // The mirror shows local values still: its `updated` does not go back before their edit.
         if (stored && stored.updated > report.updated) report = { ...report, updated: stored.updated };
       }
@@ -197,6 +254,7 @@ export class SyncMirror {
     this.ensureCompanies(remote, report);
     this.writer.put(report, SYNC, stored ?? null);
     this.store.setMirrored(remote.id, remote.updated);
+    this.store.setMirrorFigures(remote.id, figures);
     if (!stored) {
       if (remote.status === 'active') this.events.reportEvent('labelReport.activated', remote.id);
     } else if (wasMirrored && report.numberOfTaps > stored.numberOfTaps) {
@@ -404,4 +462,15 @@ export class SyncMirror {
     const report = withValues(stored, new Map(Object.entries(values)), companyId);
     this.writer.put({ ...report, updated: nextUpdated(stored.updated, this.now()) }, SYNC, stored);
   }
+}
+
+/**
+ * Why the mirror could not take a report: what reportFromRemote found unusable, or a rule of
+ * the database the remote's values break. Null for any other error, which is a fault here.
+ */
+function refusalReason(err: unknown): string | null {
+  if (err instanceof UnusableRemoteReport) return err.message;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) return `the database refuses it: ${(err as Error).message}`;
+  return null;
 }

@@ -17,10 +17,12 @@ export class SyncOutbox {
   ) {}
 
   /** The writer's listener, inside the change's transaction. Pulls (actor sync) never reach the outbox: no echo. */
-  recordChange({ kind, after, actor, changes }: ReportChange): void {
+  recordChange({ kind, before, after, actor, changes }: ReportChange): void {
     if (kind !== 'update' || actor.kind !== 'apiKey' || !after) return;
     const { sync } = this.data;
     if (!sync.isMirrored(after.id)) return;
+    // Recalculated here (a limit, trim or alert rule edited): the desk says so until the remote's figures come back.
+    if (before && after.figures !== before.figures) sync.setMirrorFigures(after.id, 'local');
     const { companyId } = sync.settings();
     if (companyId === null) return;
     const edits = syncEditsOf(changes, companyId);

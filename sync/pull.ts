@@ -11,7 +11,8 @@
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
 import { remoteMinimalSchema, type RemoteReport } from '../schema/sync';
-import { readElement, retrieveAll, type CycleContext } from './context';
+import { refusalMessage, retrieveAll, type CycleContext, type Retrieved } from './context';
+import { isRefused, readRemoteReport, type RefusedReport } from './remote-checks';
 import { advanceCursor, firstQuery, listParameters, nextQuery, type Listed, type PageQuery } from './paging';
 import { RemoteFailure, type RemotePage } from './remote-client';
 
@@ -38,12 +39,12 @@ export async function pull(ctx: CycleContext): Promise<void> {
     // Should this page fail, the list asked ahead is abandoned without an unheard rejection.
     listing?.catch(() => undefined);
 
-    const reports = await reportsOf(ctx, page);
+    const { reports, refused } = await reportsOf(ctx, page);
     // A tie page counts only its instant; the bound's count covers it already.
     if (page.query.kind !== 'tie') total = done + page.totalDocuments;
     cursor = advanceCursor(cursor, page.listed);
-    const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy, cursor }));
-    for (const { message } of applied.unusable) ctx.warn(message);
+    const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy, cursor, refused }));
+    for (const r of applied.refused) ctx.warn(refusalMessage(r));
     done += page.listed.length;
     ctx.progress(Math.min(done, total), total);
     await ctx.checkpoint();
@@ -57,27 +58,32 @@ async function listPage(ctx: CycleContext, query: PageQuery): Promise<ListedPage
 
 /**
  * The reports of a page the mirror does not hold at their `updated`: those it has stored come
- * from the page, new ones whole from retrieve (their list elements are not even read).
+ * from the page, new ones whole from retrieve (their list elements are not even read). Those
+ * that cannot be taken are named with why, to be recorded with the page.
  */
-async function reportsOf(ctx: CycleContext, page: ListedPage): Promise<RemoteReport[]> {
+async function reportsOf(ctx: CycleContext, page: ListedPage): Promise<Retrieved> {
   const { service, remote } = ctx;
   const { listed } = page;
   const outdated = new Set(service.sync.outdated(listed));
   const stored = service.sync.storedIds([...outdated]);
   const fromPage = new Map<string, RemoteReport>();
+  const refused: RefusedReport[] = [];
   page.data.forEach((element, i) => {
     const { id } = listed[i];
     if (!outdated.has(id) || !stored.has(id)) return;
-    const report = readElement(ctx, element);
-    if (report) fromPage.set(id, report);
+    const report = readRemoteReport(id, element);
+    if (isRefused(report)) refused.push(report);
+    else fromPage.set(id, report);
   });
-  const fetched = new Map((await retrieveAll(remote, [...outdated].filter((id) => !stored.has(id)))).map((r) => [r.id, r]));
-  return listed.flatMap(({ id }) => {
+  const retrieved = await retrieveAll(remote, [...outdated].filter((id) => !stored.has(id)));
+  const fetched = new Map(retrieved.reports.map((r) => [r.id, r]));
+  const reports = listed.flatMap(({ id }) => {
     const report = fromPage.get(id) ?? fetched.get(id);
     fromPage.delete(id);
     fetched.delete(id);
     return report ? [report] : [];
   });
+  return { reports, refused: [...refused, ...retrieved.refused] };
 }
 
 function readListed(data: unknown[]): Listed[] {

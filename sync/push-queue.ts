@@ -12,6 +12,7 @@
  * not send it at the same time; an entry edited again while its PATCH is out waits for the next
  * cycle, which the edit schedules.
  */
+import { isRefused } from './remote-checks';
 import type { DataStore } from '../db/data-store';
 import type { LeasedOutboxRecord } from '../model/sync-records';
 import { exponential } from '../jobs/backoff';
@@ -119,7 +120,8 @@ export class PushQueue extends JobQueue<PushJob, PushResult> {
       await ctx.write(() => service.sync.pushSending(entry, values));
       sent = true;
       const answer = (await send(ctx, entry.labelReportId, patchOf(values))) ?? (await remote.retrieve(entry.labelReportId));
-      return { kind: 'accepted', answer };
+      // A retrieve the mirror cannot take leaves the report to the next reconciliation.
+      return { kind: 'accepted', answer: answer && !isRefused(answer) ? answer : null };
     } catch (err) {
       if (err instanceof RemoteFailure && err.kind === 'refused') return { kind: 'refused', failure: err };
       return { kind: 'failed', error: err instanceof Error ? err : new Error(String(err)), sent };
@@ -156,7 +158,7 @@ async function send(ctx: CycleContext, id: string, body: LabelReportPatch): Prom
     } catch (err) {
       if (!(err instanceof RemoteFailure) || !(await ctx.retryWait(attempt, err))) throw err;
       const shown = await ctx.remote.retrieve(id);
-      if (!shown || ctx.service.sync.outdated([shown]).length > 0) throw err;
+      if (!shown || isRefused(shown) || ctx.service.sync.outdated([shown]).length > 0) throw err;
     }
   }
 }

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
 import { remoteMinimalSchema } from '../schema/sync';
-import { retrieveAll, type CycleContext } from './context';
+import { refusalMessage, retrieveAll, type CycleContext } from './context';
 import { reconcileParameters } from './paging';
 import { RemoteFailure } from './remote-client';
 
@@ -29,10 +29,10 @@ export async function reconcile(ctx: CycleContext): Promise<void> {
     }
     const rows = parsed.data;
     for (const row of rows) shown.add(row.id);
-    const reports = await retrieveAll(remote, service.sync.outdated(rows));
-    if (reports.length > 0) {
-      const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy }));
-      for (const { message } of applied.unusable) ctx.warn(message);
+    const { reports, refused } = await retrieveAll(remote, service.sync.outdated(rows));
+    if (reports.length > 0 || refused.length > 0) {
+      const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy, refused }));
+      for (const r of applied.refused) ctx.warn(refusalMessage(r));
     }
     if (rows.length < RECONCILE_PAGE_SIZE) break;
     afterId = rows[rows.length - 1].id;
@@ -40,4 +40,7 @@ export async function reconcile(ctx: CycleContext): Promise<void> {
   }
   const gone = service.sync.mirroredIdsBetween(null, null).filter((id) => !shown.has(id));
   if (gone.length > 0) await ctx.write(() => service.sync.removeGone(gone));
+  // A refused report the remote no longer shows is nothing to try again.
+  const forgotten = service.sync.refusedIds().filter((id) => !shown.has(id));
+  if (forgotten.length > 0) await ctx.write(() => service.sync.forgetRefused(forgotten));
 }

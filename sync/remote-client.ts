@@ -9,7 +9,8 @@
  */
 import { describeZodError } from '../contract/zod-messages';
 import { ROLE_MESSAGES } from '../schema/report';
-import { remotePageSchema, remoteReportSchema, remoteSessionSchema, type RemoteReport } from '../schema/sync';
+import { remotePageSchema, remoteSessionSchema, type RemoteReport } from '../schema/sync';
+import { isRefused, readRemoteReport, type RefusedReport } from './remote-checks';
 import type { LabelReportPatch } from '../schema/report';
 import { HttpClient, HttpFailure, type HttpAnswer } from '../jobs/http-client';
 import { parseRetryAfter } from '../jobs/retry-after';
@@ -82,23 +83,25 @@ export class RemoteClient {
     return parsed.data;
   }
 
-  /** The whole report, or null when the remote does not show it (404). */
-  async retrieve(id: string): Promise<RemoteReport | null> {
+  /**
+   * The whole report; null when the remote does not show it (404); the reason when its answer
+   * is not that report (another shape, or another report's id): one bad report is refused on
+   * its own, the rest of the page goes on.
+   */
+  async retrieve(id: string): Promise<RemoteReport | RefusedReport | null> {
     const answer = await this.request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, undefined, [404]);
     if (answer.status === 404) return null;
-    const parsed = remoteReportSchema.safeParse(answer.body);
-    if (!parsed.success) throw this.unreadable(`label report '${id}'`, describeZodError(parsed.error));
-    return parsed.data;
+    return readRemoteReport(id, answer.body);
   }
 
   /**
    * Sends one PATCH. Resolves with the report the remote answered, or null when its answer is
-   * not a whole report (the interface promises only some of its fields).
+   * not the whole report asked about (the interface promises only some of its fields).
    */
   async patch(id: string, body: LabelReportPatch): Promise<RemoteReport | null> {
     const answer = await this.request('PATCH', `/v2/labelReports/${encodeURIComponent(id)}`, body);
-    const parsed = remoteReportSchema.safeParse(answer.body);
-    return parsed.success ? parsed.data : null;
+    const report = readRemoteReport(id, answer.body);
+    return isRefused(report) ? null : report;
   }
 
   private async request(method: string, path: string, body?: unknown, accept: readonly number[] = []): Promise<{ status: number; body: unknown }> {

@@ -1,13 +1,16 @@
 /**
  * A remote's report as a mirrored one (decisions §5 "What the mirror holds"): everything as the
- * remote shows it, with the calculated figures computed here from the raw datapoints, and the
- * inputs the remote does not show derived from what it shows.
+ * remote shows it, its figures included (the vendor's engine may round or count otherwise than
+ * this desk's, and a desk must show the same alert as the cloud), and the inputs the remote
+ * does not show derived from what it shows, so that a local recalculation starts from the same
+ * facts.
  */
 import { describeZodError } from '../contract/zod-messages';
 import { remoteDatapointsSchema, type RemoteReport } from '../schema/sync';
 import type { BundleReport } from '../schema/bundle';
-import type { Datapoint, Trim } from '../schema/sense';
-import { datapointsFromColumns, estimatedBatteryDaysLeft } from '../sense';
+import type { Datapoint, SenseFigures, Trim } from '../schema/sense';
+import { datapointsFromColumns, estimatedBatteryDaysLeft, type ReportedCounters } from '../sense';
+import { withShownFigures } from '../model/report-figures';
 import { decodeDatapoints } from '../model/datapoint-codec';
 import type { Report, ReportAccess } from '../model/report';
 import { accessId, reportFromBundle } from '../service/report-from-bundle';
@@ -23,7 +26,7 @@ export function reportFromRemote(remote: RemoteReport, stored: Report | undefine
   const storedLabel = stored && { ...stored.label, batteryLifeDays: stored.label.batteryLifeDays ?? undefined };
   const { type, name, firmwareVersionInfo, estimatedBatteryDaysLeft: daysLeft } = remote.label;
   const whole = type !== undefined && name !== undefined && firmwareVersionInfo !== undefined;
-  if (!whole && !storedLabel) throw new UnusableRemoteReport(`label report '${remote.id}': the remote did not show its label`);
+  if (!whole && !storedLabel) throw new UnusableRemoteReport('the remote did not show its label');
   const label = whole
     ? {
         uid: remote.label.uid,
@@ -36,8 +39,6 @@ export function reportFromRemote(remote: RemoteReport, stored: Report | undefine
     : { ...storedLabel!, uid: remote.label.uid, sequenceCode: remote.label.sequenceCode };
 
   const datapoints = rawDatapoints(remote);
-  const shown = remote.reportedSenseData;
-  const counters = shown ?? remote.calculatedSenseData;
   const bundle: BundleReport = {
     id: remote.id,
     created: new Date(remote.created).toISOString(),
@@ -55,23 +56,46 @@ export function reportFromRemote(remote: RemoteReport, stored: Report | undefine
     alertsConfig: remote.alertsConfig ?? null,
     numberOfTaps: remote.numberOfTaps,
     dataIsIncomplete: remote.dataIsIncomplete ?? stored?.dataIsIncomplete === true,
-    reportedSenseData: {
-      datapoints,
-      currentTime: counters.currentTime,
-      numberOfDatapointsAvailable: counters.numberOfDatapointsAvailable,
-      numberOfMeasurementsOccurred: counters.numberOfMeasurementsOccurred,
-    },
+    // Without counters first: what section 2 gives without them tells which ones the label reported.
+    reportedSenseData: { datapoints },
     trim: trimFrom(remote, datapoints, stored),
     customFields: remote.customFields ?? [],
   };
-  return {
-    ...reportFromBundle(bundle),
+  const computed = reportFromBundle(bundle);
+  const calculated = figuresShown(remote.calculatedSenseData);
+  const report: Report = {
+    ...computed,
+    reported: reportedCounters(remote, computed.figures.calculated),
     access: accessOf(remote),
     states: [
       ...(stored?.states.filter((s) => s.companyId !== companyId) ?? []),
       { companyId, hasFlag: remote.hasFlag, isArchived: remote.isArchived },
     ],
   };
+  const trimmed = remote.trimmedSenseData ? figuresShown(remote.trimmedSenseData) : null;
+  return withShownFigures(report, { calculated, trimmed, alert: remote.alert });
+}
+
+/** A figures object as the remote shows it, without its datapoint list (the report's own datapoints stand for it). */
+function figuresShown({ datapoints: _, ...figures }: RemoteReport['calculatedSenseData']): SenseFigures {
+  return figures;
+}
+
+/**
+ * The counters the label reported: as the remote shows them, else each one only where the
+ * remote's calculated figures differ from what section 2 gives without it (the last
+ * datapoint's time, the number of datapoints read), so that trimmed figures count the trimmed
+ * timeline as the remote's do.
+ */
+function reportedCounters(remote: RemoteReport, withoutCounters: SenseFigures): ReportedCounters {
+  const shown = remote.reportedSenseData;
+  const source = shown ?? remote.calculatedSenseData;
+  const counters: ReportedCounters = {};
+  for (const key of ['currentTime', 'numberOfDatapointsAvailable', 'numberOfMeasurementsOccurred'] as const) {
+    const value = source[key];
+    if (value !== undefined && (shown || value !== withoutCounters[key])) counters[key] = value;
+  }
+  return counters;
 }
 
 /** The stored battery life while it still gives the remote's estimate (so a fetch changes nothing), else one that does. */
@@ -101,7 +125,7 @@ function rawDatapoints(remote: RemoteReport): Datapoint[] {
   const list = remote.reportedSenseData?.datapoints ?? remote.calculatedSenseData.datapoints;
   const parsed = remoteDatapointsSchema.safeParse(list);
   if (!parsed.success) {
-    throw new UnusableRemoteReport(`label report '${remote.id}': ${describeZodError(parsed.error, 'datapoints')}`);
+    throw new UnusableRemoteReport(describeZodError(parsed.error, 'datapoints'));
   }
   return parsed.data;
 }

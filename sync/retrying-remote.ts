@@ -3,6 +3,7 @@
  * (read-retry.ts), the PATCH sent once (push-queue.ts decides whether to send it again). The waits
  * between attempts are the worker's, so that stopping it ends them at once.
  */
+import type { RefusedReport } from './remote-checks';
 import type { LabelReportPatch } from '../schema/report';
 import type { RemoteReport } from '../schema/sync';
 import { RemoteFailure, type Remote, type RemoteClient, type RemotePage } from './remote-client';
@@ -28,7 +29,7 @@ export class RetryingRemote implements Remote {
     return this.read(() => this.client.list(query));
   }
 
-  retrieve(id: string): Promise<RemoteReport | null> {
+  retrieve(id: string): Promise<RemoteReport | RefusedReport | null> {
     return this.read(() => this.client.retrieve(id));
   }
 

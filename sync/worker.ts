@@ -86,7 +86,7 @@ class Worker implements SyncWorker {
     this.settings = { ...SYNC_DEFAULTS, ...stripUndefined(options) } as Required<Omit<SyncOptions, 'companyId'>>;
     this.now = hooks.now ?? (() => new Date());
     this.random = hooks.random ?? Math.random;
-    this.client = new RemoteClient(options.remoteUrl, options.remoteKey, this.settings.requestTimeoutMs);
+    this.client = new RemoteClient(options.remoteUrl, options.remoteKey, this.settings.requestTimeoutMs, this.settings.maxAnswerBytes);
     this.remote = new RetryingRemote(this.client, (attempt, failure) => this.retryWait(attempt, failure));
     service.sync.setRemote(options.remoteUrl, options.companyId ?? null);
     const saved = service.sync.savedState();

@@ -10,6 +10,8 @@ import {
   deadLetterActionBodySchema,
   deadLetterSchema,
   outboxEntrySchema,
+  refusedReportSchema,
+  reportSyncStateSchema,
   resolveConflictBodySchema,
   syncConflictSchema,
   syncSettingsBodySchema,
@@ -70,6 +72,18 @@ const OUTBOX_DOC: OperationDoc = {
   summary: 'Reports edited here whose edits are not yet sent to the remote',
   responses: { 200: { description: 'One entry per report, oldest first', shape: shape('SyncOutboxList', z.array(outboxEntrySchema), [shape('SyncOutboxEntry', outboxEntrySchema)]) } },
 };
+const REFUSED_DOC: OperationDoc = {
+  operationId: 'listSyncRefused',
+  summary: 'Reports the remote sent that this desk did not take, with why; each is tried again at the next reconciliation',
+  responses: { 200: { description: 'The refused reports, newest first', shape: shape('SyncRefusedList', z.array(refusedReportSchema), [shape('SyncRefused', refusedReportSchema)]) } },
+};
+const REPORT_STATE_DOC: OperationDoc = {
+  operationId: 'getReportSyncState',
+  summary: 'Whether a report mirrors the remote, whose figures it shows, and which of its edits wait to be sent',
+  params: { id: z.string().describe('The label report id') },
+  responses: { 200: { description: 'The report’s sync state', shape: shape('ReportSyncState', reportSyncStateSchema) } },
+  refusals: [404],
+};
 const SETTINGS_DOC: OperationDoc = {
   operationId: 'getSyncSettings',
   summary: 'The remote this service syncs with, and whether it holds a key for it (never the key)',
@@ -90,6 +104,7 @@ const TEST_DOC: OperationDoc = {
 
 const READ: RouteChecks = { permission: null, query: [] };
 const ACT: RouteChecks = { permission: 'sync:manage', query: [] };
+const READ_REPORT: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const ACT_ON_BODY: RouteChecks = { permission: 'sync:manage', body: true, query: [] };
 
 type WithId = { Params: { id: string } };
@@ -131,6 +146,14 @@ export function syncRoutes(service: Pick<ServedService, 'sync'>, sync: SyncContr
 
     app.get('/local/sync/outbox', { config: { openapi: OUTBOX_DOC, checks: READ } }, async () => {
       return service.sync.outboxEntries();
+    });
+
+    app.get('/local/sync/refused', { config: { openapi: REFUSED_DOC, checks: READ } }, async () => {
+      return service.sync.refused();
+    });
+
+    app.get<WithId>('/local/sync/reports/:id', { config: { openapi: REPORT_STATE_DOC, checks: READ_REPORT } }, async (request) => {
+      return service.sync.reportState(request.params.id);
     });
 
     app.get('/local/sync/settings', { config: { openapi: SETTINGS_DOC, checks: READ } }, async () => {

@@ -105,6 +105,8 @@ describe('the document', () => {
       '/local/sync/dead-letters': ['get'],
       '/local/sync/dead-letters/{id}': ['post'],
       '/local/sync/outbox': ['get'],
+      '/local/sync/refused': ['get'],
+      '/local/sync/reports/{id}': ['get'],
       '/local/sync/settings': ['get', 'put'],
       '/local/sync/test': ['post'],
     });

@@ -28,6 +28,7 @@ function status(overrides: Partial<SyncStatus>): SyncStatus {
     pending: 0,
     conflicts: 0,
     deadLetters: 0,
+    refused: 0,
     progress: null,
     nextAttemptAt: null,
     ...overrides,

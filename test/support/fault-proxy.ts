@@ -175,6 +175,11 @@ export class FaultProxy {
     this.latencyMs = ms;
   }
 
+  /** Delays (latency or `delay` faults) whose timer is still set. */
+  get pendingDelays(): number {
+    return this.timers.size;
+  }
+
   /**
    * The target becomes unreachable: `refuse` stops listening, so connections are refused;
    * `reset` accepts connections and cuts them at once. Open connections are cut either way.
