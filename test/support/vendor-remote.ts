@@ -355,16 +355,18 @@ export class VendorRemote {
       const res = await fetch(this.target + path, {
         method,
         headers,
-        body: method === 'GET' || method === 'HEAD' || !body || body.length === 0 ? undefined : body,
+        body: method === 'GET' || method === 'HEAD' || !body || body.length === 0 ? undefined : new Uint8Array(body),
         signal: controller.signal,
       });
       const limit = this.opts.maxAnswerBytes ?? 64 * 1024 * 1024;
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of res.body ?? []) {
+      const reader = res.body?.getReader();
+      for (let read = await reader?.read(); reader && read && !read.done; read = await reader.read()) {
+        const chunk = read.value;
         size += chunk.length;
         if (size > limit) {
-          controller.abort();
+          await reader.cancel();
           throw new Error(`answer of ${method} ${path} over ${limit} bytes`);
         }
         chunks.push(Buffer.from(chunk));
