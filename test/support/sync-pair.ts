@@ -10,6 +10,12 @@
  *
  * `expectMirrored()` compares both sides fully: every report the remote shows to the company's
  * key, retrieved and listed on each side, field by field.
+ *
+ * With `remote: 'vendor'` the local side talks (through the fault proxy) to a vendor-shaped
+ * remote (vendor-remote.ts) in front of the LabelDesk remote: it sees only what
+ * label-report-api.md promises, and no `/local/session`, so the worker is given the company.
+ * `expectMirrored()` then compares what the vendor remote shows with what the desk shows of the
+ * same fields.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,8 +32,14 @@ import type { WorkerHooks } from '../../sync/worker';
 import { REPO } from '../cli/run-labeldesk';
 import { FaultProxy } from './fault-proxy';
 import { COMPANIES, startTestService, type KeyName, type TestService } from './service-fixture';
+import { VendorRemote, type VendorRemoteOptions } from './vendor-remote';
 
 export const COMPANY = 'acme';
+
+/** What the local side syncs with: another LabelDesk, or the vendor-shaped remote in front of it. */
+export type RemoteKind = 'labeldesk' | 'vendor';
+/** Both kinds, for `describe.each` over the scenarios. */
+export const REMOTE_KINDS: readonly RemoteKind[] = ['labeldesk', 'vendor'];
 
 /** What a local key of the pair may do. */
 export const LOCAL_KEYS = {
@@ -44,6 +56,10 @@ export interface PairOptions {
   worker?: Partial<SyncOptions>;
   /** The remote key the local side uses (a key of startTestService's set; default `acme`). */
   remoteKey?: KeyName;
+  /** What the local side syncs with (default `labeldesk`). */
+  remote?: RemoteKind;
+  /** The vendor remote's options, with `remote: 'vendor'`. */
+  vendor?: VendorRemoteOptions;
 }
 
 export interface Answer {
@@ -81,15 +97,25 @@ export class SyncPair {
     readonly localDbFile: string,
     readonly remoteKey: string,
     private readonly workerDefaults: Partial<SyncOptions>,
+    /** The vendor-shaped remote between the proxy and the remote, with `remote: 'vendor'`. */
+    readonly vendor: VendorRemote | undefined,
+    private readonly vendorOptions: VendorRemoteOptions,
   ) {}
 
   static async start(options: PairOptions = {}): Promise<SyncPair> {
     const remote = await startTestService(options.reports ?? []);
-    const proxy = await FaultProxy.start(remote.url);
+    const vendor = options.remote === 'vendor' ? await VendorRemote.start(remote.url, { notShown: 'mixed', patchAnswer: 'least', ...options.vendor }) : undefined;
+    const proxy = await FaultProxy.start(vendor?.url ?? remote.url);
     const dir = mkdtempSync(join(tmpdir(), 'labeldesk-sync-'));
     const localDbFile = join(dir, 'local.sqlite');
     const local = await startService({ dbFile: localDbFile, staticDir: join(dir, 'no-ui') });
-    return new SyncPair(remote, proxy, local, dir, localDbFile, remote.keys[options.remoteKey ?? 'acme'], options.worker ?? {});
+    const remoteKey = remote.keys[options.remoteKey ?? 'acme'];
+    return new SyncPair(remote, proxy, local, dir, localDbFile, remoteKey, options.worker ?? {}, vendor, options.vendor ?? {});
+  }
+
+  /** What the local side syncs with. */
+  get remoteKind(): RemoteKind {
+    return this.vendor ? 'vendor' : 'labeldesk';
   }
 
   /** The worker options this pair's local side runs with. */
@@ -145,6 +171,11 @@ export class SyncPair {
   /** A request to the remote itself (not through the proxy), with a key of its set. */
   remoteApi(path: string, init: RequestInit & { key?: KeyName } = {}): Promise<Answer> {
     return request(this.remote.url, path, this.remote.keys[init.key ?? 'acme'], init);
+  }
+
+  /** A request to what the local side syncs with (the vendor remote, else the remote), not through the proxy, with a key of the remote's set. */
+  upstreamApi(path: string, init: RequestInit & { key?: KeyName } = {}): Promise<Answer> {
+    return request(this.vendor?.url ?? this.remote.url, path, this.remote.keys[init.key ?? 'acme'], init);
   }
 
   /** A request to the local service, with a local key (`manager` unless told). */
@@ -223,23 +254,63 @@ export class SyncPair {
 
   /**
    * Both sides show the company's key the same reports, each the same in every field, through
-   * retrieve and through a list page of `output=normal`. `localOnly`: reports that exist only
-   * locally (never mirrored), left out of the comparison.
+   * retrieve and through list pages of `output=normal` and `output=minimal`. `localOnly`: reports
+   * that exist only locally (never mirrored), left out of the comparison.
+   *
+   * Against the vendor remote, each answer of the desk is compared in the fields the vendor's
+   * answer shows (the desk may show more). The figures (calculatedSenseData, trimmedSenseData,
+   * alert, minimalSenseData) are compared only where the desk can agree with the remote today:
+   * not for reports with humidity readings or a trim, nor at all when the vendor's `figures`
+   * hook is set. vendor-figures.test.ts holds those cases.
    */
   async expectMirrored(localOnly: readonly string[] = []): Promise<void> {
     const remoteIds = await this.remoteIds();
     const localIds = (await this.localIds()).filter((id) => !localOnly.includes(id));
     expect(localIds, 'the reports the local side shows').toEqual(remoteIds);
+    const figuresApart = await this.figuresApart(remoteIds);
+    const seen = (shown: any, local: any, id: string) => {
+      const l = this.vendor ? projectOnto(local, shown) : local;
+      return figuresApart.has(id) ? [withoutFigures(l), withoutFigures(shown)] : [l, shown];
+    };
     for (const id of remoteIds) {
-      const [remote, local] = await Promise.all([this.remoteReport(id), this.localReport(id)]);
-      expect(withoutClockFields(local), `report ${id} retrieved on both sides`).toEqual(withoutClockFields(remote));
-      const days = [local?.label?.estimatedBatteryDaysLeft, remote.label.estimatedBatteryDaysLeft];
+      const [upstream, local] = await Promise.all([this.upstreamReport(id), this.localReport(id)]);
+      const [l, u] = seen(withoutClockFields(upstream), withoutClockFields(local), id);
+      expect(l, `report ${id} retrieved on both sides`).toEqual(u);
+      const days = [local?.label?.estimatedBatteryDaysLeft, upstream.label.estimatedBatteryDaysLeft];
       expect(Math.abs(days[0] - days[1]), `battery days of ${id}: local ${days[0]}, remote ${days[1]}`).toBeLessThanOrEqual(1);
     }
-    const list = '/v2/labelReports?output=normal&order=id[asc]&pageSize=1000000';
-    const [remoteList, localList] = await Promise.all([this.remoteApi(list), this.localApi(list, { key: 'reader' })]);
-    const localElements = localList.body.data.filter((r: { id: string }) => !localOnly.includes(r.id));
-    expect(localElements, 'the list pages of both sides').toEqual(remoteList.body.data);
+    for (const output of ['normal', 'minimal']) {
+      const list = `/v2/labelReports?output=${output}&order=id[asc]&pageSize=1000000`;
+      const [upstreamList, localList] = await Promise.all([this.upstreamApi(list), this.localApi(list, { key: 'reader' })]);
+      expect(upstreamList.status, JSON.stringify(upstreamList.body)).toBe(200);
+      const localElements = localList.body.data.filter((r: { id: string }) => !localOnly.includes(r.id));
+      expect(localElements.map((r: { id: string }) => r.id), `the ids of the ${output} list pages`).toEqual(upstreamList.body.data.map((r: { id: string }) => r.id));
+      const pairs = upstreamList.body.data.map((shown: any, i: number) => seen(shown, localElements[i], shown.id));
+      expect(
+        pairs.map((p: any[]) => p[0]),
+        `the ${output} list pages of both sides`,
+      ).toEqual(pairs.map((p: any[]) => p[1]));
+    }
+  }
+
+  /** The report as what the local side syncs with shows it. */
+  async upstreamReport(id: string): Promise<any> {
+    const answer = await this.upstreamApi(`/v2/labelReports/${encodeURIComponent(id)}`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  }
+
+  /** The reports whose figures a desk does not yet keep as the vendor shows them (none against a LabelDesk remote). */
+  private async figuresApart(ids: readonly string[]): Promise<Set<string>> {
+    if (!this.vendor) return new Set();
+    if (this.vendorOptions.figures) return new Set(ids);
+    const apart = new Set<string>();
+    for (const id of ids) {
+      const full = await this.remoteReport(id);
+      const humid = (full.reportedSenseData?.datapoints ?? []).some((p: { humidity?: number | null }) => p.humidity != null);
+      if (humid || full.trimmedSenseData != null) apart.add(id);
+    }
+    return apart;
   }
 
   /** Stops the in-process worker and the local service; `reopenLocal` starts them again on the same file. */
@@ -306,6 +377,7 @@ export class SyncPair {
     await this.worker?.stop();
     await this.local.close();
     await this.proxy.close();
+    await this.vendor?.close();
     await this.remote.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
@@ -347,6 +419,25 @@ function withoutClockFields(report: any): any {
   if (report?.label?.estimatedBatteryDaysLeft === undefined) return report;
   const { estimatedBatteryDaysLeft: _days, ...label } = report.label;
   return { ...report, label };
+}
+
+/**
+ * `local` in the fields `shown` shows, at every depth (arrays element by element): what the
+ * desk shows of what the vendor shows. A field the desk lacks stays missing, so the comparison
+ * names it.
+ */
+export function projectOnto(local: any, shown: any): any {
+  if (Array.isArray(shown)) return Array.isArray(local) ? local.map((l, i) => (i < shown.length ? projectOnto(l, shown[i]) : l)) : local;
+  if (shown === null || typeof shown !== 'object' || local === null || typeof local !== 'object' || Array.isArray(local)) return local;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(shown)) if (key in local) out[key] = projectOnto(local[key], shown[key]);
+  return out;
+}
+
+function withoutFigures(report: any): any {
+  if (report === null || typeof report !== 'object') return report;
+  const { calculatedSenseData: _c, trimmedSenseData: _t, alert: _a, minimalSenseData: _m, ...rest } = report;
+  return rest;
 }
 
 function onceExited(child: ChildProcess): Promise<void> {

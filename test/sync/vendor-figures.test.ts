@@ -1,0 +1,129 @@
+/**
+ * A mirror keeps the remote's figures (decisions.md §5 "What the mirror holds"): against the
+ * vendor's cloud, whose datapoints carry no humidity, whose trim is not shown and whose engine
+ * may round or count otherwise than section 2, the desk must show calculatedSenseData,
+ * trimmedSenseData, alert and the list's minimalSenseData counters exactly as the remote does.
+ *
+ * Today the desk recomputes them from what it mirrored, so each case below is `it.fails`: it
+ * shows the difference. When a case starts passing, vitest reports the `it.fails` as failed:
+ * that is the sign to turn it into a plain `it`. The `it`s before each case check that the case
+ * is what it claims (the remote does show what section 2 over the vendor's answer cannot give),
+ * so an `it.fails` never fails for a reason of its own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeReport, series, T0 } from '../support/service-fixture';
+import { projectOnto, SyncPair } from '../support/sync-pair';
+import { at } from '../support/sync-reports';
+
+/** The desk shows the vendor's figures for `id`, in retrieve and in the minimal list. */
+async function expectRemoteFigures(pair: SyncPair, id: string): Promise<void> {
+  const [shown, local] = await Promise.all([pair.upstreamReport(id), pair.localReport(id)]);
+  expect(local, `${id} is mirrored`).toBeDefined();
+  for (const field of ['calculatedSenseData', 'trimmedSenseData', 'alert'] as const) {
+    expect(projectOnto(local[field], shown[field]), `${id}: ${field}`).toEqual(shown[field]);
+  }
+  const list = '/v2/labelReports?output=minimal&order=id[asc]&pageSize=1000';
+  const [shownList, localList] = await Promise.all([pair.upstreamApi(list), pair.localApi(list, { key: 'reader' })]);
+  const counters = (element: any) => {
+    const { flattenedDatapoints: _flags, ...rest } = element.minimalSenseData;
+    return { ...rest, alert: element.alert };
+  };
+  expect(counters(localList.body.data.find((r: any) => r.id === id)), `${id}: minimalSenseData counters`).toEqual(
+    counters(shownList.body.data.find((r: any) => r.id === id)),
+  );
+}
+
+describe('figures section 2 cannot give from what the vendor shows', () => {
+  const humid = makeReport('humid', {
+    updated: at(1),
+    type: 'humiditySense',
+    senseConfig: {
+      limits: { minTemperature: 2, maxTemperature: 8, minHumidity: 30, maxHumidity: 70 },
+      interval: 600,
+      configTime: T0 - 600,
+      startDelay: 600,
+      runningTime: 86_400,
+    },
+    // Temperatures all inside their limits; humidity out at three readings.
+    reportedSenseData: { datapoints: series(T0, 600, [4, 5, 5, 6, 5, 4, 5, 5], [40, 45, 80, 75, 50, 20, 40, 40]) },
+  });
+  const trimmed = makeReport('trimmed', {
+    updated: at(2),
+    reportedSenseData: { datapoints: series(T0, 600, [4, 5, 9, 10, 5, 4, 1, 5]) },
+    trim: { startTime: T0 + 1200, endTime: T0 + 3000 },
+  });
+  let pair: SyncPair;
+  beforeAll(async () => {
+    pair = await SyncPair.start({ reports: [humid, trimmed], remote: 'vendor' });
+    await pair.cycleOk();
+  });
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it('the vendor remote counts humidity excursions its datapoints do not show, and shows a trimmed timeline', async () => {
+    const h = await pair.upstreamReport('humid');
+    expect(h.calculatedSenseData.numberOfViolations.humidity).toBeGreaterThan(0);
+    expect(h.calculatedSenseData.numberOfViolations.temperature).toBe(0);
+    expect(h.calculatedSenseData.datapoints.every((p: object) => !('humidity' in p))).toBe(true);
+    const t = await pair.upstreamReport('trimmed');
+    expect(t.trimmedSenseData).not.toBeNull();
+    expect(t.trimmedSenseData.datapoints.length).toBeLessThan(t.calculatedSenseData.datapoints.length);
+  });
+
+  // The desk recomputes from datapoints without humidity: it counts no humidity excursion and
+  // may give another alert than the remote.
+  it.fails('a report with humidity readings and humidity excursions keeps the remote figures', async () => {
+    await expectRemoteFigures(pair, 'humid');
+  });
+
+  // The desk derives the trim from the trimmed datapoints and recomputes over it: its trimmed
+  // figures and the list counters drawn from them need not be the remote's.
+  it.fails('a trimmed report keeps the remote figures', async () => {
+    await expectRemoteFigures(pair, 'trimmed');
+  });
+});
+
+describe('a remote whose engine rounds and alerts otherwise than section 2', () => {
+  // Section 2 gives level 1 here (one rule: level 1 after 600 s out of range); the vendor says 2,
+  // and rounds the mean kinetic temperature to one decimal.
+  const report = makeReport('vendor-engine', {
+    updated: at(1),
+    alertsConfig: { rules: [{ level: 1, kind: 'cumulative', seconds: 600 }] },
+    reportedSenseData: { datapoints: series(T0, 600, [4, 5, 9, 10, 5, 4.3, 1, 5.7]) },
+  });
+  const round = (value: number) => Math.round(value * 10) / 10;
+  const vendorEngine = (r: any) => ({
+    ...r,
+    alert: { ...r.alert, level: 2 },
+    calculatedSenseData: {
+      ...r.calculatedSenseData,
+      analysedValues: {
+        temperature: { ...r.calculatedSenseData.analysedValues.temperature, meanKineticTemperature: round(r.calculatedSenseData.analysedValues.temperature.meanKineticTemperature) },
+      },
+    },
+  });
+  let pair: SyncPair;
+  beforeAll(async () => {
+    pair = await SyncPair.start({ reports: [report], remote: 'vendor', vendor: { figures: vendorEngine } });
+    await pair.cycleOk();
+  });
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it('the vendor remote shows level 2 and a rounded MKT where section 2 gives level 1 and an unrounded one', async () => {
+    const own = await pair.remoteReport('vendor-engine');
+    expect(own.alert.level).toBe(1);
+    const mkt = own.calculatedSenseData.analysedValues.temperature.meanKineticTemperature;
+    expect(round(mkt)).not.toBe(mkt);
+    const shown = await pair.upstreamReport('vendor-engine');
+    expect(shown.alert.level).toBe(2);
+    expect(shown.calculatedSenseData.analysedValues.temperature.meanKineticTemperature).toBe(round(mkt));
+  });
+
+  // The desk recomputes with section 2: level 1 and the unrounded MKT.
+  it.fails('the desk shows the remote figures, not its own', async () => {
+    await expectRemoteFigures(pair, 'vendor-engine');
+  });
+});
