@@ -4,11 +4,10 @@
  * may round or count otherwise than section 2, the desk must show calculatedSenseData,
  * trimmedSenseData, alert and the list's minimalSenseData counters exactly as the remote does.
  *
- * Today the desk recomputes them from what it mirrored, so each case below is `it.fails`: it
- * shows the difference. When a case starts passing, vitest reports the `it.fails` as failed:
- * that is the sign to turn it into a plain `it`. The `it`s before each case check that the case
- * is what it claims (the remote does show what section 2 over the vendor's answer cannot give),
- * so an `it.fails` never fails for a reason of its own.
+ * The `it`s before each case check that the case is what it claims (the remote does show what
+ * section 2 over the vendor's answer cannot give), so that the case cannot pass by accident.
+ * A local edit of limits recalculates at once what the desk can (temperature), keeps what it
+ * cannot (humidity), and says so, until the remote's answer to the push replaces it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeReport, series, T0 } from '../support/service-fixture';
@@ -71,18 +70,47 @@ describe('figures section 2 cannot give from what the vendor shows', () => {
     expect(t.trimmedSenseData.datapoints.length).toBeLessThan(t.calculatedSenseData.datapoints.length);
   });
 
-  // The desk recomputes from datapoints without humidity: it counts no humidity excursion and
-  // may give another alert than the remote.
-  it.fails('a report with humidity readings and humidity excursions keeps the remote figures', async () => {
+  // Recomputed from datapoints without humidity, the desk would count no humidity excursion and
+  // might give another alert than the remote.
+  it('a report with humidity readings and humidity excursions keeps the remote figures', async () => {
     await expectRemoteFigures(pair, 'humid');
   });
 
-  // The desk derives the trim from the trimmed datapoints and recomputes over it: its trimmed
-  // figures and the list counters drawn from them need not be the remote's.
-  it.fails('a trimmed report keeps the remote figures', async () => {
+  // Recomputed over the trim derived from the trimmed datapoints, the trimmed figures and the
+  // list counters drawn from them need not be the remote's.
+  it('a trimmed report keeps the remote figures', async () => {
     await expectRemoteFigures(pair, 'trimmed');
+    expect(await figuresSource(pair, 'trimmed')).toBe('remote');
+  });
+
+  it('a local limit edit shows new temperature figures at once and keeps the humidity ones; the remote’s answer replaces them', async () => {
+    const shown = (await pair.upstreamReport('humid')).calculatedSenseData;
+    const edited = await pair.localEdit('humid', { limits: { maxTemperature: 4.5 } });
+    const local = edited.calculatedSenseData;
+    // 5, 5, 6, 5, 5, 5 of the eight readings are above 4.5 °C now.
+    expect(local.numberOfViolations.temperature).toBeGreaterThan(0);
+    expect(local.durationOfViolations.temperature).toBeGreaterThan(0);
+    expect(local.numberOfViolations.humidity).toBe(shown.numberOfViolations.humidity);
+    expect(local.durationOfViolations.humidity).toBe(shown.durationOfViolations.humidity);
+    expect(local.durationOfViolations.all).toBeGreaterThanOrEqual(Math.max(local.durationOfViolations.temperature, shown.durationOfViolations.humidity));
+    expect(edited.alert.level).toBeGreaterThanOrEqual((await pair.upstreamReport('humid')).alert.level);
+    expect(await figuresSource(pair, 'humid')).toBe('local-edit');
+
+    await pair.settle();
+    const after = await pair.upstreamReport('humid');
+    expect(after.senseConfig.limits.maxTemperature).toBe(4.5);
+    expect(after.calculatedSenseData.numberOfViolations.temperature).toBeGreaterThan(0);
+    await expectRemoteFigures(pair, 'humid');
+    expect(await figuresSource(pair, 'humid')).toBe('remote');
   });
 });
+
+/** Whose figures the desk says the report shows. */
+async function figuresSource(pair: SyncPair, id: string): Promise<string> {
+  const answer = await pair.localApi(`/local/sync/reports/${id}`, { key: 'reader' });
+  expect(answer.status).toBe(200);
+  return answer.body.figures;
+}
 
 describe('a remote whose engine rounds and alerts otherwise than section 2', () => {
   // Section 2 gives level 1 here (one rule: level 1 after 600 s out of range); the vendor says 2,
@@ -122,8 +150,8 @@ describe('a remote whose engine rounds and alerts otherwise than section 2', () 
     expect(shown.calculatedSenseData.analysedValues.temperature.meanKineticTemperature).toBe(round(mkt));
   });
 
-  // The desk recomputes with section 2: level 1 and the unrounded MKT.
-  it.fails('the desk shows the remote figures, not its own', async () => {
+  // Section 2 would give level 1 and the unrounded MKT.
+  it('the desk shows the remote figures, not its own', async () => {
     await expectRemoteFigures(pair, 'vendor-engine');
   });
 });
