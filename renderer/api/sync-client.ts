@@ -8,6 +8,8 @@ import {
   deadLetterActionBodySchema,
   deadLetterSchema,
   outboxEntrySchema,
+  refusedReportSchema,
+  reportSyncStateSchema,
   resolveConflictBodySchema,
   syncConflictSchema,
   syncSettingsBodySchema,
@@ -20,6 +22,8 @@ import type {
   DeadLetter,
   DeadLetterActionBody,
   OutboxEntry,
+  RefusedFromRemote,
+  ReportSyncState,
   ResolveConflictBody,
   SyncConflict,
   SyncSettings,
@@ -34,6 +38,8 @@ import type { ApiClient } from './client';
 export type {
   DeadLetter,
   OutboxEntry,
+  RefusedFromRemote,
+  ReportSyncState,
   SyncConflict,
   SyncSettings,
   SyncSettingsBody,
@@ -53,6 +59,10 @@ export interface SyncClient {
   deadLetters(signal?: AbortSignal): Promise<DeadLetter[]>;
   actOnDeadLetter(id: string, action: DeadLetterActionBody['action']): Promise<void>;
   outbox(signal?: AbortSignal): Promise<OutboxEntry[]>;
+  /** Reports the remote sent that this desk did not take, with why. */
+  refused(signal?: AbortSignal): Promise<RefusedFromRemote[]>;
+  /** Whether a report mirrors the remote, and whose figures it shows. */
+  reportState(id: string, signal?: AbortSignal): Promise<ReportSyncState>;
   settings(signal?: AbortSignal): Promise<SyncSettings>;
   saveSettings(body: SyncSettingsBody): Promise<void>;
   /** Tries a remote without saving anything. */
@@ -62,6 +72,7 @@ export interface SyncClient {
 const conflictList = z.array(syncConflictSchema);
 const deadLetterList = z.array(deadLetterSchema);
 const outboxList = z.array(outboxEntrySchema);
+const refusedList = z.array(refusedReportSchema);
 
 const path = (base: string, id: string) => `${base}/${encodeURIComponent(id)}`;
 
@@ -87,6 +98,12 @@ export function syncClient(api: ApiClient): SyncClient {
     },
     async outbox(signal) {
       return parse(outboxList, await api.request('GET', '/local/sync/outbox', { signal }), 'a list of unsent edits');
+    },
+    async refused(signal) {
+      return parse(refusedList, await api.request('GET', '/local/sync/refused', { signal }), 'a list of reports refused from the remote');
+    },
+    async reportState(id, signal) {
+      return parse(reportSyncStateSchema, await api.request('GET', path('/local/sync/reports', id), { signal }), 'a report’s sync state');
     },
     async settings(signal) {
       return parse(syncSettingsSchema, await api.request('GET', '/local/sync/settings', { signal }), 'sync settings');

@@ -9,6 +9,7 @@ import { effectiveSenseData, trimRange } from '../lib/report-view';
 import { formatTime } from '../lib/time-zone';
 import type { TimeZoneSetting } from '../lib/time-zone';
 import { useTimeZone } from '../state/time-zone';
+import { FiguresSource } from './FiguresSource';
 import { AlertBadge } from './AlertBadge';
 
 function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId?: string }) {
@@ -40,6 +41,7 @@ export function FiguresPanel({ report }: { report: LabelReport }) {
   return (
     <section className="panel" aria-labelledby="figures-title">
       <h3 id="figures-title">Figures</h3>
+      <FiguresSource report={report} />
       {trim && (
         <p className="note" data-testid="trim-note">
           For the trimmed range {formatTime(trim.start, zone)} – {formatTime(trim.end, zone)}. The whole run had{' '}

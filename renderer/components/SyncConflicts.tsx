@@ -3,7 +3,8 @@
  * edit was sent; the value before both, this computer's and the remote's stand side by side, and
  * the remote's is in force until someone decides. A report the remote no longer shows takes the
  * unsent edit with it, which is said in words. Refused edits: what the remote answered, with
- * Retry (after fixing the cause there) and Discard.
+ * Retry (after fixing the cause there) and Discard. Reports refused from the remote: what it
+ * sent that this computer did not take, and why.
  */
 import type { DeadLetter, SyncConflict } from '../api/sync-client';
 import { formatIso } from '../lib/format';
@@ -132,6 +133,7 @@ function DeadLetterRow({ letter, canManage }: { letter: DeadLetter; canManage: b
 export function SyncConflicts({ canManage }: { canManage: boolean }) {
   const conflicts = useSync((s) => s.conflicts);
   const deadLetters = useSync((s) => s.deadLetters);
+  const refused = useSync((s) => s.refused);
   const listsError = useSync((s) => s.listsError);
   const actionError = useSync((s) => s.actionError);
   return (
@@ -180,6 +182,41 @@ export function SyncConflicts({ canManage }: { canManage: boolean }) {
               </tbody>
             </table>
           </div>
+        )}
+      </div>
+      <div className="sync-list" data-testid="sync-refused">
+        <h4>Reports refused from the remote</h4>
+        {refused === null && !listsError && <p className="muted">Loading…</p>}
+        {refused?.length === 0 && <p className="muted">None.</p>}
+        {refused && refused.length > 0 && (
+          <>
+            <p className="muted small">
+              The remote sent these in a form this computer does not take, so they were left as they were here. Each is asked for again at the next full
+              comparison with the remote; fix the cause there.
+            </p>
+            <div className="table-scroll">
+              <table className="sync-refused">
+                <thead>
+                  <tr>
+                    <th>Report</th>
+                    <th>Why</th>
+                    <th>When</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {refused.map((r) => (
+                    <tr key={r.labelReportId} data-testid={`refused-${r.labelReportId}`}>
+                      <td>
+                        <code>{r.labelReportId}</code>
+                      </td>
+                      <td>{r.reason}</td>
+                      <td>{formatIso(r.at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
       </div>
     </>

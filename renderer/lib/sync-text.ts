@@ -59,11 +59,12 @@ export function indicatorSummary(status: SyncStatus, nowMs: number): string {
   return parts.join(' · ');
 }
 
-/** What needs a person: conflicts and refused edits, or null. */
+/** What needs a person: conflicts, refused edits and reports refused from the remote, or null. */
 export function attentionText(status: SyncStatus): string | null {
   const parts: string[] = [];
   if (status.conflicts > 0) parts.push(plural(status.conflicts, 'conflict', 'conflicts'));
   if (status.deadLetters > 0) parts.push(plural(status.deadLetters, 'refused edit', 'refused edits'));
+  if (status.refused > 0) parts.push(plural(status.refused, 'refused report', 'refused reports'));
   return parts.length ? parts.join(', ') : null;
 }
 

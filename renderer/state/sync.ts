@@ -13,7 +13,7 @@ import type { LabelDeskBridge } from '../../contract/ipc';
 import { ApiClientError, errorMessage, isAbortError, NETWORK_ERROR } from '../api/client';
 import type { ApiClient } from '../api/client';
 import { syncClient } from '../api/sync-client';
-import type { DeadLetter, SyncClient, SyncConflict, SyncSettings, SyncStatus, SyncTestResult } from '../api/sync-client';
+import type { DeadLetter, RefusedFromRemote, ReportSyncState, SyncClient, SyncConflict, SyncSettings, SyncStatus, SyncTestResult } from '../api/sync-client';
 import { isSyncBusy } from '../lib/sync-text';
 
 /** Whether the page is seen, and a way to hear when that changes (document.visibilityState in the browser). */
@@ -77,6 +77,10 @@ export interface SyncUiState {
   pendingIds: ReadonlySet<string>;
   conflicts: SyncConflict[] | null;
   deadLetters: DeadLetter[] | null;
+  /** Reports the remote sent that this desk did not take. */
+  refused: RefusedFromRemote[] | null;
+  /** Of the reports opened, whether each mirrors the remote and whose figures it shows. */
+  reportStates: ReadonlyMap<string, ReportSyncState>;
   listsError: string | null;
   settings: SyncSettings | null;
   settingsError: string | null;
@@ -104,6 +108,8 @@ export interface SyncUiState {
   turnOff(): Promise<boolean>;
   resolveConflict(id: string, keep: 'local' | 'remote'): Promise<boolean>;
   actOnDeadLetter(id: string, action: 'retry' | 'discard'): Promise<boolean>;
+  /** Reads whose figures a report shows (after it opens, and after each of its changes). */
+  readReportState(id: string): Promise<void>;
   dismissNotice(): void;
   reset(): void;
 }
@@ -121,6 +127,8 @@ const initial = {
   pendingIds: new Set<string>() as ReadonlySet<string>,
   conflicts: null,
   deadLetters: null,
+  refused: null,
+  reportStates: new Map<string, ReportSyncState>() as ReadonlyMap<string, ReportSyncState>,
   listsError: null,
   settings: null,
   settingsError: null,
@@ -189,12 +197,13 @@ export function createSyncStore(options: SyncStoreOptions) {
     }
 
     async function readLists(sync: SyncClient, token: object) {
-      const [conflicts, deadLetters] = await Promise.allSettled([sync.conflicts(), sync.deadLetters()]);
+      const [conflicts, deadLetters, refused] = await Promise.allSettled([sync.conflicts(), sync.deadLetters(), sync.refused()]);
       if (token !== generation) return;
-      const failed = [conflicts, deadLetters].find((r) => r.status === 'rejected');
+      const failed = [conflicts, deadLetters, refused].find((r) => r.status === 'rejected');
       set({
         conflicts: conflicts.status === 'fulfilled' ? conflicts.value : get().conflicts,
         deadLetters: deadLetters.status === 'fulfilled' ? deadLetters.value : get().deadLetters,
+        refused: refused.status === 'fulfilled' ? refused.value : get().refused,
         listsError: failed ? readProblem(failed.reason) : null,
       });
     }
@@ -223,7 +232,7 @@ export function createSyncStore(options: SyncStoreOptions) {
         const status = await sync.status();
         if (token !== generation) return;
         set({ status, statusError: null, unreachable: false, checkedAt: Date.now() });
-        const changed = (key: 'pending' | 'conflicts' | 'deadLetters' | 'lastSuccessAt') => before === null || before[key] !== status[key];
+        const changed = (key: 'pending' | 'conflicts' | 'deadLetters' | 'refused' | 'lastSuccessAt') => before === null || before[key] !== status[key];
         // The outbox changes with every local edit and every push; the counts (and the end of a
         // cycle) say when to read it again rather than reading it on every poll.
         if (changed('pending') || changed('lastSuccessAt') || (status.pending > 0 && get().pendingIds.size !== status.pending)) {
@@ -232,7 +241,7 @@ export function createSyncStore(options: SyncStoreOptions) {
         }
         const api = options.getClient();
         if (api && changed('lastSuccessAt')) await checkMirror(api, token);
-        if (listWatchers > 0 && (changed('conflicts') || changed('deadLetters') || get().conflicts === null)) await readLists(sync, token);
+        if (listWatchers > 0 && (changed('conflicts') || changed('deadLetters') || changed('refused') || get().conflicts === null)) await readLists(sync, token);
       } catch (err) {
         if (isAbortError(err) || token !== generation) return;
         set({ statusError: readProblem(err), unreachable: isUnreachable(err), checkedAt: Date.now() });
@@ -391,6 +400,15 @@ export function createSyncStore(options: SyncStoreOptions) {
         return act(id, (sync) => sync.actOnDeadLetter(id, action));
       },
 
+      async readReportState(id) {
+        const sync = client();
+        if (!sync) return;
+        const token = generation;
+        // Nothing to say when it cannot be read: the report view shows its figures either way.
+        const state = await sync.reportState(id).catch(() => null);
+        if (!state || token !== generation) return;
+        set({ reportStates: new Map(get().reportStates).set(id, state) });
+      },
       dismissNotice: () => set({ notice: null }),
 
       reset() {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesktopService, type DesktopService } from '../../host/desktop-service';
 import { FaultProxy } from '../support/fault-proxy';
 import { makeReport, startTestService, type TestService } from '../support/service-fixture';
+import { putReports } from '../support/sync-reports';
 import { launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
 
 const REPORTS = ['ship-1', 'ship-2', 'ship-3'];
@@ -154,6 +155,54 @@ describe('sync in Chromium', () => {
 
       // Nothing is cut off at 1280×720.
       expect(await indicator.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says whose figures a report shows, and lists a report the remote sent wrongly with why', async () => {
+    const { context, page } = await open();
+    try {
+      const indicator = page.getByTestId('sync-indicator');
+      const settings = page.getByTestId('sync-settings');
+      await waitAttr(indicator, 'data-state', 'idle');
+
+      // A new report on the remote, whose retrieve the remote answers with another report.
+      putReports(remote.service, [makeReport('ship-4', { labelReference: 'SHP-4', updated: new Date().toISOString() })]);
+      const wrong = await (await fetch(`${remote.url}/v2/labelReports/ship-2`, { headers: { 'x-api-key': remote.keys.acme } })).json();
+      const rule = proxy.failAll({ kind: 'status', status: 200, body: wrong }, { method: 'GET', path: /^\/v2\/labelReports\/ship-4$/ });
+      try {
+        await settings.getByRole('button', { name: 'Sync now' }).click();
+        await waitText(indicator, '1 refused report');
+        const refused = page.getByTestId('sync-refused').getByTestId('refused-ship-4');
+        await waitText(refused, "the remote answered with label report 'ship-2' when asked for 'ship-4'");
+        await shot(page, 'sync-refused');
+      } finally {
+        rule.remove();
+      }
+
+      // A mirrored report's figures are the remote's; a local limit edit recalculates them here
+      // until the remote has it.
+      await page.getByRole('tab', { name: 'Reports' }).click();
+      await page.locator('[data-report-id="ship-2"]').click();
+      const detail = page.getByTestId('report-detail');
+      await waitAttr(detail.getByTestId('figures-source'), 'data-source', 'remote');
+      await waitText(detail.getByTestId('figures-source'), 'Calculated by the remote');
+      await proxy.offline();
+      await detail.locator('input[name=maxTemperature]').fill('4');
+      await detail.getByRole('button', { name: 'Save limits' }).click();
+      await waitText(detail.getByTestId('save-limits'), 'Limits saved');
+      await waitAttr(detail.getByTestId('figures-source'), 'data-source', 'local-edit');
+      await waitText(detail.getByTestId('figures-source'), 'Recalculated here after your edit, waiting for the remote');
+      await shot(page, 'figures-recalculated-here');
+      await proxy.online();
+      await indicator.click();
+      await settings.getByRole('button', { name: 'Sync now' }).click();
+      await waitAttr(indicator, 'data-state', 'idle');
+      // The report is still open: the pull that brought the remote's answer changes it in place.
+      await page.getByRole('tab', { name: 'Reports' }).click();
+      await waitAttr(page.getByTestId('report-detail').getByTestId('figures-source'), 'data-source', 'remote');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -55,6 +55,7 @@ describe('sync in words', () => {
     expect(indicatorSummary(status({ state: 'offline', pending: 1 }), NOW)).toBe('Offline · never synced · 1 edit not yet sent');
     expect(indicatorSummary(status({ state: 'off', configured: false }), NOW)).toBe('Sync off');
     expect(attentionText(status({ conflicts: 1, deadLetters: 2 }))).toBe('1 conflict, 2 refused edits');
+    expect(attentionText(status({ refused: 3 }))).toBe('3 refused reports');
     expect(attentionText(status({}))).toBeNull();
   });
 
