@@ -81,6 +81,8 @@ export class SyncPair {
     readonly localDbFile: string,
     readonly remoteKey: string,
     private readonly workerDefaults: Partial<SyncOptions>,
+    /** False for a desk started on a remote it shares with others: closing the desk leaves the remote running. */
+    private readonly ownsRemote = true,
   ) {}
 
   static async start(options: PairOptions = {}): Promise<SyncPair> {
@@ -90,6 +92,15 @@ export class SyncPair {
     const localDbFile = join(dir, 'local.sqlite');
     const local = await startService({ dbFile: localDbFile, staticDir: join(dir, 'no-ui') });
     return new SyncPair(remote, proxy, local, dir, localDbFile, remote.keys[options.remoteKey ?? 'acme'], options.worker ?? {});
+  }
+
+  /** Another local desk, with its own proxy and database, on a remote already running (which `close()` leaves running). */
+  static async onRemote(remote: TestService, remoteKey: string, worker: Partial<SyncOptions> = {}): Promise<SyncPair> {
+    const proxy = await FaultProxy.start(remote.url);
+    const dir = mkdtempSync(join(tmpdir(), 'labeldesk-sync-'));
+    const localDbFile = join(dir, 'local.sqlite');
+    const local = await startService({ dbFile: localDbFile, staticDir: join(dir, 'no-ui') });
+    return new SyncPair(remote, proxy, local, dir, localDbFile, remoteKey, worker, false);
   }
 
   /** The worker options this pair's local side runs with. */
@@ -306,7 +317,7 @@ export class SyncPair {
     await this.worker?.stop();
     await this.local.close();
     await this.proxy.close();
-    await this.remote.stop();
+    if (this.ownsRemote) await this.remote.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
