@@ -100,6 +100,8 @@ export class SyncPair {
     /** The vendor-shaped remote between the proxy and the remote, with `remote: 'vendor'`. */
     readonly vendor: VendorRemote | undefined,
     private readonly vendorOptions: VendorRemoteOptions,
+    /** False for a desk started on a remote it shares with others: closing the desk leaves the remote running. */
+    private readonly ownsRemote = true,
   ) {}
 
   static async start(options: PairOptions = {}): Promise<SyncPair> {
@@ -116,6 +118,15 @@ export class SyncPair {
   /** What the local side syncs with. */
   get remoteKind(): RemoteKind {
     return this.vendor ? 'vendor' : 'labeldesk';
+  }
+
+  /** Another local desk, with its own proxy and database, on a remote already running (which `close()` leaves running). */
+  static async onRemote(remote: TestService, remoteKey: string, worker: Partial<SyncOptions> = {}): Promise<SyncPair> {
+    const proxy = await FaultProxy.start(remote.url);
+    const dir = mkdtempSync(join(tmpdir(), 'labeldesk-sync-'));
+    const localDbFile = join(dir, 'local.sqlite');
+    const local = await startService({ dbFile: localDbFile, staticDir: join(dir, 'no-ui') });
+    return new SyncPair(remote, proxy, local, dir, localDbFile, remoteKey, worker, undefined, {}, false);
   }
 
   /** The worker options this pair's local side runs with. */
@@ -378,7 +389,7 @@ export class SyncPair {
     await this.local.close();
     await this.proxy.close();
     await this.vendor?.close();
-    await this.remote.stop();
+    if (this.ownsRemote) await this.remote.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
