@@ -38,5 +38,23 @@ describe.each(REMOTE_KINDS)('against a %s remote', (remote) => {
       expect(run.stdout + run.stderr).toContain('LABELDESK_REMOTE_KEY');
       expect(pair.proxy.requests).toEqual([]);
     });
+
+    it('without --company it asks the remote for its session; a remote of the interface alone has none, and the run asks for --company', CHILDREN, async () => {
+      pair = await SyncPair.start({ remote, reports: plainReports(2) });
+      const args = pair.commandArgs('sync', ['--once']);
+      const at = args.indexOf('--company');
+      const run = pair.spawnLocal([...args.slice(0, at), ...args.slice(at + 2)]);
+      const { code } = await run.exited;
+      const output = run.stdout() + run.stderr();
+      expect(pair.proxy.count({ method: 'GET', path: '/local/session' }), output).toBe(1);
+      if (remote === 'labeldesk') {
+        expect(code, output).toBe(0);
+        await pair.expectMirrored();
+      } else {
+        expect(code, output).not.toBe(0);
+        expect(output).toContain('--company');
+        expect(pair.proxy.count({ method: 'GET', path: /^\/v2\// }), output).toBe(0);
+      }
+    });
   });
 });
