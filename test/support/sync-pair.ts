@@ -58,7 +58,11 @@ export interface PairOptions {
   remoteKey?: KeyName;
   /** What the local side syncs with (default `labeldesk`). */
   remote?: RemoteKind;
-  /** The vendor remote's options, with `remote: 'vendor'`. */
+  /**
+   * The vendor remote's options, with `remote: 'vendor'`. Unless told otherwise it shows the
+   * not-shown fields `mixed` (kept, null or missing per report) and answers a PATCH with `least`,
+   * the leanest answers the interface allows, so the scenarios meet them.
+   */
   vendor?: VendorRemoteOptions;
 }
 

@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../demo/random';
 import { replayCommand, seedsToRun } from '../support/property';
-import { SyncPair } from '../support/sync-pair';
+import { REMOTE_KINDS, SyncPair } from '../support/sync-pair';
 import { plainReports } from '../support/sync-reports';
 
 /**
@@ -63,10 +63,12 @@ function randomEdit(r: Random): { id: string; fields: string[]; patch: Record<st
   return { id, fields, patch };
 }
 
-describe.each(SEEDS)(`random interleavings (seed %i, SYNC_SIZE=${SIZE})`, (SEED) => {
+const RUNS = REMOTE_KINDS.flatMap((remote) => SEEDS.map((seed) => ({ remote, seed })));
+
+describe.each(RUNS)(`random interleavings (seed $seed, SYNC_SIZE=${SIZE}) against a $remote remote`, ({ remote, seed: SEED }) => {
   let pair: SyncPair;
   beforeAll(async () => {
-    pair = await SyncPair.start({ reports: plainReports(REPORTS), worker: { pageSize: 2, reconcileEverySeconds: 86_400 } });
+    pair = await SyncPair.start({ remote, reports: plainReports(REPORTS), worker: { pageSize: 2, reconcileEverySeconds: 86_400 } });
     await pair.cycleOk();
     pair.localKey('reader');
     pair.localKey('manager');
