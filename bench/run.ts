@@ -14,6 +14,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   webhooks: () => import('./webhooks'),
   pdf: () => import('./pdf'),
   sync: () => import('./sync'),
+  'sync-hostile': () => import('./sync-hostile'),
   app: () => import('./app'),
 };
 

@@ -164,9 +164,9 @@ describe('a remote whose engine rounds and alerts otherwise than section 2', () 
     expect((await pair.upstreamReport('vendor-engine')).alert.level).toBe(2);
   });
 
-  // When the push is answered, the remote's figures replace the desk's recalculation; the desk
-  // keeps its own.
-  it.fails('after the push, the desk shows the remote figures of the edited report', async () => {
+  // When the push is answered, the remote's figures replace the desk's recalculation.
+  it('after the push, the desk shows the remote figures of the edited report', async () => {
     await expectRemoteFigures(pair, 'vendor-engine');
+    expect(await figuresSource(pair, 'vendor-engine')).toBe('remote');
   });
 });
