@@ -57,6 +57,18 @@ const REPORT_HEAD =
   '"senseConfig":{"limits":{"minTemperature":2,"maxTemperature":8},"interval":60,"configTime":0,"startDelay":0,"runningTime":0},"access":[],' +
   '"alert":{"level":0,"timestamp":0},"labelReference":"';
 
+/** The remote of each case: no /local/session (the vendor's cloud has none), `answer` for the rest. */
+function remote(answer: Answer): Answer {
+  return (req, res) => {
+    if (req.url?.startsWith('/local/')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"message":"not found"}');
+      return;
+    }
+    answer(req, res);
+  };
+}
+
 const CASES: Record<string, Answer> = {
   'a list that never ends': streamed('{"data":[', '{"id":"x","updated":"2026-11-01T00:00:00.000Z"},', '', Infinity),
   'a list of 63 MiB of tiny elements': streamed('{"data":[', '0,', '0],"totalDocuments":1}', NEAR_CAP),
@@ -96,7 +108,7 @@ async function peakOfRun(url: string): Promise<{ peakMb: number; code: number | 
 export async function run(): Promise<void> {
   console.log(`sync-hostile: load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores; target < ${TARGET_MB} MB each`);
   for (const [name, answer] of Object.entries(CASES)) {
-    const server = http.createServer(answer);
+    const server = http.createServer(remote(answer));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {

@@ -111,7 +111,9 @@ function report(io: Io, outcome: CycleOutcome, state: SyncStatus): void {
 }
 
 function describe(outcome: CycleOutcome, state: SyncStatus): string {
-  const counts = `${state.pending} pending, ${state.conflicts} ${state.conflicts === 1 ? 'conflict' : 'conflicts'}, ${state.deadLetters} refused`;
+  const counts =
+    `${state.pending} pending, ${state.conflicts} ${state.conflicts === 1 ? 'conflict' : 'conflicts'}, ` +
+    `${state.deadLetters} refused ${state.deadLetters === 1 ? 'edit' : 'edits'}, ${state.refused} refused ${state.refused === 1 ? 'report' : 'reports'}`;
   if (outcome.ok) return `sync completed: ${counts}`;
   // Offline and paused messages say what happened themselves ("cannot reach …", "the remote refused the key …").
   return `${outcome.reason === 'error' ? 'sync failed: ' : ''}${outcome.message} (${counts})`;

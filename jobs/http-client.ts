@@ -41,6 +41,11 @@ export interface HttpRequest {
    * connection can carry the next request.
    */
   discardBody?: boolean;
+  /**
+   * Sees each chunk of the answer's body as it arrives (jobs/json-budget.ts); a reason it
+   * returns cuts the exchange there, failing with kind 'shape'.
+   */
+  inspect?: (chunk: Buffer) => string | null;
 }
 
 export interface HttpAnswer {
@@ -50,7 +55,7 @@ export interface HttpAnswer {
   body: Buffer;
 }
 
-export type HttpFailureKind = 'network' | 'timeout' | 'aborted' | 'too-large';
+export type HttpFailureKind = 'network' | 'timeout' | 'aborted' | 'too-large' | 'shape';
 
 /** Every way an exchange fails before a whole answer is in. */
 export class HttpFailure extends Error {
@@ -127,21 +132,33 @@ export class HttpClient {
           return;
         }
         if (declared > this.maxAnswerBytes) return fail(this.tooLarge(`says it is ${declared} bytes`));
+        // With its length said, the body goes straight into one buffer of that length: a large
+        // answer is not held twice, once in pieces and once joined.
+        const whole = Number.isSafeInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : null;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > this.maxAnswerBytes) {
+          if (settled) return;
+          const refusal = request.inspect?.(chunk) ?? null;
+          if (refusal !== null) {
             chunks.length = 0;
-            fail(this.tooLarge(`went on past it`));
+            fail(new HttpFailure('shape', refusal, true));
             res.destroy();
             return;
           }
-          chunks.push(chunk);
+          if (size + chunk.length > this.maxAnswerBytes || (whole && size + chunk.length > whole.length)) {
+            chunks.length = 0;
+            fail(whole && size + chunk.length > whole.length ? new HttpFailure('network', 'the answer went on past the length it said', true) : this.tooLarge(`went on past it`));
+            res.destroy();
+            return;
+          }
+          if (whole) chunk.copy(whole, size);
+          else chunks.push(chunk);
+          size += chunk.length;
         });
         res.on('error', (err: Error) => fail(new HttpFailure('network', err.message, true, { cause: err })));
         res.on('aborted', () => fail(new HttpFailure('network', 'the connection was reset', true)));
-        res.on('end', () => settle(() => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) })));
+        res.on('end', () => settle(() => resolve({ status, headers: res.headers, body: whole ? whole.subarray(0, size) : Buffer.concat(chunks) })));
       });
 
       if (signal?.aborted) return onAbort();

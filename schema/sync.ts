@@ -170,7 +170,7 @@ export type SyncTestResult = z.infer<typeof syncTestResultSchema>;
  * label carries only uid and sequenceCode): the interface's shape with the limits the local API
  * keeps (ids, texts, custom values, physical ranges, non-negative counts), what the interface
  * leaves unshown optional, and extra keys ignored. Of the datapoint lists only the one sync
- * keeps is checked, point by point (`remoteDatapointsSchema`); the figures beside them are
+ * keeps is checked, point by point (`remoteDatapointSchema`); the figures beside them are
  * checked whole, as the mirror keeps them (decisions §5 "What the mirror holds").
  */
 /** More companies than any report is shared with: a longer list is a remote gone wrong. */
@@ -228,8 +228,8 @@ export const remoteReportSchema = z.object({
 });
 export type RemoteReport = z.infer<typeof remoteReportSchema>;
 
-/** The raw datapoints sync keeps, checked as an import checks them. */
-export const remoteDatapointsSchema = z.array(z.object(datapointSchema.shape)).max(MAX_DATAPOINTS);
+/** A raw datapoint sync keeps, checked as an import checks it; the list is checked up to its first bad point. */
+export const remoteDatapointSchema = z.object(datapointSchema.shape);
 
 /** A list answer's envelope; its elements are read one by one, so one bad report does not stop a page. */
 export const remotePageSchema = z.object({ data: z.array(z.unknown()), totalDocuments: z.int().nonnegative() });

@@ -14,6 +14,7 @@ import { isRefused, readRemoteReport, type RefusedReport } from './remote-checks
 import type { LabelReportPatch } from '../schema/report';
 import { HttpClient, HttpFailure, type HttpAnswer } from '../jobs/http-client';
 import { parseRetryAfter } from '../jobs/retry-after';
+import { JsonBudget } from '../jobs/json-budget';
 
 /** Connections kept open to the remote: the concurrent retrieves of a page, and the next page's list asked meanwhile. */
 export const REMOTE_CONNECTIONS = 8;
@@ -80,6 +81,9 @@ export class RemoteClient {
     const answer = await this.request('GET', `/v2/labelReports?${new URLSearchParams(query)}`);
     const parsed = remotePageSchema.safeParse(answer.body);
     if (!parsed.success) throw this.unreadable('the list', describeZodError(parsed.error));
+    // More elements than asked for is no page of this list; checked before any element is read.
+    const asked = Number(query.pageSize);
+    if (parsed.data.data.length > asked) throw this.unreadable('the list', `it holds ${parsed.data.data.length} reports for a page of ${asked}`);
     return parsed.data;
   }
 
@@ -89,7 +93,14 @@ export class RemoteClient {
    * its own, the rest of the page goes on.
    */
   async retrieve(id: string): Promise<RemoteReport | RefusedReport | null> {
-    const answer = await this.request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, undefined, [404]);
+    let answer: { status: number; body: unknown };
+    try {
+      answer = await this.request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, undefined, [404]);
+    } catch (err) {
+      // One report built to exhaust memory is refused on its own; asking again gives the same.
+      if (err instanceof OverBudget) return { id, reason: err.message };
+      throw err;
+    }
     if (answer.status === 404) return null;
     return readRemoteReport(id, answer.body);
   }
@@ -111,15 +122,26 @@ export class RemoteClient {
     try {
       // `path` carries its query, after the base URL's own path.
       const url = new URL(this.baseUrl.pathname.replace(/\/+$/, '') + path, this.baseUrl);
-      answer = await this.http.request({ url, method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const budget = new JsonBudget(this.http.maxAnswerBytes);
+      answer = await this.http.request({
+        url,
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        inspect: (chunk) => budget.feed(chunk),
+      });
     } catch (err) {
       if (!(err instanceof HttpFailure)) throw err;
+      if (err.kind === 'shape') throw new OverBudget(`the answer to ${method} ${path.split('?')[0]} from ${this.base} was cut off: ${err.message}`);
       const what = err.brokeOff ? `the answer from ${this.base} broke off` : `cannot reach ${this.base}`;
       // An answer past the cap will not shrink by asking again at once: that goes to the cycle's backoff.
       throw new RemoteFailure('offline', `${what}: ${networkMessage(err)}`, undefined, undefined, err.kind !== 'too-large');
     }
-    const json = parseJson(answer.body.toString('utf8'));
     const { status } = answer;
+    const text = answer.body.toString('utf8');
+    // The bytes are not needed once they are text: a large answer should not be held twice while it is parsed.
+    answer.body = Buffer.alloc(0);
+    const json = parseJson(text);
     if ((status >= 200 && status < 300) || accept.includes(status)) {
       if (json === undefined && status !== 404) throw this.unreadable(`the answer to ${method} ${path.split('?')[0]}`, 'it is not JSON');
       return { status, body: json };
@@ -141,6 +163,13 @@ export class RemoteClient {
 
   private unreadable(what: string, why: string): RemoteFailure {
     return new RemoteFailure('offline', `${what} from ${this.base} is not what the label report interface answers: ${why}`);
+  }
+}
+
+/** An answer whose JSON would cost far more memory parsed than its size says (jobs/json-budget.ts). */
+export class OverBudget extends RemoteFailure {
+  constructor(message: string) {
+    super('offline', message);
   }
 }
 

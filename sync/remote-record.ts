@@ -6,7 +6,7 @@
  * facts.
  */
 import { describeZodError } from '../contract/zod-messages';
-import { remoteDatapointsSchema, type RemoteReport } from '../schema/sync';
+import { remoteDatapointSchema, type RemoteReport } from '../schema/sync';
 import type { BundleReport } from '../schema/bundle';
 import type { Datapoint, SenseFigures, Trim } from '../schema/sense';
 import { datapointsFromColumns, estimatedBatteryDaysLeft, type ReportedCounters } from '../sense';
@@ -123,11 +123,14 @@ export function batteryLifeFor(daysLeft: number, configTime: number, nowSeconds:
 /** The remote's raw datapoints when it shows them, else the calculated timeline's. */
 function rawDatapoints(remote: RemoteReport): Datapoint[] {
   const list = remote.reportedSenseData?.datapoints ?? remote.calculatedSenseData.datapoints;
-  const parsed = remoteDatapointsSchema.safeParse(list);
-  if (!parsed.success) {
-    throw new UnusableRemoteReport(describeZodError(parsed.error, 'datapoints'));
+  const datapoints: Datapoint[] = new Array(list.length);
+  // Point by point, stopping at the first bad one: a million bad points must not make a million error objects.
+  for (let i = 0; i < list.length; i++) {
+    const parsed = remoteDatapointSchema.safeParse(list[i]);
+    if (!parsed.success) throw new UnusableRemoteReport(describeZodError(parsed.error, `datapoints[${i}]`));
+    datapoints[i] = parsed.data;
   }
-  return parsed.data;
+  return datapoints;
 }
 
 /**

@@ -52,7 +52,7 @@ it('runs one cycle with --once: 0 when it completed, 1 when the remote cannot be
   const once = await labeldesk(['sync', '--db', db, '--remote', remote.url, '--once'], { LABELDESK_REMOTE_KEY: remote.keys.acme });
   expect(once.stderr).toBe('');
   expect(once.code).toBe(0);
-  expect(once.stdout).toMatch(/sync completed: 0 pending, 0 conflicts, 0 refused/);
+  expect(once.stdout).toMatch(/sync completed: 0 pending, 0 conflicts, 0 refused edits, 0 refused reports/);
 
   const status = await labeldesk(['sync', 'status', '--db', db]);
   expect(status.code).toBe(0);
