@@ -1,7 +1,7 @@
 /**
  * A remote that answers wrongly, report by report: a retrieve answering another report, a
  * reference far past the local API's limit, an access entry id another report holds, a report
- * shown without the key's company. Each such report is refused on its own (listed in
+ * shown without the key's company, figures no engine gives (a negative count, alert level 3). Each such report is refused on its own (listed in
  * /local/sync/refused with why and when, counted in /local/sync), changes nothing here, lets
  * the rest of the page and the cycle go on, and is taken once the remote answers it honestly
  * at the next reconciliation.
@@ -52,7 +52,16 @@ describe('reports the remote answers wrongly', () => {
       makeReport('n-clash', { updated: at(102) }),
       makeReport('n-not-ours', { updated: at(103) }),
       makeReport('n-honest', { updated: at(104) }),
+      makeReport('n-bad-count', { updated: at(105) }),
+      makeReport('n-bad-level', { updated: at(106) }),
     ]);
+
+    const badCount = await honest('n-bad-count');
+    badCount.calculatedSenseData.numberOfViolations.temperature = -1;
+    answerRetrieve('n-bad-count', badCount);
+    const badLevel = await honest('n-bad-level');
+    badLevel.alert.level = 3;
+    answerRetrieve('n-bad-level', badLevel);
 
     const otherId = await honest('r-000');
     otherId.updated = new Date(Date.parse(otherId.updated) + 3_600_000).toISOString();
@@ -76,7 +85,9 @@ describe('reports the remote answers wrongly', () => {
   });
 
   it('takes none of them, changes no other report, and takes the honest one of the same page', async () => {
-    for (const id of ['n-other-id', 'n-long-ref', 'n-clash', 'n-not-ours']) expect(await pair.localReport(id), id).toBeUndefined();
+    for (const id of ['n-other-id', 'n-long-ref', 'n-clash', 'n-not-ours', 'n-bad-count', 'n-bad-level']) {
+      expect(await pair.localReport(id), id).toBeUndefined();
+    }
     for (const id of ['r-000', 'r-001', 'r-002', 'r-003']) expect(stored(await pair.localReport(id)), id).toEqual(stored(before[id]));
     expect((await pair.localReport('n-honest'))?.labelReference).toBe('REF-n-honest');
   });
@@ -84,9 +95,12 @@ describe('reports the remote answers wrongly', () => {
   it('lists each with why and counts them in /local/sync; the cycle still completed', async () => {
     const list = await refused();
     const reasons = Object.fromEntries(list.map((r) => [r.labelReportId, r.reason]));
-    expect(Object.keys(reasons).sort()).toEqual(['n-clash', 'n-long-ref', 'n-not-ours', 'n-other-id']);
+    expect(Object.keys(reasons).sort()).toEqual(['n-bad-count', 'n-bad-level', 'n-clash', 'n-long-ref', 'n-not-ours', 'n-other-id']);
+    expect(reasons['n-bad-count']).toMatch(/calculatedSenseData\.numberOfViolations\.temperature/);
+    expect(reasons['n-bad-level']).toMatch(/alert\.level/);
     expect(reasons['n-other-id']).toBe("the remote answered with label report 'r-000' when asked for 'n-other-id'");
-    expect(reasons['n-long-ref']).toMatch(/labelReference has at most 1000 characters/);
+    // Cut off as it streams in, long before 5 MB are read.
+    expect(reasons['n-long-ref']).toMatch(/was cut off: it holds a string of more than 64 KiB$/);
     expect(reasons['n-clash']).toBe(`access entry id '${before['r-001'].access[0].id}' is that of another label report ('r-001')`);
     expect(reasons['n-not-ours']).toBe(
       "the remote shows it without company 'acme' (the remote key's) as its owner or among its access entries",
@@ -94,9 +108,9 @@ describe('reports the remote answers wrongly', () => {
     for (const r of list) expect(Number.isNaN(Date.parse(r.at))).toBe(false);
 
     // The count is the database's: the service's own /local/sync shows it, as the worker does.
-    expect((await pair.localApi('/local/sync', { key: 'reader' })).body.refused).toBe(4);
+    expect((await pair.localApi('/local/sync', { key: 'reader' })).body.refused).toBe(6);
     const status = pair.worker!.status();
-    expect(status).toMatchObject({ state: 'idle', refused: 4 });
+    expect(status).toMatchObject({ state: 'idle', refused: 6 });
     expect(status.lastError?.message).toMatch(/^label report '[a-z-]+' from the remote was refused: /);
   });
 
@@ -140,7 +154,8 @@ function stored(report: any): any {
 describe('an answer past the cap', () => {
   it('ends `labeldesk sync --once` with a message naming the cap, no stack trace, and nothing changed', async () => {
     const idsBefore = await pair.localIds();
-    const huge = { data: ['z'.repeat(2 * 1024 * 1024)], totalDocuments: 1 };
+    const element = { id: 'r-000', updated: '2026-11-01T00:00:00.000Z', labelReference: 'an honest shape, only too much of it' };
+    const huge = { data: Array.from({ length: 20_000 }, () => element), totalDocuments: 20_000 };
     const rule = pair.proxy.failAll({ kind: 'status', status: 200, body: huge }, { method: 'GET', path: /^\/v2\/labelReports\?/ });
     try {
       const run = await pair.syncOnce(['--max-answer-mb', '1']);
