@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Facets, Groups } from '../../schema/insights';
+import { facetsSchema, groupsSchema, type Facets, type Groups } from '../../schema/insights';
 import type { Permission } from '../../schema/report';
 import { api, COMPANIES, makeActivation, makeReport, series, startTestService, T0, type KeyName, type TestService } from '../support/service-fixture';
 
@@ -144,5 +144,20 @@ describe('freshness: every write shows at once', () => {
     expect(tapped.status).toBe(200);
     const after = (await api(svc, '/local/insights/groups?by=mode&filter=mode[eq]stationary')).body as Groups;
     expect(after.groups).toMatchObject([{ count: 1, reportsWithExcursions: 1, excursions: 1, secondsOutOfRange: 1200, alertLevels: { '-1': 0 } }]);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  test('describes both routes with their parameters, and the answers fit their shapes', async () => {
+    const doc = (await api(svc, '/openapi.json', { key: null })).body;
+    const names = (path: string) => doc.paths[path].get.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
+    expect(names('/local/insights/facets')).toEqual(expect.arrayContaining(['filter', 'customFields', 'keys']));
+    expect(names('/local/insights/groups')).toEqual(expect.arrayContaining(['filter', 'customFields', 'by', 'zone']));
+    expect(doc.components.schemas).toHaveProperty('InsightFacets');
+    expect(doc.components.schemas).toHaveProperty('InsightGroups');
+    facetsSchema.parse(await facets('keys=status,decision,customFields.carrier'));
+    for (const by of ['mode', 'company.id', 'customFields.carrier', 'startTime.week']) {
+      groupsSchema.parse((await api(svc, `/local/insights/groups?by=${by}`)).body);
+    }
   });
 });
