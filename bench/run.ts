@@ -15,6 +15,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   pdf: () => import('./pdf'),
   sync: () => import('./sync'),
   app: () => import('./app'),
+  insights: () => import('./insights'),
 };
 
 /** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */
