@@ -35,7 +35,7 @@ const reportArb = fc.record({
   decisions: fc.array(fc.constantFrom(...DECIDE), { maxLength: 2 }),
 });
 
-type Drawn = fc.infer<typeof reportArb>;
+type Drawn = typeof reportArb extends fc.Arbitrary<infer T> ? T : never;
 
 function bundleOf(drawn: Drawn[]): BundleReport[] {
   return drawn.map((d, i) => {
@@ -61,7 +61,7 @@ function bundleOf(drawn: Drawn[]): BundleReport[] {
       customFields: [
         ...(d.carrier === undefined ? [] : [{ customFieldId: 'carrier', value: d.carrier }]),
         ...(d.pallets === undefined ? [] : [{ customFieldId: 'pallets', value: d.pallets }]),
-        ...(d.tags === undefined ? [] : [{ customFieldId: 'tags', value: d.tags }]),
+        ...(d.tags === undefined ? [] : [{ customFieldId: 'tags', value: [...d.tags] }]),
       ],
     });
   });
