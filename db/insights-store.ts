@@ -146,6 +146,33 @@ export class InsightsStore {
       .filter((row) => row.count > 0);
   }
 
+  /**
+   * How many of the filter's matches hold each value of a custom field, as the list's eq picks
+   * them, and how many hold none. Texts and numbers are each counted from their own index; only
+   * where one condition text picks both (the text `10` and the number 10, or `10.0`) is a report
+   * that holds both counted once by the slower exact grouping. `total`: the filter's matches.
+   */
+  customFieldCounts(companyId: string, filter: SqlFilter, field: string, total: number): { key: string | null; count: number }[] {
+    const part = (index: string, column: string, value: string) =>
+      this.statement(
+        `SELECT ${value} AS key, count(DISTINCT e.rk) AS count
+           FROM custom_field_elements e INDEXED BY ${index} JOIN report_listing l ON l.rk = e.rk
+          WHERE e.field = ? AND e.${column} IS NOT NULL AND ${COMPANY_ROWS} AND (${filter.where})
+          GROUP BY e.${column}`,
+      ).all(field, companyId, ...filter.params) as { key: string; count: number }[];
+    const texts = part('custom_field_elements_text', 'text', 'e.text');
+    const numbers = part('custom_field_elements_num', 'num', 'insights_number_text(e.num)');
+    const textKeys = new Set(texts.map((t) => t.key));
+    const overlap = numbers.some((n) => textKeys.has(n.key)) || texts.some((t) => STRICT_NUMBER.test(t.key) && String(Number(t.key)) !== t.key);
+    if (overlap) return this.counts(companyId, filter, { kind: 'customField', field }) as { key: string | null; count: number }[];
+    const holding = this.statement(
+      `SELECT count(*) AS n FROM report_listing l WHERE ${COMPANY_ROWS} AND (${filter.where})
+          AND EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND (e.text IS NOT NULL OR e.num IS NOT NULL))`,
+    ).get(companyId, ...filter.params, field) as { n: number };
+    const missing = total - holding.n;
+    return [...texts, ...numbers, ...(missing > 0 ? [{ key: null, count: missing }] : [])];
+  }
+
   /** How many reports of each group are counted under each current decision; undecided ones are not listed. */
   decisions(companyId: string, filter: SqlFilter, grouping: StoreGrouping): DecisionCount[] {
     const parts = this.grouped(companyId, filter, grouping, 'd.decision AS decision, count(*) AS count', 'd');
@@ -175,7 +202,11 @@ export class InsightsStore {
       cteParams.push(companyId);
     }
     const from = (join: string) => (decided ? `d JOIN report_listing l ON l.rk = d.rk ${join}` : `report_listing l ${join}`);
-    const groupBy = (key: string) => (decided ? `GROUP BY ${key}, d.decision` : key === 'NULL' ? '' : `GROUP BY ${key}`);
+    // `+`: the rows are read in the company's primary key range and sorted, not in a per-key
+    // index's order with every row looked up from it (three times slower at 100 000 rows).
+    // Counts alone are read from the key's index, in its order, without the rows.
+    const plus = select === FIGURES ? '+' : '';
+    const groupBy = (key: string) => (decided ? `GROUP BY ${key}, d.decision` : key === 'NULL' ? '' : `GROUP BY ${plus}${key}`);
     const where = `WHERE ${COMPANY_ROWS} AND (${filter.where})`;
     const withClause = () => (ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : '');
 

@@ -119,7 +119,7 @@ export class InsightsService {
       for (const a of asked) {
         if (a.kind === 'customField') {
           facets[CUSTOM_FIELD_PREFIX + a.field] = store
-            .counts(companyId, sql, { kind: 'customField', field: a.field })
+            .customFieldCounts(companyId, sql, a.field, totalDocuments)
             .map((row) => customFieldValue(a.field, row.key, row.count))
             .sort(byCountThenValue);
         } else if (a.key === 'decision') {
