@@ -16,6 +16,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sync: () => import('./sync'),
   'sync-hostile': () => import('./sync-hostile'),
   app: () => import('./app'),
+  insights: () => import('./insights'),
 };
 
 /** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */

@@ -10,11 +10,12 @@ import { exportCommand } from './export';
 import { importCommand } from './import';
 import { keysCommand } from './keys';
 import { reportCommand } from './report';
+import { insightsCommand } from './insights';
 import { serveCommand } from './serve';
 import { syncCommand } from './sync';
 import { webhooksCommand } from './webhooks';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, webhooksCommand, syncCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand];
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;

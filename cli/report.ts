@@ -116,7 +116,7 @@ export function ownerOf(service: Service, reportId: string, dbFile: string): str
   throw new CliError(`there is no report '${reportId}' in ${dbFile}`);
 }
 
-function chromiumPath(): string {
+export function chromiumPath(): string {
   const wanted = process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM;
   if (!existsSync(wanted)) {
     throw new CliError(

@@ -6,6 +6,7 @@ import { ChangeLogStore } from './change-log-store';
 import { CompanyStore } from './company-store';
 import { openDatabase, type Db, type OpenOptions } from './database';
 import { ImportStaging } from './import-staging';
+import { InsightsStore } from './insights-store';
 import { KeyStore } from './key-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
@@ -43,6 +44,7 @@ export class DataStore {
   readonly webhooks: WebhookStore;
   readonly reviews: ReviewStore;
   readonly sync: SyncStore;
+  readonly insights: InsightsStore;
 
   private constructor(
     private readonly db: Db,
@@ -58,6 +60,7 @@ export class DataStore {
     this.webhooks = new WebhookStore(db);
     this.reviews = new ReviewStore(db);
     this.sync = new SyncStore(db);
+    this.insights = new InsightsStore(db);
   }
 
   /** Opens (creating when missing) and migrates the file. */

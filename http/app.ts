@@ -21,6 +21,7 @@ import { registerLocalGuard } from './local-guard';
 import { nodeServerOptions, type ServerLimits } from './node-server';
 import { registerOpenApi } from './openapi';
 import { registerRouteChecks } from './route-checks';
+import { insightsRoutes } from './routes/insights';
 import { labelIntakeRoutes } from './routes/label-intake';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
@@ -104,6 +105,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(localRoutes(options.service, info, busy));
     await api.register(webhookRoutes(options.service, busy));
     await api.register(reviewRoutes(options.service, busy));
+    await api.register(insightsRoutes(options.service, busy));
     await api.register(syncRoutes(options.service, sync, busy));
   });
 

@@ -11,7 +11,7 @@ export const TAGS = [
   { name: 'Webhooks', description: 'Signed event deliveries about the company’s reports (/v2/webhooks), with their secrets and deliveries log.' },
   { name: 'Sync', description: 'Mirroring the reports a remote instance shows to one key, and sending local edits back (/local/sync).' },
   { name: 'Keys', description: 'The API key a request carries, and the company’s local API keys (/local/session, /local/apiKeys).' },
-  { name: 'Local', description: 'What the desktop app and local tools need besides: where the service listens, this document, CSV of the list, words for the filter bar.' },
+  { name: 'Local', description: 'What the desktop app and local tools need besides: where the service listens, this document, CSV of the list, words for the filter bar, facets and group figures of the list’s matches (/local/insights).' },
 ] as const;
 
 export type Tag = (typeof TAGS)[number]['name'];
@@ -150,6 +150,15 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   revokeApiKey: {
     tag: 'Keys',
     description: 'From then on the key answers 401; an unknown id, an already revoked key or another company’s answers 404.',
+  },
+
+  getInsightFacets: {
+    tag: 'Local',
+    description: `Each value carries the filter or customFields conditions that, added to the request’s, make the list answer exactly its reports${READ}.`,
+  },
+  getInsightGroups: {
+    tag: 'Local',
+    description: `Per group: reports, those with excursions, excursions, seconds out of range, degree-hours, mean and highest MKT, reports per alert level and per the company’s decision${READ}.`,
   },
 
   getOpenApiDocument: {

@@ -3,6 +3,7 @@
  * the settings, with the signed-in company always visible (staff of several companies share a desk).
  */
 import { ConnectScreen } from './components/ConnectScreen';
+import { InsightsScreen } from './components/InsightsScreen';
 import { OfflineIndicator } from './components/OfflineIndicator';
 import { ReportBrowser } from './components/ReportBrowser';
 import { SettingsScreen } from './components/SettingsScreen';
@@ -12,7 +13,7 @@ import { stores, useConnection, useUi } from './state/stores';
 function Header() {
   const view = useUi((s) => s.view);
   const company = useConnection((s) => s.session?.companyName ?? '');
-  const tab = (id: 'reports' | 'settings', label: string) => (
+  const tab = (id: 'reports' | 'insights' | 'settings', label: string) => (
     <button
       type="button"
       role="tab"
@@ -28,6 +29,7 @@ function Header() {
       <span className="app-header__brand">LabelDesk</span>
       <nav role="tablist" aria-label="Screens" className="tabs">
         {tab('reports', 'Reports')}
+        {tab('insights', 'Insights')}
         {tab('settings', 'Settings')}
       </nav>
       <OfflineIndicator />
@@ -54,7 +56,7 @@ export function App() {
   return (
     <div className="app">
       <Header />
-      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : <ReportBrowser />}</main>
+      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : view === 'insights' ? <InsightsScreen /> : <ReportBrowser />}</main>
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { ApiKeys } from './api-keys';
 import { exportBundle, type ExportCounts } from './bundle-export';
 import { importBundle, type BundleSource, type ImportOptions, type ImportResult } from './bundle-import';
 import { seedDemo, type DemoSummary } from './demo-seeder';
+import { InsightsService } from './insights';
 import { LabelIntake } from './label-intake';
 import { LabelReportService, type ReportRead } from './label-reports';
 import { reportFromBundle } from './report-from-bundle';
@@ -45,6 +46,8 @@ export interface ServiceRules {
   reportHistory: ReportHistoryService;
   /** CSV of a report's readings and of a list query's every match. */
   csv: ReportCsvExport;
+  /** Facets and group figures of the list's matches. */
+  insights: InsightsService;
   importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
   exportBundle(out: Writable): Promise<ExportCounts>;
   createDemoData(options: DemoOptions): DemoSummary;
@@ -80,6 +83,7 @@ export function composeRules(
     reviews: new ReportReviews(data, now),
     reportHistory: new ReportHistoryService(data),
     csv: new ReportCsvExport(data),
+    insights: new InsightsService(data),
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),
     createDemoData: (demo) => seedDemo(data, writer, demo, now),

@@ -14,6 +14,7 @@ import { modeLabel, statusLabel, typeLabel } from '../lib/format';
 import { stores, useCatalogue, useList } from '../state/stores';
 import { ColumnChooser } from './ColumnChooser';
 import { CsvDownload } from './CsvDownload';
+import { FacetsPanel } from './FacetsPanel';
 import { FilterChips } from './FilterChips';
 import { Popover } from './Popover';
 
@@ -316,6 +317,9 @@ export function FilterBar() {
       <FilterChips companyName={companyName} />
       <Popover label={<>Filters{active > 0 ? ` (${active})` : ''} ▾</>} title="More filters" testId="filters-button" className="popover--filters">
         <FilterPanel companies={companies} />
+      </Popover>
+      <Popover label={<>Counts ▾</>} title="Counts per value" testId="facets-button" className="popover--facets">
+        <FacetsPanel />
       </Popover>
       <ColumnChooser />
       <CsvDownload />

@@ -10,7 +10,7 @@ import { ALERT_FILTERS, DEFAULT_SORT, ENUMS, SEARCH_FIELDS, SORT_KEYS, TRI_STATE
 import type { ListQuery, SortColumn, SortDirection } from './list-query';
 
 /** `print` is one report laid out for paper (components/PrintView.tsx), opened by its own address. */
-export const VIEWS = ['reports', 'settings', 'print'] as const;
+export const VIEWS = ['reports', 'insights', 'settings', 'print'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface UrlState {

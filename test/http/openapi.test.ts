@@ -80,6 +80,8 @@ describe('the document', () => {
       '/v2/labelReports/{id}': ['get', 'patch'],
       '/v2/labelReports/{id}/taps': ['post'],
       '/local/info': ['get'],
+      '/local/insights/facets': ['get'],
+      '/local/insights/groups': ['get'],
       '/local/session': ['get'],
       '/local/apiKeys': ['get', 'post'],
       '/local/apiKeys/{id}': ['delete'],

@@ -1,0 +1,78 @@
+/**
+ * Insights at the size of a large site: a database made by `labeldesk import`
+ * (bench/site-database.ts), the service started on it, and requests over loopback HTTP with the
+ * site's key, as the Insights screen and local tools make them. Facets of every key the browser
+ * shows at once, and a monthly group-by with every figure (and a few others), unfiltered and
+ * filtered; beside them the list's first page and count for the same filters, and the load.
+ *
+ *   npm run bench insights                       # 100 000 reports
+ *   npm run bench insights -- --million          # 100 000 and 1 000 000 (building it takes most of an hour)
+ *   BENCH_SAMPLES=30                             # requests per row
+ */
+import { loadavg } from 'node:os';
+import { startService } from '../host/start-service';
+import { fmt, SITE, siteDatabase } from './site-database';
+import { SiteClient } from './site-client';
+import { median, percentile } from './stats';
+
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
+const log = (line: string) => console.log(`insights: ${line}`);
+const BROWSER_KEYS = 'status,alert.level,mode,type,company.id,hasFlag,isArchived,decision,customFields.batch,customFields.pallets';
+
+interface Case {
+  name: string;
+  path: string;
+  /** ms, p50: [at 100 000, at 1 000 000]; null where the issue sets none (shown for comparison). */
+  target: [number, number] | null;
+}
+
+const FILTERS: [string, string][] = [
+  ['all', ''],
+  ['not archived', 'filter=isArchived[eq]false'],
+  ['air freight, alert ≥ 1', 'filter=mode[eq]airFreight,alert.level[gte]1'],
+  ['pallets ≥ 20', 'customFields=pallets[gte]20'],
+];
+
+function cases(): Case[] {
+  const out: Case[] = [];
+  for (const [name, query] of FILTERS) {
+    const q = query ? `&${query}` : '';
+    out.push({ name: `facets, all browser keys — ${name}`, path: `/local/insights/facets?keys=${BROWSER_KEYS}${q}`, target: [30, 200] });
+    out.push({ name: `groups by created.month, Europe/Berlin — ${name}`, path: `/local/insights/groups?by=created.month&zone=Europe/Berlin${q}`, target: [50, 300] });
+    out.push({ name: `  list page 1 (100) and count — ${name}`, path: `/v2/labelReports?output=minimal&pageSize=100${q}`, target: null });
+  }
+  out.push({ name: 'groups by mode — all', path: '/local/insights/groups?by=mode', target: null });
+  out.push({ name: 'groups by customFields.batch (1 000 values) — all', path: '/local/insights/groups?by=customFields.batch', target: null });
+  out.push({ name: 'groups by created.week, UTC — all', path: '/local/insights/groups?by=created.week', target: null });
+  return out;
+}
+
+export async function run(): Promise<void> {
+  const sizes = process.argv.includes('--million') ? [100_000, 1_000_000] : [100_000];
+  for (const size of sizes) {
+    log(`— ${fmt(size)} reports —`);
+    const db = await siteDatabase(size, log);
+    const running = await startService({ dbFile: db.file, port: 0 });
+    const client = new SiteClient();
+    try {
+      for (const c of cases()) {
+        const url = running.url + c.path;
+        const first = await client.get(url);
+        if (first.status !== 200) throw new Error(`${c.path} answered ${first.status}: ${first.body.toString().slice(0, 300)}`);
+        const samples: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) {
+          const t0 = performance.now();
+          await client.get(url);
+          samples.push(performance.now() - t0);
+        }
+        const p50 = median(samples);
+        const target = c.target === null ? '' : ` (target ≤ ${c.target[size <= 100_000 ? 0 : 1]} ms${p50 > c.target[size <= 100_000 ? 0 : 1] ? ', MISSED' : ''})`;
+        log(`${c.name.padEnd(62)} p50 ${p50.toFixed(1).padStart(7)} ms  p95 ${percentile(samples, 95).toFixed(1).padStart(7)} ms${target}  load ${loadavg()[0].toFixed(2)}`);
+      }
+    } finally {
+      client.close();
+      await running.close();
+    }
+  }
+  log(`site key company: ${SITE.company}; load average (1 min) is printed per row: two cores are shared`);
+}

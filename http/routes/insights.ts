@@ -1,0 +1,83 @@
+/**
+ * GET /local/insights/facets and /local/insights/groups: the list's query (filter and
+ * customFields, the list's own parser), the same key and permission, and the same order of
+ * refusals: key (401) → permission (403) → query parameters (400: unknown or repeated ones, then
+ * filter, customFields, then the route's own keys, by and zone).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseListQuery, type ListQuery } from '../../query/list-query';
+import { facetsSchema, facetValueSchema, groupSchema, groupsSchema } from '../../schema/insights';
+import type { ServedService } from '../served-service';
+import { callerOf } from '../auth';
+import { CLIENT_GONE, type ClientGate } from '../client-gate';
+import { shape, type OperationDoc } from '../openapi';
+import { queryParametersOf, type RouteChecks } from '../route-checks';
+
+const FILTER_QUERY = {
+  filter: z.string().describe('As GET /v2/labelReports'),
+  customFields: z.string().describe('As GET /v2/labelReports'),
+};
+
+const FACETS_DOC: OperationDoc = {
+  operationId: 'getInsightFacets',
+  summary: 'Each value of the asked keys among the reports the list query matches, with its count',
+  query: {
+    ...FILTER_QUERY,
+    keys: z
+      .string()
+      .describe(
+        'Comma separated: status, alert.level, mode, type, company.id, hasFlag, isArchived, decision, customFields.<custom field id>. Default: all but the custom fields.',
+      ),
+  },
+  responses: { 200: { description: 'Per key, every value held by a matching report', shape: shape('InsightFacets', facetsSchema, [shape('InsightFacetValue', facetValueSchema)]) } },
+  refusals: [400],
+};
+
+const GROUPS_DOC: OperationDoc = {
+  operationId: 'getInsightGroups',
+  summary: 'The reports the list query matches, split by a key or a time bucket, with the figures of each group',
+  query: {
+    ...FILTER_QUERY,
+    by: z
+      .string()
+      .describe(
+        'status, alert.level, mode, type, company.id, hasFlag, isArchived, customFields.<custom field id>, or a time bucket: created.day, created.week, created.month, startTime.day, startTime.week, startTime.month. Default created.month.',
+      ),
+    zone: z.string().describe('The IANA time zone whose days, weeks (from Monday) and months the time buckets are. Default UTC.'),
+  },
+  responses: { 200: { description: 'The groups: by time in order, else most reports first', shape: shape('InsightGroups', groupsSchema, [shape('InsightGroup', groupSchema)]) } },
+  refusals: [400],
+};
+
+const FACETS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'keys'] };
+const GROUPS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'by', 'zone'] };
+
+/** The list's query from the route's declared parameters, parsed by the list's own parser. */
+function listQueryOf(request: FastifyRequest): ListQuery {
+  const given = queryParametersOf(request);
+  return parseListQuery({ filter: given.get('filter'), customFields: given.get('customFields') });
+}
+
+export function insightsRoutes(service: Pick<ServedService, 'insights'>, options: { clients: ClientGate }) {
+  const { clients } = options;
+  const answer = async <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => {
+    const result = await clients.run(request, read);
+    return result === CLIENT_GONE ? clients.abandon(request, reply) : reply.send(result);
+  };
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/local/insights/facets', { config: { openapi: FACETS_DOC, checks: FACETS_CHECKS } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const query = listQueryOf(request);
+      const keys = queryParametersOf(request).get('keys');
+      return answer(request, reply, () => service.insights.facets(caller, query, keys));
+    });
+
+    app.get('/local/insights/groups', { config: { openapi: GROUPS_DOC, checks: GROUPS_CHECKS } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const query = listQueryOf(request);
+      const given = queryParametersOf(request);
+      return answer(request, reply, () => service.insights.groups(caller, query, given.get('by'), given.get('zone')));
+    });
+  };
+}

@@ -1,0 +1,26 @@
+/** Typed calls of /local/insights, over the shared request path of client.ts. */
+import { facetsSchema, groupsSchema, type Facets, type Groups } from '../../schema/insights';
+import { parse } from './client';
+import type { ApiClient, ListParams } from './client';
+
+export type { FacetValue, Facets, Group, Groups } from '../../schema/insights';
+
+export interface InsightsClient {
+  facets(params: Pick<ListParams, 'filter' | 'customFields'> & { keys: string }, signal?: AbortSignal): Promise<Facets>;
+  groups(params: Pick<ListParams, 'filter' | 'customFields'> & { by: string; zone: string }, signal?: AbortSignal): Promise<Groups>;
+}
+
+function query(params: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+}
+
+export function insightsClient(client: ApiClient): InsightsClient {
+  return {
+    async facets(params, signal) {
+      return parse(facetsSchema, await client.request('GET', '/local/insights/facets', { query: query(params), signal }), 'facets');
+    },
+    async groups(params, signal) {
+      return parse(groupsSchema, await client.request('GET', '/local/insights/groups', { query: query(params), signal }), 'insight groups');
+    },
+  };
+}

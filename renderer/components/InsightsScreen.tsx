@@ -1,0 +1,345 @@
+/**
+ * The Insights screen: the reports the browser's filters match, per week or month (with the share
+ * that had an excursion), split by mode, owner, type or a custom field, the ten worst values of
+ * that split, time out of range, degree-hours and MKT as distributions, and alert levels and
+ * decisions. Every bar says its figure in words beside its colour; a bar whose reports the
+ * browser's filters can say opens the browser filtered to exactly them. The zone the weeks and
+ * months are counted in is this computer's, said once at the top. Each table downloads as CSV,
+ * and the page prints to A4.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import { errorMessage } from '../api/client';
+import { insightsClient } from '../api/insights-client';
+import type { Group, Groups } from '../api/insights-client';
+import {
+  ALERT_WORDS,
+  DECISION_WORDS,
+  DISTRIBUTIONS,
+  groupsTable,
+  percent,
+  tableCsv,
+  totalsOf,
+  worstTen,
+  type Table,
+} from '../../contract/insights-tables';
+import { CUSTOM_FIELD_PREFIX } from '../../schema/insights';
+import { toApiParams } from '../lib/list-query';
+import type { ListFilters } from '../lib/list-query';
+import { stores, useCatalogue, useConnection, useList } from '../state/stores';
+import { facetActive, facetPatch, facetTitle, facetValueLabel } from './FacetsPanel';
+import './insights.css';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
+
+const COLOURS = { reports: '#3b6ea5', share: '#c0392b', bins: '#5b8c5a', alert: ['#9e9e9e', '#5b8c5a', '#e6a23c', '#c0392b'], decision: ['#5b8c5a', '#c0392b', '#e6a23c', '#9e9e9e'] };
+
+export const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+type Period = 'week' | 'month';
+
+interface Data {
+  time: Groups;
+  split: Groups;
+  bins: number[][];
+}
+
+const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined && p !== '').join(',') || undefined;
+
+function localDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The browser's filters for a time bucket counted in this computer's zone: its first and last local day. */
+export function bucketFilters(group: Pick<Group, 'value' | 'to'>): Partial<ListFilters> | null {
+  if (group.value === null || group.to === undefined) return null;
+  const first = String(group.value).length === 7 ? `${String(group.value)}-01` : String(group.value);
+  return { createdFrom: first, createdTo: localDay(new Date(Date.parse(group.to) - 1)) };
+}
+
+function openBrowser(patch: Partial<ListFilters>): void {
+  stores.list.getState().setFilters(patch);
+  stores.ui.getState().setView('reports');
+}
+
+/** The filter a split value's bar sets: its facet's, kept when it is in force already. */
+function splitFilters(filters: ListFilters, by: string, value: Group['value']): Partial<ListFilters> | null {
+  if (facetActive(filters, by, value)) return {};
+  return facetPatch(filters, by, value);
+}
+
+function download(table: Table): void {
+  const url = URL.createObjectURL(new Blob([tableCsv(table)], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${table.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.csv`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+function BarChart({
+  id,
+  title,
+  labels,
+  values,
+  colour,
+  share,
+  onBar,
+}: {
+  id: string;
+  title: string;
+  labels: string[];
+  values: number[];
+  colour: string | string[];
+  /** A line of per cent values on a second axis. */
+  share?: (number | null)[];
+  onBar?: (index: number) => void;
+}) {
+  const [canvas, setCanvas] = useState<HTMLCanvasElement | null>(null);
+  useEffect(() => {
+    if (!canvas) return;
+    const chart = new Chart(canvas, {
+      type: 'bar',
+      data: {
+        labels,
+        datasets: [
+          { type: 'bar', label: 'Reports', data: values, backgroundColor: colour, yAxisID: 'y', order: 2 },
+          ...(share ? [{ type: 'line' as const, label: 'Share with an excursion (%)', data: share, borderColor: COLOURS.share, backgroundColor: COLOURS.share, yAxisID: 'share', order: 1 }] : []),
+        ],
+      },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        plugins: { legend: { display: true, position: 'bottom' } },
+        scales: {
+          y: { beginAtZero: true, title: { display: true, text: 'Reports' } },
+          ...(share ? { share: { position: 'right' as const, beginAtZero: true, title: { display: true, text: '% with an excursion' }, grid: { drawOnChartArea: false } } } : {}),
+        },
+        onClick: (_event, elements) => {
+          if (onBar && elements.length > 0) onBar(elements[0].index);
+        },
+      },
+    });
+    return () => chart.destroy();
+  }, [canvas, labels.join('\u0000'), values.join(','), share?.join(',')]);
+  return (
+    <figure className="insights__chart" data-chart={id}>
+      <figcaption>{title}</figcaption>
+      <div className="insights__canvas">
+        <canvas ref={setCanvas} role="img" aria-label={`${title}: ${labels.map((l, i) => `${l} ${values[i]}`).join('; ')}`} />
+      </div>
+      {/* The same figures as text, and as the way in for keyboards and print. */}
+      <ul className="insights__bars">
+        {labels.map((label, i) => (
+          <li key={label}>
+            {onBar ? (
+              <button type="button" className="insights__bar" data-bar={label} onClick={() => onBar(i)}>
+                {label}: {values[i].toLocaleString()}
+                {share && share[i] !== null ? ` (${share[i]} % with an excursion)` : ''}
+              </button>
+            ) : (
+              <span className="insights__bar" data-bar={label}>
+                {label}: {values[i].toLocaleString()}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
+
+function TableView({ table, onRow }: { table: Table; onRow?: (index: number) => void }) {
+  return (
+    <section className="insights__table" data-table={table.title}>
+      <h3>
+        {table.title}{' '}
+        <button type="button" className="button button--quiet" onClick={() => download(table)}>
+          CSV
+        </button>
+      </h3>
+      <table>
+        <thead>
+          <tr>
+            {table.columns.map((c) => (
+              <th key={c}>{c}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row, i) => (
+            <tr key={i}>
+              {row.map((cell, j) => (
+                <td key={j}>
+                  {j === 0 && onRow ? (
+                    <button type="button" className="link" onClick={() => onRow(i)}>
+                      {String(cell)}
+                    </button>
+                  ) : (
+                    (cell ?? '—')
+                  )}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function InsightsScreen() {
+  const client = useConnection((s) => s.client);
+  const query = useList((s) => s.query);
+  const fields = useCatalogue((s) => s.customFields);
+  const [period, setPeriod] = useState<Period>('month');
+  const [by, setBy] = useState('mode');
+  const [minReports, setMinReports] = useState(5);
+  const [data, setData] = useState<Data | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const params = toApiParams(query);
+  const filters = query.filters;
+
+  useEffect(() => {
+    if (!client) return;
+    const abort = new AbortController();
+    const insights = insightsClient(client);
+    const base = { filter: params.filter, customFields: params.customFields, zone: LOCAL_ZONE };
+    setData(null);
+    Promise.all([
+      insights.groups({ ...base, by: `created.${period}` }, abort.signal),
+      insights.groups({ ...base, by }, abort.signal),
+      Promise.all(
+        DISTRIBUTIONS.map((d) =>
+          Promise.all(
+            d.bins.map(async (bin) => (await client.listReports({ filter: join(params.filter, bin.filter), customFields: params.customFields, pageSize: 1, output: 'minimal' }, abort.signal)).totalDocuments),
+          ),
+        ),
+      ),
+    ])
+      .then(([time, split, bins]) => {
+        setData({ time, split, bins });
+        setError(null);
+      })
+      .catch((err: unknown) => {
+        if (!abort.signal.aborted) setError(errorMessage(err));
+      });
+    return () => abort.abort();
+  }, [client, params.filter, params.customFields, period, by]);
+
+  const splitName = (g: Group) => facetValueLabel(by, g);
+  const worst = useMemo(() => (data ? worstTen(data.split.groups, minReports) : []), [data, minReports]);
+  const totals = data ? totalsOf(data.time.groups) : null;
+  const byOptions = [
+    ['mode', 'Mode'],
+    ['company.id', 'Owner company'],
+    ['type', 'Type'],
+    ...fields.map((f) => [CUSTOM_FIELD_PREFIX + f.customFieldId, `Custom field: ${f.customFieldId}`]),
+  ];
+  const openSplit = (g: Group) => {
+    const patch = splitFilters(filters, by, g.value);
+    if (patch) openBrowser(patch);
+  };
+
+  return (
+    <div className="insights" data-testid="insights" data-ready={data !== null && error === null}>
+      <div className="insights__controls no-print">
+        <label className="field">
+          <span className="field__label">Per</span>
+          <select name="period" value={period} onChange={(e) => setPeriod(e.target.value as Period)}>
+            <option value="week">Week</option>
+            <option value="month">Month</option>
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">Split by</span>
+          <select name="by" value={by} onChange={(e) => setBy(e.target.value)}>
+            {byOptions.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">Worst ten: at least N reports</span>
+          <input name="minReports" type="number" min={1} value={minReports} onChange={(e) => setMinReports(Math.max(1, Number(e.target.value) || 1))} />
+        </label>
+        <button type="button" className="button" onClick={() => window.print()}>
+          Print / PDF
+        </button>
+      </div>
+      <p className="insights__zone" data-testid="insights-zone">
+        For the filters of the report browser; weeks (from Monday) and months in {LOCAL_ZONE}.
+        {data ? ` ${data.time.total.toLocaleString()} reports.` : ''}
+      </p>
+      {error && <p role="alert">{error}</p>}
+      {!data && !error && <p aria-live="polite">Counting…</p>}
+      {data && totals && (
+        <>
+          <BarChart
+            id="time"
+            title={`Reports per ${period}, and the share with an excursion`}
+            labels={data.time.groups.map((g) => String(g.value))}
+            values={data.time.groups.map((g) => g.count)}
+            share={data.time.groups.map((g) => percent(g.reportsWithExcursions, g.count))}
+            colour={COLOURS.reports}
+            onBar={(i) => {
+              const patch = bucketFilters(data.time.groups[i]);
+              if (patch) openBrowser(patch);
+            }}
+          />
+          <BarChart
+            id="split"
+            title={`Reports by ${facetTitle(by).toLowerCase()}, and the share with an excursion`}
+            labels={data.split.groups.map(splitName)}
+            values={data.split.groups.map((g) => g.count)}
+            share={data.split.groups.map((g) => percent(g.reportsWithExcursions, g.count))}
+            colour={COLOURS.reports}
+            onBar={(i) => openSplit(data.split.groups[i])}
+          />
+          <TableView
+            table={groupsTable(`Ten worst by excursion rate, at least ${minReports} reports`, facetTitle(by), worst, (g) => splitName(g as Group))}
+            onRow={(i) => openSplit(worst[i])}
+          />
+          <div className="insights__row">
+            {DISTRIBUTIONS.map((d, i) => (
+              <BarChart key={d.title} id={`distribution-${i}`} title={d.title} labels={d.bins.map((b) => b.label)} values={data.bins[i]} colour={COLOURS.bins} />
+            ))}
+          </div>
+          <div className="insights__row">
+            <BarChart
+              id="alert-levels"
+              title="Alert levels"
+              labels={Object.keys(ALERT_WORDS).map((k) => ALERT_WORDS[k])}
+              values={Object.keys(ALERT_WORDS).map((k) => totals.alertLevels[k])}
+              colour={COLOURS.alert}
+              onBar={(i) => {
+                const patch = splitFilters(filters, 'alert.level', Number(Object.keys(ALERT_WORDS)[i]));
+                if (patch) openBrowser(patch);
+              }}
+            />
+            <BarChart
+              id="decisions"
+              title="Decisions"
+              labels={Object.keys(DECISION_WORDS).map((k) => DECISION_WORDS[k])}
+              values={Object.keys(DECISION_WORDS).map((k) => totals.decisions[k])}
+              colour={COLOURS.decision}
+            />
+          </div>
+          <TableView table={groupsTable(`Per ${period}`, period === 'week' ? 'week from' : 'month', data.time.groups, (g) => String(g.value))} />
+          <TableView table={groupsTable(`By ${facetTitle(by).toLowerCase()}`, facetTitle(by), data.split.groups, (g) => splitName(g as Group))} />
+          <TableView
+            table={{
+              title: 'Distributions',
+              columns: ['figure', 'range', 'reports'],
+              rows: DISTRIBUTIONS.flatMap((d, i) => d.bins.map((b, j) => [d.title, b.label, data.bins[i][j]])),
+            }}
+          />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,236 @@
+/**
+ * Insights over the list's matches: facets (each value of a key with its count) and groups (the
+ * matches split by a key, a custom field or a time bucket in a named zone, with the figures per
+ * group). The filter is the list's own, parsed and compiled by the list's code, over the same
+ * rows the list reads: the counts are what the list answers for the same filter plus each
+ * value's condition, which every value carries.
+ */
+import type { DataStore } from '../db/data-store';
+import type { GroupFigures, StoreGrouping } from '../db/insights-store';
+import { invalidInput } from '../model/errors';
+import { quote, type ListQuery } from '../query/list-query';
+import {
+  ALERT_LEVELS,
+  CUSTOM_FIELD_PREFIX,
+  FACET_KEYS,
+  GROUP_KEYS,
+  TIME_FIELDS,
+  TIME_UNITS,
+  type FacetKey,
+  type FacetValue,
+  type Facets,
+  type Group,
+  type GroupBy,
+  type GroupKey,
+  type Groups,
+  type TimeField,
+  type TimeUnit,
+} from '../schema/insights';
+import { DECISIONS } from '../schema/review';
+import { requirePermission, type Caller } from './api-keys';
+import { bucketBounds, checkZone, offsetSegments } from './insights-zone';
+
+const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
+const KEYS_HINT = `known are ${FACET_KEYS.join(', ')} and customFields.<custom field id>`;
+const BY_HINT = `known are ${GROUP_KEYS.join(', ')}, customFields.<custom field id> and ${TIME_FIELDS.flatMap((f) => TIME_UNITS.map((u) => `${f}.${u}`)).join(', ')}`;
+export const DEFAULT_GROUP_BY = 'created.month';
+export const DEFAULT_ZONE = 'UTC';
+
+/** A facet key or group-by key as asked: a key of the list's rows, the decision, or a custom field. */
+type Asked = { kind: 'key'; key: FacetKey } | { kind: 'customField'; field: string };
+
+/** `keys` of the facets: comma separated, each once; none given: every fixed key. */
+export function parseFacetKeys(text: string | undefined): Asked[] {
+  if (text === undefined || text === '') return FACET_KEYS.map((key) => ({ kind: 'key', key }));
+  const seen = new Set<string>();
+  const asked: Asked[] = [];
+  for (const name of text.split(',')) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const field = customFieldOf(name, 'INVALID_KEYS', 'facet key');
+    if (field !== null) asked.push({ kind: 'customField', field });
+    else if ((FACET_KEYS as readonly string[]).includes(name)) asked.push({ kind: 'key', key: name as FacetKey });
+    else throw invalidInput('INVALID_KEYS', name === '' ? `keys ${quote(text)} has an empty key; ${KEYS_HINT}` : `unknown facet key ${quote(name)}; ${KEYS_HINT}`);
+  }
+  return asked;
+}
+
+/** `by` of the groups; none given: months of created. */
+export function parseGroupBy(text: string | undefined): GroupBy {
+  const by = text === undefined || text === '' ? DEFAULT_GROUP_BY : text;
+  const field = customFieldOf(by, 'INVALID_BY', 'group-by key');
+  if (field !== null) return { kind: 'customField', field };
+  if ((GROUP_KEYS as readonly string[]).includes(by)) return { kind: 'key', key: by as GroupKey };
+  const [timeField, unit, ...rest] = by.split('.');
+  if (rest.length === 0 && (TIME_FIELDS as readonly string[]).includes(timeField) && (TIME_UNITS as readonly string[]).includes(unit)) {
+    return { kind: 'time', field: timeField as TimeField, unit: unit as TimeUnit };
+  }
+  throw invalidInput('INVALID_BY', `unknown group-by key ${quote(by)}; ${BY_HINT}`);
+}
+
+function customFieldOf(name: string, code: string, what: string): string | null {
+  if (!name.startsWith(CUSTOM_FIELD_PREFIX)) return null;
+  const field = name.slice(CUSTOM_FIELD_PREFIX.length);
+  if (!CUSTOM_FIELD_ID.test(field)) {
+    throw invalidInput(code, `${what} ${quote(name)} names no custom field id: ids hold only letters, digits, _ . and -`);
+  }
+  return field;
+}
+
+/** A condition value as the list's grammar reads it back: a comma is `\,`. */
+function conditionValue(value: string): string {
+  return value.replaceAll(',', '\\,');
+}
+
+/** What a value of a fixed key shows, and the condition that picks its reports. */
+function keyValue(key: GroupKey, raw: string | number | null, companies: Map<number, { id: string; name: string }>): Pick<FacetValue, 'value' | 'label' | 'filter'> {
+  switch (key) {
+    case 'hasFlag':
+    case 'isArchived': {
+      const value = raw === 1;
+      return { value, filter: `${key}[eq]${value}` };
+    }
+    case 'company.id': {
+      const company = companies.get(raw as number);
+      const id = company?.id ?? String(raw);
+      return { value: id, label: company?.name ?? id, filter: `company.id[eq]${conditionValue(id)}` };
+    }
+    default:
+      return { value: raw, filter: `${key}[eq]${conditionValue(String(raw))}` };
+  }
+}
+
+const byCountThenValue = (a: { count: number; value: unknown }, b: { count: number; value: unknown }) =>
+  b.count - a.count || (a.value === null ? 1 : b.value === null ? -1 : String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0);
+
+export class InsightsService {
+  constructor(private readonly data: DataStore) {}
+
+  /** Each value of each asked key among the filter's matches, with its count. */
+  facets(caller: Caller, q: ListQuery, keysText?: string): Facets {
+    requirePermission(caller, 'labelReports:read');
+    const asked = parseFacetKeys(keysText);
+    const sql = this.data.reports.compile(q);
+    const companyId = caller.companyId;
+    const store = this.data.insights;
+    return this.data.read(() => {
+      const totalDocuments = this.data.reports.count(companyId, sql);
+      const facets: Record<string, FacetValue[]> = {};
+      for (const a of asked) {
+        if (a.kind === 'customField') {
+          facets[CUSTOM_FIELD_PREFIX + a.field] = store
+            .customFieldCounts(companyId, sql, a.field, totalDocuments)
+            .map((row) => customFieldValue(a.field, row.key, row.count))
+            .sort(byCountThenValue);
+        } else if (a.key === 'decision') {
+          const decided = store.decisions(companyId, sql, { kind: 'all' });
+          const values: FacetValue[] = decided.map((row) => ({ value: row.decision, count: row.count }));
+          const none = totalDocuments - decided.reduce((sum, row) => sum + row.count, 0);
+          if (none > 0) values.push({ value: null, count: none });
+          facets.decision = values.sort(byCountThenValue);
+        } else {
+          const key = a.key;
+          const rows = store.counts(companyId, sql, { kind: 'column', key });
+          const companies = key === 'company.id' ? store.companies(rows.map((r) => r.key as number)) : new Map();
+          facets[key] = rows.map((row) => ({ ...keyValue(key, row.key, companies), count: row.count })).sort(byCountThenValue);
+        }
+      }
+      return { totalDocuments, facets };
+    });
+  }
+
+  /** The filter's matches split by `by`, with the figures of each group. */
+  groups(caller: Caller, q: ListQuery, byText?: string, zoneText?: string): Groups {
+    requirePermission(caller, 'labelReports:read');
+    const by = parseGroupBy(byText);
+    const zone = checkZone(zoneText === undefined || zoneText === '' ? DEFAULT_ZONE : zoneText);
+    const sql = this.data.reports.compile(q);
+    const companyId = caller.companyId;
+    const store = this.data.insights;
+    return this.data.read(() => {
+      const total = this.data.reports.count(companyId, sql);
+      const grouping = this.storeGrouping(companyId, by, zone);
+      const figures = store.figures(companyId, sql, grouping);
+      const decided = new Map<string, Map<string, number>>();
+      for (const row of store.decisions(companyId, sql, grouping)) {
+        const k = JSON.stringify(row.key);
+        const counts = decided.get(k) ?? new Map<string, number>();
+        counts.set(row.decision, row.count);
+        decided.set(k, counts);
+      }
+      const companies = by.kind === 'key' && by.key === 'company.id' ? store.companies(figures.map((f) => f.key as number)) : new Map();
+      const groups = figures.map((f) => {
+        const place = this.placeOf(by, f.key, zone, companies);
+        return { ...place, ...figuresOf(f, decided.get(JSON.stringify(f.key))) };
+      });
+      groups.sort(by.kind === 'time' ? (a, b) => (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0) : byCountThenValue);
+      return { total, by: byName(by), zone, groups };
+    });
+  }
+
+  private storeGrouping(companyId: string, by: GroupBy, zone: string): StoreGrouping {
+    switch (by.kind) {
+      case 'key':
+        return { kind: 'column', key: by.key };
+      case 'customField':
+        return { kind: 'customField', field: by.field };
+      case 'time': {
+        const range = this.data.insights.timeRange(companyId, by.field);
+        const segments = range ? offsetSegments(zone, range.min, range.max) : [{ until: null, offsetSeconds: 0 }];
+        return { kind: 'time', field: by.field, unit: by.unit, segments };
+      }
+    }
+  }
+
+  /** A group's value, words and the conditions that pick its reports. */
+  private placeOf(by: GroupBy, key: string | number | null, zone: string, companies: Map<number, { id: string; name: string }>): Pick<Group, 'value' | 'label' | 'from' | 'to' | 'filter' | 'customFields'> {
+    switch (by.kind) {
+      case 'key':
+        return keyValue(by.key, key, companies);
+      case 'customField': {
+        const { value, customFields } = customFieldValue(by.field, key, 0);
+        return customFields === undefined ? { value } : { value, customFields };
+      }
+      case 'time': {
+        if (key === null) return { value: null };
+        const { from, to } = bucketBounds(zone, by.unit, String(key));
+        const filter =
+          by.field === 'created'
+            ? `created[gte]${new Date(from).toISOString()},created[lt]${new Date(to).toISOString()}`
+            : `calculatedSenseData.startTime[gte]${Math.ceil(from / 1000)},calculatedSenseData.startTime[lt]${Math.ceil(to / 1000)}`;
+        return { value: String(key), from: new Date(from).toISOString(), to: new Date(to).toISOString(), filter };
+      }
+    }
+  }
+}
+
+function customFieldValue(field: string, key: string | number | null, count: number): FacetValue {
+  if (key === null) return { value: null, count };
+  return { value: String(key), count, customFields: `${field}[eq]${conditionValue(String(key))}` };
+}
+
+function byName(by: GroupBy): string {
+  switch (by.kind) {
+    case 'key':
+      return by.key;
+    case 'customField':
+      return CUSTOM_FIELD_PREFIX + by.field;
+    case 'time':
+      return `${by.field}.${by.unit}`;
+  }
+}
+
+function figuresOf(f: GroupFigures, decided: Map<string, number> | undefined) {
+  const decisions = Object.fromEntries(DECISIONS.map((d) => [d, decided?.get(d) ?? 0])) as Record<(typeof DECISIONS)[number], number>;
+  const none = f.count - DECISIONS.reduce((sum, d) => sum + decisions[d], 0);
+  return {
+    count: f.count,
+    reportsWithExcursions: f.reportsWithExcursions,
+    excursions: f.excursions,
+    secondsOutOfRange: f.secondsOutOfRange,
+    degreeHours: f.degreeHours,
+    mkt: { mean: f.mktMean, max: f.mktMax },
+    alertLevels: Object.fromEntries(ALERT_LEVELS.map((level) => [String(level), f.alertLevels.get(level) ?? 0])),
+    decisions: { ...decisions, none },
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * Every facet count and group figure of /local/insights is what the list answers for the same
+ * filter plus that value's or group's conditions: counts are its totalDocuments, sums the sums
+ * over the listed reports' figures, decisions the listed reports' reviews. Random reports
+ * (owners, shares, flags, custom fields, created across DST changes), random filters, random
+ * group-bys and zones.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { BundleReport } from '../../schema/bundle';
+import type { Facets, Group, Groups } from '../../schema/insights';
+import { MODES, REPORT_TYPES, type LabelReport } from '../../schema/report';
+import { assertAsyncProperty } from '../support/property';
+import { api, makeReport, series, startTestService, T0, type TestService } from '../support/service-fixture';
+
+const OWNERS = ['acme', 'acme', 'acme', 'nordic', 'other'] as const;
+const DECIDE = ['released', 'rejected', 'onHold'] as const;
+const FROM = Date.UTC(2025, 9, 20);
+const SPAN = 200 * 86_400_000;
+
+const reportArb = fc.record({
+  owner: fc.constantFrom(...OWNERS),
+  share: fc.constantFrom('none', 'nordic-editor', 'fresh-viewer', 'acme-editor', 'acme-viewer'),
+  mode: fc.constantFrom(...MODES.slice(0, 3)),
+  type: fc.constantFrom(...REPORT_TYPES.slice(0, 2)),
+  status: fc.constantFrom('active', 'completed'),
+  createdOffset: fc.integer({ min: 0, max: SPAN }),
+  startShift: fc.integer({ min: -40, max: 40 }),
+  temps: fc.array(fc.integer({ min: -40, max: 140 }).map((t) => t / 10), { minLength: 0, maxLength: 12 }),
+  flag: fc.constantFrom(null, true, false),
+  archived: fc.boolean(),
+  carrier: fc.constantFrom(undefined, 'DHL', 'UPS', 'A,B', '10', '10.0'),
+  pallets: fc.constantFrom(undefined, 1, 10, 2.5),
+  tags: fc.constantFrom(undefined, ['frozen', 1], ['pharma'], [10, 'frozen'], []),
+  decisions: fc.array(fc.constantFrom(...DECIDE), { maxLength: 2 }),
+});
+
+type Drawn = typeof reportArb extends fc.Arbitrary<infer T> ? T : never;
+
+function bundleOf(drawn: Drawn[]): BundleReport[] {
+  return drawn.map((d, i) => {
+    const id = `r${String(i).padStart(3, '0')}`;
+    const configTime = T0 + d.startShift * 86_400 * 3 - 600;
+    const access =
+      d.share === 'none'
+        ? []
+        : d.owner === 'acme'
+          ? d.share.startsWith('acme') ? [] : [{ companyId: d.share.split('-')[0], role: d.share.split('-')[1] as 'editor' | 'viewer' }]
+          : d.share.startsWith('acme') ? [{ companyId: 'acme', role: d.share.split('-')[1] as 'editor' | 'viewer' }] : [];
+    return makeReport(id, {
+      created: new Date(FROM + d.createdOffset).toISOString(),
+      companyId: d.owner,
+      mode: d.mode,
+      type: d.type,
+      status: d.status,
+      numberOfTaps: d.temps.length === 0 ? 0 : 1,
+      senseConfig: { limits: { minTemperature: 2, maxTemperature: 8 }, interval: 600, configTime, startDelay: 600, runningTime: 86_400 },
+      reportedSenseData: { datapoints: series(configTime + 600, 600, d.temps) },
+      access,
+      companyState: d.flag === null ? [] : [{ companyId: 'acme', hasFlag: d.flag, isArchived: d.archived }],
+      customFields: [
+        ...(d.carrier === undefined ? [] : [{ customFieldId: 'carrier', value: d.carrier }]),
+        ...(d.pallets === undefined ? [] : [{ customFieldId: 'pallets', value: d.pallets }]),
+        ...(d.tags === undefined ? [] : [{ customFieldId: 'tags', value: [...d.tags] }]),
+      ],
+    });
+  });
+}
+
+const filterArb = fc.record({
+  filter: fc.subarray(['status[eq]active', 'mode[neq]airFreight', 'alert.level[gte]1', 'created[gte]2026-01-01', 'hasFlag[eq]false', 'company.id[eq]acme'], { maxLength: 2 }),
+  customFields: fc.subarray(['pallets[gte]2', 'carrier[neq]DHL'], { maxLength: 1 }),
+});
+
+const BYS = ['mode', 'company.id', 'alert.level', 'hasFlag', 'customFields.carrier', 'customFields.tags', 'created.day', 'created.week', 'created.month', 'startTime.week', 'startTime.month'];
+const ZONES = ['UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/New_York', 'Australia/Lord_Howe'];
+
+const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined && p !== '').join(',');
+const qs = (params: Record<string, string>) =>
+  Object.entries(params)
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&');
+
+async function listed(svc: TestService, filter: string, customFields: string): Promise<{ total: number; reports: LabelReport[] }> {
+  const res = await api(svc, `/v2/labelReports?${qs({ filter, customFields, pageSize: '1000' })}`);
+  expect(res.status).toBe(200);
+  return { total: res.body.totalDocuments, reports: res.body.data };
+}
+
+/** What the decision facet and the groups count: acme's newest decision of each report. */
+async function decisionsOf(svc: TestService, reports: LabelReport[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  for (const r of reports) {
+    const review = await api(svc, `/local/labelReports/${r.id}/review`);
+    out.set(r.id, review.body.decision?.decision ?? null);
+  }
+  return out;
+}
+
+function hasTypedElement(r: LabelReport, field: string): boolean {
+  const value = r.customFields?.find((c) => c.customFieldId === field)?.value;
+  const elements = Array.isArray(value) ? value : [value];
+  return elements.some((e) => typeof e === 'string' || typeof e === 'number');
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+function expectFigures(group: Group, reports: LabelReport[], decisions: Map<string, string | null>): void {
+  const calc = reports.map((r) => r.calculatedSenseData);
+  expect(group.count).toBe(reports.length);
+  expect(group.reportsWithExcursions).toBe(calc.filter((c) => c.numberOfViolations.all > 0).length);
+  expect(group.excursions).toBe(sum(calc.map((c) => c.numberOfViolations.all)));
+  expect(group.secondsOutOfRange).toBe(sum(calc.map((c) => c.durationOfViolations.all)));
+  expect(group.degreeHours).toBeCloseTo(sum(calc.map((c) => c.analysedValues.temperature.degreeHour)), 6);
+  const mkts = calc.map((c) => c.analysedValues.temperature.meanKineticTemperature).filter((m): m is number => m !== null && m !== undefined);
+  if (mkts.length === 0) expect(group.mkt).toEqual({ mean: null, max: null });
+  else {
+    expect(group.mkt.mean).toBeCloseTo(sum(mkts) / mkts.length, 6);
+    expect(group.mkt.max).toBe(Math.max(...mkts));
+  }
+  for (const level of [-1, 0, 1, 2]) expect(group.alertLevels[String(level)]).toBe(reports.filter((r) => r.alert.level === level).length);
+  for (const d of [...DECIDE, null]) {
+    expect(group.decisions[d ?? 'none']).toBe(reports.filter((r) => (decisions.get(r.id) ?? null) === d).length);
+  }
+}
+
+describe('insights agree with the list', () => {
+  test('facet counts and group figures equal the list answers for each value’s conditions', async () => {
+    await assertAsyncProperty(
+      fc.asyncProperty(
+        fc.array(reportArb, { minLength: 5, maxLength: 30 }),
+        fc.array(fc.record({ where: filterArb, by: fc.constantFrom(...BYS), zone: fc.constantFrom(...ZONES) }), { minLength: 1, maxLength: 3 }),
+        async (drawn, asks) => {
+          const svc = await startTestService(bundleOf(drawn));
+          try {
+            for (const [i, d] of drawn.entries()) {
+              if (d.owner !== 'acme') continue;
+              for (const decision of d.decisions) {
+                const res = await api(svc, `/local/labelReports/r${String(i).padStart(3, '0')}/decision`, { method: 'PUT', body: { decision, reason: 'checked' } });
+                expect(res.status).toBe(200);
+              }
+            }
+            for (const ask of asks) {
+              const filter = ask.where.filter.join(',');
+              const customFields = ask.where.customFields.join(',');
+              const all = await listed(svc, filter, customFields);
+              const decisions = await decisionsOf(svc, all.reports);
+
+              const keys = 'status,alert.level,mode,type,company.id,hasFlag,isArchived,decision,customFields.carrier,customFields.pallets,customFields.tags';
+              const facetsRes = await api(svc, `/local/insights/facets?${qs({ filter, customFields, keys })}`);
+              expect(facetsRes.status).toBe(200);
+              const facets = facetsRes.body as Facets;
+              expect(facets.totalDocuments).toBe(all.total);
+              for (const [key, values] of Object.entries(facets.facets)) {
+                if (!key.startsWith('customFields.')) expect(sum(values.map((v) => v.count))).toBe(all.total);
+                for (const v of values) {
+                  if (v.filter !== undefined || v.customFields !== undefined) {
+                    const one = await listed(svc, join(filter, v.filter), join(customFields, v.customFields));
+                    expect(v.count, `${key} ${String(v.value)}`).toBe(one.total);
+                  } else if (key === 'decision') {
+                    expect(v.count).toBe([...decisions.values()].filter((d) => d === v.value).length);
+                  } else {
+                    // A custom field's absence: no list condition says it, so count the listed reports.
+                    expect(v.value).toBe(null);
+                    expect(v.count).toBe(all.reports.filter((r) => !hasTypedElement(r, key.slice('customFields.'.length))).length);
+                  }
+                }
+              }
+
+              const groupsRes = await api(svc, `/local/insights/groups?${qs({ filter, customFields, by: ask.by, zone: ask.zone })}`);
+              expect(groupsRes.status).toBe(200);
+              const groups = groupsRes.body as Groups;
+              expect(groups.total).toBe(all.total);
+              expect(groups.zone).toBe(ask.zone);
+              expect(groups.by).toBe(ask.by);
+              if (!ask.by.startsWith('customFields.')) expect(sum(groups.groups.map((g) => g.count))).toBe(all.total);
+              for (const g of groups.groups) {
+                const reports =
+                  g.filter !== undefined || g.customFields !== undefined
+                    ? (await listed(svc, join(filter, g.filter), join(customFields, g.customFields))).reports
+                    : all.reports.filter((r) => !hasTypedElement(r, ask.by.slice('customFields.'.length)));
+                expectFigures(g, reports, decisions);
+              }
+            }
+          } finally {
+            await svc.stop();
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
+});

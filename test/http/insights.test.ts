@@ -1,0 +1,163 @@
+/**
+ * /local/insights over loopback HTTP on a real SQLite file: the refusals, in the list's order and
+ * with its bodies, and figures that follow every write at once (PATCH, import, activation and a
+ * tap, a decision), as they are read from the tables the write path keeps.
+ */
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { facetsSchema, groupsSchema, type Facets, type Groups } from '../../schema/insights';
+import type { Permission } from '../../schema/report';
+import { api, COMPANIES, makeActivation, makeReport, series, startTestService, T0, type KeyName, type TestService } from '../support/service-fixture';
+
+let svc: TestService;
+let intakeKey: string;
+
+beforeAll(async () => {
+  svc = await startTestService([
+    makeReport('a1', { mode: 'airFreight', customFields: [{ customFieldId: 'carrier', value: 'DHL' }] }),
+    makeReport('a2', { mode: 'airFreight', status: 'completed', customFields: [{ customFieldId: 'carrier', value: 'UPS' }] }),
+    makeReport('r1', { mode: 'roadTransport', created: '2026-03-29T00:30:00.000Z' }),
+    makeReport('n1', { companyId: 'nordic', mode: 'seaFreight' }),
+    makeReport('n2', { companyId: 'nordic', mode: 'seaFreight', access: [{ companyId: 'acme', role: 'viewer' }] }),
+  ]);
+  const permissions: Permission[] = ['labelReports:create', 'labelReports:read'];
+  intakeKey = svc.service.apiKeys.create('acme', permissions, 'intake').key;
+});
+afterAll(() => svc.stop());
+
+const facets = async (query = '', key: KeyName = 'acme') => {
+  const res = await api(svc, `/local/insights/facets${query ? `?${query}` : ''}`, { key });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as Facets;
+};
+const counts = (f: Facets, key: string) => Object.fromEntries(f.facets[key].map((v) => [String(v.value), v.count]));
+const refusal = async (path: string, key: KeyName | null = 'acme') => {
+  const res = await api(svc, path, { key });
+  return { status: res.status, code: res.body.code as string, message: res.body.message as string };
+};
+
+describe('refusals', () => {
+  test('no key or a revoked one is a 401, a key without labelReports:read a 403, before the query is read', async () => {
+    for (const path of ['/local/insights/facets', '/local/insights/groups']) {
+      expect(await refusal(`${path}?filter=nope[eq]1`, null)).toMatchObject({ status: 401, code: 'API_KEY_MISSING' });
+      expect((await refusal(`${path}?filter=nope[eq]1`, 'revoked')).status).toBe(401);
+      expect(await refusal(`${path}?filter=nope[eq]1&zone=Mars`, 'acmeUpdateOnly')).toMatchObject({ status: 403, code: 'PERMISSION_DENIED' });
+    }
+  });
+
+  test('the filter and customFields are refused as the list refuses them, with the same bodies', async () => {
+    for (const query of ['filter=nope[eq]1', 'filter=status[eq]sleeping', 'customFields=bad id[eq]1', 'filter=created[gte]2026-02-30']) {
+      const list = await refusal(`/v2/labelReports?${query}`);
+      expect(list.status).toBe(400);
+      expect(await refusal(`/local/insights/facets?${query}`)).toEqual(list);
+      expect(await refusal(`/local/insights/groups?${query}&by=nope`)).toEqual(list);
+    }
+  });
+
+  test('unknown and repeated parameters are refused, naming the ones each route knows', async () => {
+    const unknown = await refusal('/local/insights/facets?order=created[asc]');
+    expect(unknown).toMatchObject({ status: 400, code: 'UNKNOWN_PARAMETER' });
+    expect(unknown.message).toContain('filter, customFields, keys');
+    expect(await refusal('/local/insights/groups?by=mode&by=type')).toMatchObject({ status: 400, code: 'DUPLICATE_PARAMETER' });
+    expect((await refusal('/local/insights/groups?keys=mode')).message).toContain('filter, customFields, by, zone');
+  });
+
+  test('an unknown facet key, group-by key or zone is a 400 naming it', async () => {
+    const key = await refusal('/local/insights/facets?keys=status,colour');
+    expect(key).toMatchObject({ status: 400, code: 'INVALID_KEYS' });
+    expect(key.message).toMatch(/unknown facet key 'colour'; known are status, .*customFields\.<custom field id>/);
+    expect(await refusal('/local/insights/facets?keys=customFields.bad%20id')).toMatchObject({ status: 400, code: 'INVALID_KEYS' });
+    const by = await refusal('/local/insights/groups?by=created.year');
+    expect(by).toMatchObject({ status: 400, code: 'INVALID_BY' });
+    expect(by.message).toContain("'created.year'");
+    const zone = await refusal('/local/insights/groups?by=created.week&zone=Mars/Olympus');
+    expect(zone).toMatchObject({ status: 400, code: 'INVALID_ZONE' });
+    expect(zone.message).toContain("zone 'Mars/Olympus' is not an IANA time zone name");
+  });
+
+  test('a refused filter answers before a refused key or zone, as the list reads its filter first', async () => {
+    expect((await refusal('/local/insights/groups?filter=nope[eq]1&zone=Mars')).code).toBe('INVALID_FILTER');
+    expect((await refusal('/local/insights/facets?customFields=x[zz]1&keys=colour')).code).toBe('INVALID_CUSTOM_FIELDS');
+  });
+});
+
+describe('what the key’s company sees', () => {
+  test('counts only the reports the company has access to, with its own flags', async () => {
+    expect(counts(await facets('keys=mode,company.id'), 'mode')).toEqual({ airFreight: 2, roadTransport: 1, seaFreight: 1 });
+    expect(counts(await facets('keys=company.id'), 'company.id')).toEqual({ acme: 3, nordic: 1 });
+    expect(counts(await facets('keys=mode', 'nordic'), 'mode')).toEqual({ seaFreight: 2 });
+    const company = (await facets('keys=company.id')).facets['company.id'].find((v) => v.value === 'nordic');
+    expect(company).toMatchObject({ label: COMPANIES.find((c) => c.id === 'nordic')!.name, filter: 'company.id[eq]nordic' });
+  });
+
+  test('time buckets are days of the zone named, said in the answer', async () => {
+    const utc = (await api(svc, '/local/insights/groups?by=created.day&filter=mode[eq]roadTransport')).body as Groups;
+    expect(utc).toMatchObject({ zone: 'UTC', by: 'created.day', groups: [{ value: '2026-03-29', from: '2026-03-29T00:00:00.000Z', to: '2026-03-30T00:00:00.000Z' }] });
+    // 00:30 UTC is 01:30 in Berlin, the night its clocks went forward: that day had 23 hours.
+    const berlin = (await api(svc, '/local/insights/groups?by=created.day&zone=Europe/Berlin&filter=mode[eq]roadTransport')).body as Groups;
+    expect(berlin).toMatchObject({ zone: 'Europe/Berlin', groups: [{ value: '2026-03-29', from: '2026-03-28T23:00:00.000Z', to: '2026-03-29T22:00:00.000Z' }] });
+    const newYork = (await api(svc, '/local/insights/groups?by=created.month&zone=America/New_York&filter=mode[eq]roadTransport')).body as Groups;
+    expect(newYork.groups).toMatchObject([{ value: '2026-03', from: '2026-03-01T05:00:00.000Z', to: '2026-04-01T04:00:00.000Z', count: 1 }]);
+  });
+});
+
+describe('freshness: every write shows at once', () => {
+  test('a PATCH moves a report between facet values and flags count for the company that set them', async () => {
+    expect(counts(await facets('keys=status'), 'status')).toEqual({ active: 3, completed: 1 });
+    expect((await api(svc, '/v2/labelReports/a1', { method: 'PATCH', body: { status: 'completed', hasFlag: true } })).status).toBe(200);
+    expect(counts(await facets('keys=status'), 'status')).toEqual({ active: 2, completed: 2 });
+    expect(counts(await facets('keys=hasFlag'), 'hasFlag')).toEqual({ true: 1, false: 3 });
+    expect(counts(await facets('keys=hasFlag', 'nordic'), 'hasFlag')).toEqual({ false: 2 });
+  });
+
+  test('a decision moves the report in the decision facet and the groups', async () => {
+    expect(counts(await facets('keys=decision'), 'decision')).toEqual({ null: 4 });
+    const decide = (decision: string) => api(svc, '/local/labelReports/a2/decision', { method: 'PUT', body: { decision, reason: 'checked' } });
+    expect((await decide('onHold')).status).toBe(200);
+    expect((await decide('released')).status).toBe(200);
+    expect(counts(await facets('keys=decision'), 'decision')).toEqual({ null: 3, released: 1 });
+    const groups = (await api(svc, '/local/insights/groups?by=mode')).body as Groups;
+    expect(groups.groups.find((g) => g.value === 'airFreight')!.decisions).toEqual({ released: 1, rejected: 0, onHold: 0, none: 1 });
+  });
+
+  test('an import replaces the figures of the reports it brings', async () => {
+    const bundle = { version: 1, companies: COMPANIES, labelReports: [makeReport('i1', { mode: 'railFreight', customFields: [{ customFieldId: 'carrier', value: 'DHL' }] })] };
+    const result = await svc.service.importBundle(Readable.from([Buffer.from(JSON.stringify(bundle))]));
+    expect(result.ok).toBe(true);
+    expect(counts(await facets('keys=mode'), 'mode')).toMatchObject({ railFreight: 1 });
+    expect(counts(await facets('keys=customFields.carrier'), 'customFields.carrier')).toEqual({ DHL: 2, UPS: 1, null: 2 });
+  });
+
+  test('an activation and a tap change counts and excursion figures at once', async () => {
+    const headers = { 'x-api-key': intakeKey };
+    const id = '3f1c9a70-5b2e-4d1a-9c47-0e8a2b6d5f13';
+    const activated = await api(svc, '/v2/labelReports', { method: 'POST', key: null, headers, body: { ...makeActivation(id), mode: 'stationary' } });
+    expect(activated.status).toBe(201);
+    const before = (await api(svc, '/local/insights/groups?by=mode&filter=mode[eq]stationary')).body as Groups;
+    expect(before.groups).toMatchObject([{ value: 'stationary', count: 1, reportsWithExcursions: 0, alertLevels: { '-1': 1 } }]);
+    const tapped = await api(svc, `/v2/labelReports/${id}/taps`, {
+      method: 'POST',
+      key: null,
+      headers,
+      body: { datapoints: series(T0, 600, [4, 9.5, 10, 4]), currentTime: T0 + 2400 },
+    });
+    expect(tapped.status).toBe(200);
+    const after = (await api(svc, '/local/insights/groups?by=mode&filter=mode[eq]stationary')).body as Groups;
+    expect(after.groups).toMatchObject([{ count: 1, reportsWithExcursions: 1, excursions: 1, secondsOutOfRange: 1200, alertLevels: { '-1': 0 } }]);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  test('describes both routes with their parameters, and the answers fit their shapes', async () => {
+    const doc = (await api(svc, '/openapi.json', { key: null })).body;
+    const names = (path: string) => doc.paths[path].get.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
+    expect(names('/local/insights/facets')).toEqual(expect.arrayContaining(['filter', 'customFields', 'keys']));
+    expect(names('/local/insights/groups')).toEqual(expect.arrayContaining(['filter', 'customFields', 'by', 'zone']));
+    expect(doc.components.schemas).toHaveProperty('InsightFacets');
+    expect(doc.components.schemas).toHaveProperty('InsightGroups');
+    facetsSchema.parse(await facets('keys=status,decision,customFields.carrier'));
+    for (const by of ['mode', 'company.id', 'customFields.carrier', 'startTime.week']) {
+      groupsSchema.parse((await api(svc, `/local/insights/groups?by=${by}`)).body);
+    }
+  });
+});
