@@ -4,6 +4,7 @@
  * `npm run test:explore` (EXPLORE=N) draws N fresh seeds per property and reports every one that
  * fails. SEED=N replays one seed; a failure names the command that does it.
  */
+import { mulberry32 } from '../../demo/random';
 import { relative } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -77,3 +78,12 @@ export async function assertAsyncProperty<Ts>(property: fc.IAsyncProperty<Ts>, p
   }
   if (failed.length > 0) throw failure(failed);
 }
+
+/** Draws from one seed for a run of steps: the same seed, the same run. */
+export function seededDraws(seed: number) {
+  const next = mulberry32(seed);
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
+  return { next, int, pick };
+}
+export type SeededDraws = ReturnType<typeof seededDraws>;

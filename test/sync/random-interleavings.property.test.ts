@@ -12,8 +12,7 @@
  * number of steps (small by default; larger runs belong to an exploring session).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../demo/random';
-import { replayCommand, seedsToRun } from '../support/property';
+import { replayCommand, seededDraws as generator, seedsToRun, type SeededDraws as Random } from '../support/property';
 import { REMOTE_KINDS, SyncPair } from '../support/sync-pair';
 import { plainReports } from '../support/sync-reports';
 
@@ -27,14 +26,6 @@ const SEEDS = seedsToRun(COUNTEREXAMPLES, 'SYNC_SEED');
 const SIZE = Number(process.env.SYNC_SIZE ?? 25);
 const REPORTS = 6;
 
-/** Draws from one seed: the same seed, the same run. */
-function generator(seed: number) {
-  const next = mulberry32(seed);
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
-type Random = ReturnType<typeof generator>;
 
 /**
  * The fields an edit may touch, each with values from a small set (so both sides sometimes

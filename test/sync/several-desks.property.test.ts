@@ -18,8 +18,7 @@
  * one; `npm run test:explore` draws fresh ones; DESKS_SIZE sets the number of steps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../demo/random';
-import { replayCommand, seedsToRun } from '../support/property';
+import { replayCommand, seededDraws as generator, seedsToRun, type SeededDraws as Random } from '../support/property';
 import { REMOTE, SyncDesks, type Desk, type Party } from '../support/sync-desks';
 import { plainReports } from '../support/sync-reports';
 
@@ -32,14 +31,6 @@ const FIXED: Record<number, number[]> = { 2: [3], 3: [7] };
 const SIZE = Number(process.env.DESKS_SIZE ?? 20);
 const REPORTS = 3;
 
-/** Draws from one seed: the same seed, the same run. */
-function generator(seed: number) {
-  const next = mulberry32(seed);
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
-type Random = ReturnType<typeof generator>;
 
 /**
  * The fields an edit may touch, with values from small sets (parties sometimes agree by chance),
