@@ -4,12 +4,13 @@ import { remoteReportSchema } from '../schema/sync';
 import type { SyncService } from './synced-service';
 import { describeZodError } from '../contract/zod-messages';
 import type { Remote } from './remote-client';
+import { RetrievePool } from './retrieve-pool';
 import type { RetryWait } from './retrying-remote';
 
 export interface CycleContext {
   service: SyncService;
-  /** Reads retried a few times on transient failures; the PATCH sent once. */
-  remote: Remote;
+  /** Reads retried a few times on transient failures; the PATCH sent once; `retrieveOnce` for the retrieve pool, which retries on its own. */
+  remote: Remote & { retrieveOnce(id: string): Promise<RemoteReport | null> };
   /** The remote key's company. */
   companyId: string;
   policy: ConflictPolicy;
@@ -28,6 +29,10 @@ export interface CycleContext {
   write<T>(fn: () => T): Promise<T>;
   /** Waits before another attempt of a failed request, or resolves false when the failure goes to the cycle. */
   retryWait: RetryWait;
+  /** Waits `ms`; rejects with `Stopped` when the worker stops meanwhile. */
+  wait(ms: number): Promise<void>;
+  /** Uniform in [0, 1), for jitter. */
+  random(): number;
 }
 
 /** The worker was asked to stop: the cycle ends after the step in flight. */
@@ -38,24 +43,14 @@ export class Stopped extends Error {
   }
 }
 
-/** How many retrieves run at once when a page holds reports new to the mirror. */
-export const RETRIEVE_CONCURRENCY = 8;
-
-/**
- * The whole reports of `ids`, fetched with retrieve a few at a time, in the order given;
- * those the remote no longer shows (404) are left out.
- */
-export async function retrieveAll(remote: Pick<Remote, 'retrieve'>, ids: readonly string[]): Promise<RemoteReport[]> {
-  const found: (RemoteReport | null)[] = new Array(ids.length).fill(null);
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const i = next++;
-      found[i] = await remote.retrieve(ids[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(RETRIEVE_CONCURRENCY, ids.length) }, worker));
-  return found.filter((r): r is RemoteReport => r !== null);
+/** The retrieves of one step (a pull, a reconciliation): the pool that pauses as a whole when the remote asks it to. */
+export function retrievePool(ctx: Pick<CycleContext, 'remote' | 'wait' | 'retryWait' | 'random'>): RetrievePool {
+  return new RetrievePool({
+    retrieve: (id) => ctx.remote.retrieveOnce(id),
+    wait: (ms) => ctx.wait(ms),
+    retryWait: ctx.retryWait,
+    random: () => ctx.random(),
+  });
 }
 
 /** A list element as a report, or a warning naming what does not fit. */

@@ -2,18 +2,25 @@
  * The pull (decisions §5 "Pull"): what changed on the remote since the cursor, page by page,
  * each page and the cursor that covers it committed in one transaction, so a kill at any
  * moment loses nothing and applies nothing twice. A report new to the mirror is fetched whole
- * with retrieve, as the list shows only part of its label. The next page's list is asked for
- * as soon as a page's list has arrived (where it starts depends on that list alone), so the
- * remote answers it while this page's reports are fetched and written; which of its reports
- * to fetch is decided only once this page is committed, so nothing is fetched twice. A kill
- * leaves a prefix of the pages committed.
+ * with retrieve, as the list shows only part of its label.
+ *
+ * The next page's list is asked for as soon as a page's list has arrived (where it starts
+ * depends on that list alone), and once it is in, the retrieves of its reports start in the
+ * retrieve pool behind this page's, so the pool does not run dry at every page's end. Which of
+ * a report's versions to fetch depends on what the mirror holds, and the page before may still
+ * change that for the reports both pages name (a page starts at the `updated` the page before
+ * ended on): those are decided only once the page before is committed, so nothing is fetched
+ * twice. The others no uncommitted page names, so what the mirror holds of them is settled
+ * already. A kill leaves a prefix of the pages committed; a retrieve that fails fails its page
+ * before any of it is written.
  */
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
 import { remoteMinimalSchema, type RemoteReport } from '../schema/sync';
-import { readElement, retrieveAll, type CycleContext } from './context';
+import { readElement, retrievePool, type CycleContext } from './context';
 import { advanceCursor, firstQuery, listParameters, nextQuery, type Listed, type PageQuery } from './paging';
 import { RemoteFailure, type RemotePage } from './remote-client';
+import type { RetrievePool } from './retrieve-pool';
 
 const listedSchema = z.array(remoteMinimalSchema);
 
@@ -25,28 +32,43 @@ interface ListedPage {
   data: unknown[];
 }
 
+/** A page whose reports are on their way: from its list elements, and from the pool. */
+interface PlannedPage {
+  page: ListedPage;
+  /** Its reports in list order, once those decided after the page before was committed are asked for too. */
+  reports(): Promise<RemoteReport[]>;
+}
+
 export async function pull(ctx: CycleContext): Promise<void> {
   const { service, pageSize } = ctx;
-  let cursor = service.sync.settings().cursor;
-  let done = 0;
-  let total = 0;
-  let listing: Promise<ListedPage> | null = listPage(ctx, firstQuery(cursor, ctx.overlapSeconds));
-  while (listing) {
-    const page: ListedPage = await listing;
-    const next = nextQuery(page.query, page.listed, pageSize);
-    listing = next && listPage(ctx, next);
-    // Should this page fail, the list asked ahead is abandoned without an unheard rejection.
-    listing?.catch(() => undefined);
+  const pool = retrievePool(ctx);
+  try {
+    let cursor = service.sync.settings().cursor;
+    let done = 0;
+    let total = 0;
+    let current = plan(ctx, pool, await listPage(ctx, firstQuery(cursor, ctx.overlapSeconds)), new Set());
+    for (;;) {
+      const { page } = current;
+      const next = nextQuery(page.query, page.listed, pageSize);
+      const uncommitted = new Set(page.listed.map((r) => r.id));
+      const ahead = next && listPage(ctx, next).then((nextPage) => plan(ctx, pool, nextPage, uncommitted));
+      // Should this page fail, the page asked ahead is abandoned without an unheard rejection.
+      ahead?.catch(() => undefined);
 
-    const reports = await reportsOf(ctx, page);
-    // A tie page counts only its instant; the bound's count covers it already.
-    if (page.query.kind !== 'tie') total = done + page.totalDocuments;
-    cursor = advanceCursor(cursor, page.listed);
-    const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy, cursor }));
-    for (const { message } of applied.unusable) ctx.warn(message);
-    done += page.listed.length;
-    ctx.progress(Math.min(done, total), total);
-    await ctx.checkpoint();
+      const reports = await current.reports();
+      // A tie page counts only its instant; the bound's count covers it already.
+      if (page.query.kind !== 'tie') total = done + page.totalDocuments;
+      cursor = advanceCursor(cursor, page.listed);
+      const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy, cursor }));
+      for (const { message } of applied.unusable) ctx.warn(message);
+      done += page.listed.length;
+      ctx.progress(Math.min(done, total), total);
+      await ctx.checkpoint();
+      if (!ahead) break;
+      current = await ahead;
+    }
+  } finally {
+    pool.close();
   }
 }
 
@@ -57,27 +79,48 @@ async function listPage(ctx: CycleContext, query: PageQuery): Promise<ListedPage
 
 /**
  * The reports of a page the mirror does not hold at their `updated`: those it has stored come
- * from the page, new ones whole from retrieve (their list elements are not even read).
+ * from the page, new ones whole from the pool (their list elements are not even read). Those
+ * of `uncommitted` (named by a page not yet committed) are decided when `reports()` is called,
+ * which the pull does only once that page is committed; the others at once.
  */
-async function reportsOf(ctx: CycleContext, page: ListedPage): Promise<RemoteReport[]> {
-  const { service, remote } = ctx;
-  const { listed } = page;
-  const outdated = new Set(service.sync.outdated(listed));
-  const stored = service.sync.storedIds([...outdated]);
+function plan(ctx: CycleContext, pool: RetrievePool, page: ListedPage, uncommitted: ReadonlySet<string>): PlannedPage {
   const fromPage = new Map<string, RemoteReport>();
-  page.data.forEach((element, i) => {
-    const { id } = listed[i];
-    if (!outdated.has(id) || !stored.has(id)) return;
-    const report = readElement(ctx, element);
-    if (report) fromPage.set(id, report);
-  });
-  const fetched = new Map((await retrieveAll(remote, [...outdated].filter((id) => !stored.has(id)))).map((r) => [r.id, r]));
-  return listed.flatMap(({ id }) => {
-    const report = fromPage.get(id) ?? fetched.get(id);
-    fromPage.delete(id);
-    fetched.delete(id);
-    return report ? [report] : [];
-  });
+  const elements = new Map<string, unknown>();
+  page.data.forEach((element, i) => elements.set(page.listed[i].id, element));
+  const now = page.listed.filter((r) => !uncommitted.has(r.id));
+  const later = page.listed.filter((r) => uncommitted.has(r.id));
+
+  /** Reads what the mirror holds of `rows`: the stored ones come from their elements, the new ones go to the pool. */
+  const decide = (rows: readonly Listed[]): Promise<RemoteReport[]> => {
+    if (rows.length === 0) return Promise.resolve([]);
+    const { service } = ctx;
+    const outdated = service.sync.outdated(rows);
+    const stored = service.sync.storedIds(outdated);
+    for (const id of outdated) {
+      if (!stored.has(id)) continue;
+      const report = readElement(ctx, elements.get(id));
+      if (report) fromPage.set(id, report);
+    }
+    const fetching = pool.fetch(outdated.filter((id) => !stored.has(id)));
+    // Awaited by reports(); a failure before then is not unheard.
+    fetching.catch(() => undefined);
+    return fetching;
+  };
+
+  const first = decide(now);
+  return {
+    page,
+    async reports() {
+      const second = decide(later);
+      const fetched = new Map([...(await first), ...(await second)].map((r) => [r.id, r]));
+      return page.listed.flatMap(({ id }) => {
+        const report = fromPage.get(id) ?? fetched.get(id);
+        fromPage.delete(id);
+        fetched.delete(id);
+        return report ? [report] : [];
+      });
+    },
+  };
 }
 
 function readListed(data: unknown[]): Listed[] {
