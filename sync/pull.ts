@@ -13,6 +13,15 @@
  * twice. The others no uncommitted page names, so what the mirror holds of them is settled
  * already. A kill leaves a prefix of the pages committed; a retrieve that fails fails its page
  * before any of it is written.
+ *
+ * A list page of `output=normal` carries every report's figures and datapoints: several times
+ * what the retrieves of its new reports carry again, and most of what the remote spends on a
+ * first mirror. Its elements serve only reports the mirror holds already, so in a pull from
+ * the beginning (no cursor yet: a first mirror) the first page, and each page that follows one
+ * whose reports were all new to the mirror, is asked for as `output=minimal`; should such a page
+ * name reports the mirror holds after all (it was filled from another address), they are
+ * retrieved whole with the new ones. A pull that goes on from a cursor lists normal pages: a
+ * report committed before is never fetched whole again, however it changed meanwhile.
  */
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
@@ -24,9 +33,12 @@ import type { RetrievePool } from './retrieve-pool';
 
 const listedSchema = z.array(remoteMinimalSchema);
 
+type ListOutput = 'normal' | 'minimal';
+
 /** A list page as it arrived: what paging needs of every element, and the elements. */
 interface ListedPage {
   query: PageQuery;
+  output: ListOutput;
   listed: Listed[];
   totalDocuments: number;
   data: unknown[];
@@ -37,6 +49,8 @@ interface PlannedPage {
   page: ListedPage;
   /** Its reports in list order, once those decided after the page before was committed are asked for too. */
   reports(): Promise<RemoteReport[]>;
+  /** Every report it names is new to the mirror (as far as decided when its list arrived). */
+  allNew: boolean;
 }
 
 export async function pull(ctx: CycleContext): Promise<void> {
@@ -46,12 +60,14 @@ export async function pull(ctx: CycleContext): Promise<void> {
     let cursor = service.sync.settings().cursor;
     let done = 0;
     let total = 0;
-    let current = plan(ctx, pool, await listPage(ctx, firstQuery(cursor, ctx.overlapSeconds)), new Set());
+    const first = firstQuery(cursor, ctx.overlapSeconds);
+    const fromTheBeginning = first.kind === 'all';
+    let current = plan(ctx, pool, await listPage(ctx, first, fromTheBeginning ? 'minimal' : 'normal'), new Set());
     for (;;) {
       const { page } = current;
       const next = nextQuery(page.query, page.listed, pageSize);
       const uncommitted = new Set(page.listed.map((r) => r.id));
-      const ahead = next && listPage(ctx, next).then((nextPage) => plan(ctx, pool, nextPage, uncommitted));
+      const ahead = next && listPage(ctx, next, fromTheBeginning && current.allNew ? 'minimal' : 'normal').then((nextPage) => plan(ctx, pool, nextPage, uncommitted));
       // Should this page fail, the page asked ahead is abandoned without an unheard rejection.
       ahead?.catch(() => undefined);
 
@@ -72,16 +88,17 @@ export async function pull(ctx: CycleContext): Promise<void> {
   }
 }
 
-async function listPage(ctx: CycleContext, query: PageQuery): Promise<ListedPage> {
-  const page: RemotePage = await ctx.remote.list(listParameters(query, ctx.pageSize));
-  return { query, listed: readListed(page.data), totalDocuments: page.totalDocuments, data: page.data };
+async function listPage(ctx: CycleContext, query: PageQuery, output: ListOutput): Promise<ListedPage> {
+  const page: RemotePage = await ctx.remote.list({ ...listParameters(query, ctx.pageSize), output });
+  return { query, output, listed: readListed(page.data), totalDocuments: page.totalDocuments, data: page.data };
 }
 
 /**
  * The reports of a page the mirror does not hold at their `updated`: those it has stored come
- * from the page, new ones whole from the pool (their list elements are not even read). Those
- * of `uncommitted` (named by a page not yet committed) are decided when `reports()` is called,
- * which the pull does only once that page is committed; the others at once.
+ * from the page (from the pool too when the page is minimal), new ones whole from the pool
+ * (their list elements are not even read). Those of `uncommitted` (named by a page not yet
+ * committed) are decided when `reports()` is called, which the pull does only once that page
+ * is committed; the others at once.
  */
 function plan(ctx: CycleContext, pool: RetrievePool, page: ListedPage, uncommitted: ReadonlySet<string>): PlannedPage {
   const fromPage = new Map<string, RemoteReport>();
@@ -91,11 +108,14 @@ function plan(ctx: CycleContext, pool: RetrievePool, page: ListedPage, uncommitt
   const later = page.listed.filter((r) => uncommitted.has(r.id));
 
   /** Reads what the mirror holds of `rows`: the stored ones come from their elements, the new ones go to the pool. */
-  const decide = (rows: readonly Listed[]): Promise<RemoteReport[]> => {
-    if (rows.length === 0) return Promise.resolve([]);
+  const decide = (rows: readonly Listed[]): { allNew: boolean; fetching: Promise<RemoteReport[]> } => {
+    if (rows.length === 0) return { allNew: true, fetching: Promise.resolve([]) };
     const { service } = ctx;
     const outdated = service.sync.outdated(rows);
     const stored = service.sync.storedIds(outdated);
+    const allNew = outdated.length === rows.length && stored.size === 0;
+    // A minimal element is no report: the stored ones are retrieved too.
+    if (page.output === 'minimal') stored.clear();
     for (const id of outdated) {
       if (!stored.has(id)) continue;
       const report = readElement(ctx, elements.get(id));
@@ -104,15 +124,17 @@ function plan(ctx: CycleContext, pool: RetrievePool, page: ListedPage, uncommitt
     const fetching = pool.fetch(outdated.filter((id) => !stored.has(id)));
     // Awaited by reports(); a failure before then is not unheard.
     fetching.catch(() => undefined);
-    return fetching;
+    return { allNew, fetching };
   };
 
+  // The reports it shares with the page before were new to the mirror too, or that page would not have been.
   const first = decide(now);
   return {
     page,
+    allNew: first.allNew,
     async reports() {
       const second = decide(later);
-      const fetched = new Map([...(await first), ...(await second)].map((r) => [r.id, r]));
+      const fetched = new Map([...(await first.fetching), ...(await second.fetching)].map((r) => [r.id, r]));
       return page.listed.flatMap(({ id }) => {
         const report = fromPage.get(id) ?? fetched.get(id);
         fromPage.delete(id);

@@ -11,7 +11,7 @@ import { eventually, SyncPair } from '../support/sync-pair';
 import { plainReports } from '../support/sync-reports';
 
 const PAGE = 10;
-const PULL_PAGE = { method: 'GET', path: /^\/v2\/labelReports\?(?!.*output=minimal)/ };
+const PULL_PAGE = { method: 'GET', path: /^\/v2\/labelReports\?.*updated/ };
 const RETRIEVE = { method: 'GET', path: /^\/v2\/labelReports\/[^?]+$/ };
 const ARGS = ['--page-size', String(PAGE)];
 

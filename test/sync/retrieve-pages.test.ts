@@ -5,12 +5,16 @@
  * a remote that answers 429 with a Retry-After pauses the retrieves instead of failing the cycle.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeReport } from '../support/service-fixture';
 import { eventually, SyncPair } from '../support/sync-pair';
-import { plainReports } from '../support/sync-reports';
+import { at, plainReports, putReports } from '../support/sync-reports';
 
 const PAGE = 10;
 const RETRIEVE = { method: 'GET', path: /^\/v2\/labelReports\/[^?]+$/ };
 const retrieveOf = (id: string) => ({ method: 'GET', path: `/v2/labelReports/${id}` });
+/** A pull's list pages name `updated` (in their order or filter); a reconciliation's do not. */
+const PULL_PAGE = { method: 'GET', path: /^\/v2\/labelReports\?.*updated/ };
+const outputOf = (path: string) => new URLSearchParams(path.split('?')[1]).get('output');
 
 let pair: SyncPair;
 afterEach(async () => {
@@ -82,6 +86,44 @@ describe('retrieves across pages', () => {
     expect(limited.fired).toBe(1);
     expect(pair.proxy.count(RETRIEVE)).toBe(reports.length + 1);
     expectCreatedOnce(reports.map((r) => r.id));
+    await pair.expectMirrored();
+  });
+
+  it('a first mirror lists minimal pages, as it retrieves every report anyway; a pull from the cursor lists normal ones and takes the changes from them', async () => {
+    const reports = plainReports(2 * PAGE);
+    pair = await SyncPair.start({ reports, worker: { pageSize: PAGE } });
+    await pair.cycleOk();
+    const firstPull = pair.proxy.seen(PULL_PAGE);
+    expect(firstPull.length).toBeGreaterThanOrEqual(2);
+    expect(firstPull.map((r) => outputOf(r.path))).toEqual(firstPull.map(() => 'minimal'));
+    expect([...retrievesById().values()]).toEqual(reports.map(() => 1));
+    await pair.expectMirrored();
+
+    pair.proxy.clearLog();
+    await pair.remoteEdit('r-004', { labelReference: 'changed on the remote' });
+    await pair.remoteEdit('r-017', { hasFlag: true });
+    await pair.cycleOk();
+    const incremental = pair.proxy.seen(PULL_PAGE).map((r) => outputOf(r.path));
+    expect(incremental.length).toBeGreaterThan(0);
+    expect(incremental).toEqual(incremental.map(() => 'normal'));
+    expect(pair.proxy.count(RETRIEVE)).toBe(0);
+    expect((await pair.localReport('r-004')).labelReference).toBe('changed on the remote');
+    await pair.expectMirrored();
+  });
+
+  it('a minimal page that names a report the mirror holds at another `updated` retrieves it whole', async () => {
+    const reports = plainReports(2 * PAGE);
+    pair = await SyncPair.start({ reports, worker: { pageSize: PAGE } });
+    await pair.cycleOk();
+    // Changed on the remote at an instant inside the first page; the remote's address written
+    // otherwise forgets the cursor, so the next pull starts from the beginning with a minimal page.
+    putReports(pair.remote.service, [makeReport('r-003', { updated: at(3.5), labelReference: 'rewritten in place' })]);
+    pair.proxy.clearLog();
+    await pair.startWorker({ remoteUrl: `${pair.proxy.url}/` });
+    await pair.cycleOk();
+    expect(outputOf(pair.proxy.seen(PULL_PAGE)[0].path)).toBe('minimal');
+    expect([...retrievesById()]).toEqual([['r-003', 1]]);
+    expect((await pair.localReport('r-003')).labelReference).toBe('rewritten in place');
     await pair.expectMirrored();
   });
 
