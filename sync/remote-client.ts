@@ -15,7 +15,7 @@ import { HttpClient, HttpFailure, type HttpAnswer } from '../jobs/http-client';
 import { parseRetryAfter } from '../jobs/retry-after';
 
 /** Connections kept open to the remote: the concurrent retrieves of a page, and the next page's list asked meanwhile. */
-export const REMOTE_CONNECTIONS = 8;
+export const REMOTE_CONNECTIONS = 32;
 
 export type FailureKind = 'offline' | 'paused' | 'refused';
 
