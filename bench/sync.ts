@@ -22,7 +22,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { Session, type Profiler } from 'node:inspector/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -177,12 +177,16 @@ export async function run(): Promise<void> {
     global.gc?.();
     const baseline = process.memoryUsage.rss();
     local = await startLocal(join(dir, 'local.sqlite'), remote.url);
+    const remoteCpu = processCpuSeconds(remote.child.pid);
     const loopback = await firstMirror(local, () => profiled('sync: the mirroring process during the first mirror', () => local!.worker.runCycle()));
+    const remoteCpuUsed = processCpuSeconds(remote.child.pid) - remoteCpu;
     const { seconds, cpu: firstCpu, mirrored, peak, quarters, desk } = loopback;
     const rate = mirrored / seconds;
     console.log(`sync: first mirror of ${fmt(mirrored)} reports (${DATAPOINTS} datapoints each) from labeldesk serve on loopback: ${seconds.toFixed(1)} s = ${fmt(Math.round(rate))} reports/s (target ≥ ${fmt(TARGET_RATE)}: ${met(rate >= TARGET_RATE)})`);
     // On a shared machine the wall clock counts other work too; the CPU time is this process's own.
-    console.log(`sync:   CPU of the mirroring process: ${firstCpu.toFixed(1)} s (${fmt(Math.round(mirrored / firstCpu))} reports per CPU second); load average now ${loadavg()[0].toFixed(1)}`);
+    console.log(
+      `sync:   CPU of the mirroring process: ${firstCpu.toFixed(1)} s (${fmt(Math.round(mirrored / firstCpu))} reports per CPU second); of the remote: ${Number.isNaN(remoteCpuUsed) ? 'not known' : `${remoteCpuUsed.toFixed(1)} s`}; load average now ${loadavg()[0].toFixed(1)}`,
+    );
     console.log(`sync:   RSS of the mirroring process: baseline ${mb(baseline)}, peak ${mb(peak)} (target ≤ ${TARGET_RSS_MB} MB: ${met(peak <= TARGET_RSS_MB * 1048576)}); at each quarter of the pull: ${quarters.join(', ') || 'not sampled'}`);
     const p50 = percentile(desk, 50);
     console.log(
@@ -340,6 +344,20 @@ function get(agent: http.Agent, url: string, key: string): Promise<number> {
     req.on('error', reject);
   });
 }
+
+/** User and system CPU seconds a child process has used so far, from /proc (NaN where there is none). */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** What /proc counts CPU time in: USER_HZ, 100 on Linux. */
+const CLOCK_TICKS = 100;
 
 function met(ok: boolean): string {
   return ok ? 'met' : 'NOT met';
