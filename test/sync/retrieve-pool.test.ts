@@ -14,6 +14,8 @@ import { startTestService, type TestService } from '../support/service-fixture';
 import { eventually } from '../support/sync-pair';
 import { plainReports } from '../support/sync-reports';
 
+/** Reports on the remote: enough for three times the bound. */
+const SEEDED = 3 * RETRIEVE_CONCURRENCY;
 const RETRIEVE = { method: 'GET', path: /^\/v2\/labelReports\/[^?]+$/ };
 const retrieveOf = (id: string) => ({ method: 'GET', path: `/v2/labelReports/${id}` });
 const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => `r-${String(from + i).padStart(3, '0')}`);
@@ -58,7 +60,7 @@ let clock: TestClock;
 let events: string[];
 
 beforeEach(async () => {
-  remote = await startTestService(plainReports(24));
+  remote = await startTestService(plainReports(SEEDED));
   proxy = await FaultProxy.start(remote.url);
   client = new RemoteClient(proxy.url, remote.keys.acme, 10_000);
   clock = new TestClock();
@@ -94,11 +96,12 @@ const started = () => events.filter((e) => e.startsWith('start ')).length;
 
 describe('the retrieve pool', () => {
   it(`keeps at most its bound (${RETRIEVE_CONCURRENCY} by default, one per connection) in flight, and fills it across batches`, async () => {
-    const all = ids(0, 24);
+    const all = ids(0, SEEDED);
     const holds = all.map(() => proxy.hold(RETRIEVE));
     const p = pool();
-    // Three batches handed in at once, as a pull hands in the pages it has listed.
-    const batches = [p.fetch(all.slice(0, 5)), p.fetch(all.slice(5, 11)), p.fetch(all.slice(11))];
+    // Three batches handed in at once, as a pull hands in the pages it has listed; the first smaller than the bound.
+    const cuts = [RETRIEVE_CONCURRENCY - 3, 2 * RETRIEVE_CONCURRENCY];
+    const batches = [p.fetch(all.slice(0, cuts[0])), p.fetch(all.slice(cuts[0], cuts[1])), p.fetch(all.slice(cuts[1]))];
 
     await proxy.waitFor(RETRIEVE, RETRIEVE_CONCURRENCY);
     expect(pending()).toBe(RETRIEVE_CONCURRENCY);
@@ -113,7 +116,7 @@ describe('the retrieve pool', () => {
     }
     for (const hold of holds) hold.release();
 
-    expect((await Promise.all(batches)).map(idsOf)).toEqual([all.slice(0, 5), all.slice(5, 11), all.slice(11)]);
+    expect((await Promise.all(batches)).map(idsOf)).toEqual([all.slice(0, cuts[0]), all.slice(cuts[0], cuts[1]), all.slice(cuts[1])]);
     // Sent in the order handed in, each once.
     expect(events).toEqual(all.map((id) => `start ${id}`));
     expect(arrived().sort()).toEqual(all);
