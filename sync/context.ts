@@ -3,12 +3,13 @@ import type { ConflictPolicy, RemoteReport } from '../schema/sync';
 import type { SyncService } from './synced-service';
 import { isRefused, type RefusedReport } from './remote-checks';
 import type { Remote } from './remote-client';
+import { RetrievePool } from './retrieve-pool';
 import type { RetryWait } from './retrying-remote';
 
 export interface CycleContext {
   service: SyncService;
-  /** Reads retried a few times on transient failures; the PATCH sent once. */
-  remote: Remote;
+  /** Reads retried a few times on transient failures; the PATCH sent once; `retrieveOnce` for the retrieve pool, which retries on its own. */
+  remote: Remote & { retrieveOnce(id: string): Promise<RemoteReport | RefusedReport | null> };
   /** The remote key's company. */
   companyId: string;
   policy: ConflictPolicy;
@@ -27,6 +28,10 @@ export interface CycleContext {
   write<T>(fn: () => T): Promise<T>;
   /** Waits before another attempt of a failed request, or resolves false when the failure goes to the cycle. */
   retryWait: RetryWait;
+  /** Waits `ms`; rejects with `Stopped` when the worker stops meanwhile. */
+  wait(ms: number): Promise<void>;
+  /** Uniform in [0, 1), for jitter. */
+  random(): number;
 }
 
 /** The worker was asked to stop: the cycle ends after the step in flight. */
@@ -37,8 +42,15 @@ export class Stopped extends Error {
   }
 }
 
-/** How many retrieves run at once when a page holds reports new to the mirror. */
-export const RETRIEVE_CONCURRENCY = 8;
+/** The retrieves of one step (a pull, a reconciliation): the pool that pauses as a whole when the remote asks it to. */
+export function retrievePool(ctx: Pick<CycleContext, 'remote' | 'wait' | 'retryWait' | 'random'>): RetrievePool {
+  return new RetrievePool({
+    retrieve: (id) => ctx.remote.retrieveOnce(id),
+    wait: (ms) => ctx.wait(ms),
+    retryWait: ctx.retryWait,
+    random: () => ctx.random(),
+  });
+}
 
 /** What a batch of retrieves gave: the reports, and those the mirror does not take with why. */
 export interface Retrieved {
@@ -46,23 +58,10 @@ export interface Retrieved {
   refused: RefusedReport[];
 }
 
-/**
- * The whole reports of `ids`, fetched with retrieve a few at a time, in the order given;
- * those the remote no longer shows (404) are left out.
- */
-export async function retrieveAll(remote: Pick<Remote, 'retrieve'>, ids: readonly string[]): Promise<Retrieved> {
-  const found: (RemoteReport | RefusedReport | null)[] = new Array(ids.length).fill(null);
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const i = next++;
-      found[i] = await remote.retrieve(ids[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(RETRIEVE_CONCURRENCY, ids.length) }, worker));
+/** The pool's answers, reports apart from refusals. */
+export function splitRetrieved(found: readonly (RemoteReport | RefusedReport)[]): Retrieved {
   const result: Retrieved = { reports: [], refused: [] };
   for (const r of found) {
-    if (r === null) continue;
     if (isRefused(r)) result.refused.push(r);
     else result.reports.push(r);
   }

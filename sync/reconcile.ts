@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
 import { remoteMinimalSchema } from '../schema/sync';
-import { refusalMessage, retrieveAll, type CycleContext } from './context';
+import { refusalMessage, retrievePool, splitRetrieved, type CycleContext } from './context';
 import { reconcileParameters } from './paging';
 import { RemoteFailure } from './remote-client';
 
@@ -21,6 +21,8 @@ export async function reconcile(ctx: CycleContext): Promise<void> {
   const { service, remote } = ctx;
   const shown = new Set<string>();
   let afterId: string | null = null;
+  // Every batch is awaited whole before the next: nothing is left queued when the loop ends.
+  const pool = retrievePool(ctx);
   for (;;) {
     const page = await remote.list(reconcileParameters(afterId, RECONCILE_PAGE_SIZE));
     const parsed = minimalPageSchema.safeParse(page.data);
@@ -29,7 +31,7 @@ export async function reconcile(ctx: CycleContext): Promise<void> {
     }
     const rows = parsed.data;
     for (const row of rows) shown.add(row.id);
-    const { reports, refused } = await retrieveAll(remote, service.sync.outdated(rows));
+    const { reports, refused } = splitRetrieved(await pool.fetch(service.sync.outdated(rows)));
     if (reports.length > 0 || refused.length > 0) {
       const applied = await ctx.write(() => service.sync.applyRemote(reports, { companyId: ctx.companyId, policy: ctx.policy, refused }));
       for (const r of applied.refused) ctx.warn(refusalMessage(r));

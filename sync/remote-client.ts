@@ -17,7 +17,7 @@ import { parseRetryAfter } from '../jobs/retry-after';
 import { JsonBudget } from '../jobs/json-budget';
 
 /** Connections kept open to the remote: the concurrent retrieves of a page, and the next page's list asked meanwhile. */
-export const REMOTE_CONNECTIONS = 8;
+export const REMOTE_CONNECTIONS = 32;
 
 export type FailureKind = 'offline' | 'paused' | 'refused';
 

@@ -33,6 +33,11 @@ export class RetryingRemote implements Remote {
     return this.read(() => this.client.retrieve(id));
   }
 
+  /** One retrieve, not asked again here: the retrieve pool decides whether and when (retrieve-pool.ts). */
+  retrieveOnce(id: string): Promise<RemoteReport | RefusedReport | null> {
+    return this.client.retrieve(id);
+  }
+
   patch(id: string, body: LabelReportPatch): Promise<RemoteReport | null> {
     return this.client.patch(id, body);
   }

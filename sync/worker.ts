@@ -310,6 +310,8 @@ class Worker implements SyncWorker {
       },
       write: (fn) => this.write(fn),
       retryWait: (attempt, failure) => this.retryWait(attempt, failure),
+      wait: (ms) => this.wait(ms),
+      random: this.random,
     };
   }
 

@@ -7,12 +7,12 @@
  * hold each change once, and both sides compare equal.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REMOTE_KINDS, SyncPair } from '../support/sync-pair';
+import { eventually, REMOTE_KINDS, SyncPair } from '../support/sync-pair';
 import { plainReports } from '../support/sync-reports';
 
 describe.each(REMOTE_KINDS)('against a %s remote', (remote) => {
   const PAGE = 10;
-  const PULL_PAGE = { method: 'GET', path: /^\/v2\/labelReports\?(?!.*output=minimal)/ };
+  const PULL_PAGE = { method: 'GET', path: /^\/v2\/labelReports\?.*updated/ };
   const RETRIEVE = { method: 'GET', path: /^\/v2\/labelReports\/[^?]+$/ };
   const ARGS = ['--page-size', String(PAGE)];
 
@@ -31,10 +31,15 @@ describe.each(REMOTE_KINDS)('against a %s remote', (remote) => {
     await pair?.close();
   });
 
-  /** Starts `labeldesk sync --once`, kills it once `held` is held, and lets the held request go. */
-  async function killAt(held: { arrived: Promise<unknown>; drop(): void }): Promise<void> {
+  /**
+   * Starts `labeldesk sync --once`, kills it once `held` is held (and `until` passed, when given),
+   * and lets the held request go.
+   */
+  async function killAt(held: { arrived: Promise<unknown>; drop(): void }, until?: () => Promise<void>): Promise<void> {
     const run = pair.spawnLocal(pair.commandArgs('sync', ['--once', ...ARGS]));
-    await Promise.race([held.arrived, run.exited.then((end) => Promise.reject(new Error(`sync ended (${JSON.stringify(end)}) before the kill point:\n${run.stdout()}${run.stderr()}`)))]);
+    const ended = run.exited.then((end) => Promise.reject(new Error(`sync ended (${JSON.stringify(end)}) before the kill point:\n${run.stdout()}${run.stderr()}`)));
+    await Promise.race([held.arrived, ended]);
+    if (until) await Promise.race([until(), ended]);
     run.child.kill('SIGKILL');
     expect(await run.exited).toEqual({ code: null, signal: 'SIGKILL' });
     held.drop();
@@ -91,7 +96,9 @@ describe.each(REMOTE_KINDS)('against a %s remote', (remote) => {
 
     it('in the middle of a page, its new reports partly fetched: nothing of that page applied, all of it later, once', CHILDREN, async () => {
       // The fifth report fetched whole of the second page: answered by the remote, held on the way back.
-      await killAt(pair.proxy.hold(RETRIEVE, 'response', PAGE + 5));
+      // The second page's retrieves start while the first page's last ones are answered: the kill
+      // waits for the first page to be committed, which the held retrieve does not stop.
+      await killAt(pair.proxy.hold(RETRIEVE, 'response', PAGE + 5), () => eventually(async () => expect(await pair.localIds()).toHaveLength(PAGE)));
       const mirrored = await pair.localIds();
       expect(mirrored).toEqual((await pair.remoteIds()).slice(0, PAGE));
 
