@@ -6,7 +6,6 @@
  * until the clock has passed the time the remote allowed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RemoteReport } from '../../schema/sync';
 import { RemoteClient, RemoteFailure } from '../../sync/remote-client';
 import { RETRIEVE_CONCURRENCY, RetrievePool, type RetrievePoolOptions } from '../../sync/retrieve-pool';
 import { FaultProxy } from '../support/fault-proxy';
