@@ -108,39 +108,47 @@ export function totalsOf(groups: readonly GroupRow[]): { alertLevels: Record<str
 export const ALERT_WORDS: Record<string, string> = { '-1': 'No taps', '0': 'None', '1': 'Moderate', '2': 'Critical' };
 export const DECISION_WORDS: Record<string, string> = { released: 'Released', rejected: 'Rejected', onHold: 'On hold', none: 'Not decided' };
 
+/** A bar of a distribution: its words, and the list filter that gives exactly its reports. */
+export interface Bin {
+  label: string;
+  filter: string;
+}
+
+/**
+ * Bins of `key` cut at `edges`, labelled in order: at or below the first edge (`firstOp`), then
+ * between two edges, then beyond the last. `upper`: each range holds its upper edge (a, b];
+ * `lower`: its lower one [a, b).
+ */
+function rangeBins(key: string, edges: readonly number[], labels: readonly string[], closed: 'upper' | 'lower', firstOp = closed === 'upper' ? 'lte' : 'lt'): Bin[] {
+  const [above, below] = closed === 'upper' ? ['gt', 'lte'] : ['gte', 'lt'];
+  const filters = [
+    `${key}[${firstOp}]${edges[0]}`,
+    ...edges.slice(1).map((edge, i) => `${key}[${above}]${edges[i]},${key}[${below}]${edge}`),
+    `${key}[${above}]${edges[edges.length - 1]}`,
+  ];
+  return filters.map((filter, i) => ({ label: labels[i], filter }));
+}
+
 /**
  * The distributions, as ranges of the list's filter keys: each range's reports are what the list
  * answers for the filter plus its conditions.
  */
-export const DISTRIBUTIONS: readonly { title: string; bins: readonly { label: string; filter: string }[] }[] = [
+export const DISTRIBUTIONS: readonly { title: string; bins: readonly Bin[] }[] = [
   {
     title: 'Time out of range',
-    bins: [
-      { label: 'none', filter: 'calculatedSenseData.durationOfViolations.all[eq]0' },
-      { label: 'up to 1 h', filter: 'calculatedSenseData.durationOfViolations.all[gt]0,calculatedSenseData.durationOfViolations.all[lte]3600' },
-      { label: '1–6 h', filter: 'calculatedSenseData.durationOfViolations.all[gt]3600,calculatedSenseData.durationOfViolations.all[lte]21600' },
-      { label: '6–24 h', filter: 'calculatedSenseData.durationOfViolations.all[gt]21600,calculatedSenseData.durationOfViolations.all[lte]86400' },
-      { label: 'over 24 h', filter: 'calculatedSenseData.durationOfViolations.all[gt]86400' },
-    ],
+    bins: rangeBins('calculatedSenseData.durationOfViolations.all', [0, 3600, 21600, 86400], ['none', 'up to 1 h', '1–6 h', '6–24 h', 'over 24 h'], 'upper', 'eq'),
   },
   {
     title: 'Degree-hours',
-    bins: [
-      { label: '0', filter: 'calculatedSenseData.analysedValues.temperature.degreeHour[lte]0' },
-      { label: 'up to 1', filter: 'calculatedSenseData.analysedValues.temperature.degreeHour[gt]0,calculatedSenseData.analysedValues.temperature.degreeHour[lte]1' },
-      { label: '1–10', filter: 'calculatedSenseData.analysedValues.temperature.degreeHour[gt]1,calculatedSenseData.analysedValues.temperature.degreeHour[lte]10' },
-      { label: '10–100', filter: 'calculatedSenseData.analysedValues.temperature.degreeHour[gt]10,calculatedSenseData.analysedValues.temperature.degreeHour[lte]100' },
-      { label: 'over 100', filter: 'calculatedSenseData.analysedValues.temperature.degreeHour[gt]100' },
-    ],
+    bins: rangeBins('calculatedSenseData.analysedValues.temperature.degreeHour', [0, 1, 10, 100], ['0', 'up to 1', '1–10', '10–100', 'over 100'], 'upper'),
   },
   {
     title: 'Mean kinetic temperature',
-    bins: [
-      { label: 'below 2 °C', filter: 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature[lt]2' },
-      { label: '2–8 °C', filter: 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature[gte]2,calculatedSenseData.analysedValues.temperature.meanKineticTemperature[lt]8' },
-      { label: '8–15 °C', filter: 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature[gte]8,calculatedSenseData.analysedValues.temperature.meanKineticTemperature[lt]15' },
-      { label: '15–25 °C', filter: 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature[gte]15,calculatedSenseData.analysedValues.temperature.meanKineticTemperature[lt]25' },
-      { label: '25 °C and above', filter: 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature[gte]25' },
-    ],
+    bins: rangeBins('calculatedSenseData.analysedValues.temperature.meanKineticTemperature', [2, 8, 15, 25], ['below 2 °C', '2–8 °C', '8–15 °C', '15–25 °C', '25 °C and above'], 'lower'),
   },
 ];
+
+/** The distributions' counts (`counts[i][j]`: bin j of distribution i) as table rows. */
+export function distributionRows(counts: readonly (readonly number[])[]): (string | number)[][] {
+  return DISTRIBUTIONS.flatMap((d, i) => d.bins.map((b, j) => [d.title, b.label, counts[i][j]]));
+}

@@ -16,6 +16,7 @@ import {
   ALERT_WORDS,
   DECISION_WORDS,
   DISTRIBUTIONS,
+  distributionRows,
   groupsTable,
   percent,
   tableCsv,
@@ -335,7 +336,7 @@ export function InsightsScreen() {
             table={{
               title: 'Distributions',
               columns: ['figure', 'range', 'reports'],
-              rows: DISTRIBUTIONS.flatMap((d, i) => d.bins.map((b, j) => [d.title, b.label, data.bins[i][j]])),
+              rows: distributionRows(data.bins),
             }}
           />
         </>
