@@ -19,8 +19,13 @@ interface ReviewEntryRow {
   decision: Decision | null;
   alert_level: number | null;
   alert_timestamp: number | null;
-  api_key_id: string;
+  api_key_id: string | null;
   api_key_name: string | null;
+  user_id: string | null;
+  user_login: string | null;
+  user_name: string | null;
+  meaning: string | null;
+  zone: string | null;
   at: string;
 }
 
@@ -39,8 +44,9 @@ export class ReviewStore {
 
   constructor(db: Db) {
     this.insert = db.prepare(
-      `INSERT INTO report_reviews (label_report_id, company_id, kind, text, decision, alert_level, alert_timestamp, api_key_id, api_key_name, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO report_reviews (label_report_id, company_id, kind, text, decision, alert_level, alert_timestamp, api_key_id, api_key_name,
+                                   user_id, user_login, user_name, meaning, zone, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectEntries = db.prepare('SELECT * FROM report_reviews WHERE label_report_id = ? AND company_id = ? ORDER BY id');
     // json_tree visits a scalar value as itself and an array's elements one by one.
@@ -82,6 +88,11 @@ export class ReviewStore {
       entry.alert?.timestamp ?? null,
       entry.keyId,
       entry.keyName,
+      entry.person?.id ?? null,
+      entry.person?.login ?? null,
+      entry.person?.name ?? null,
+      entry.meaning,
+      entry.zone,
       entry.at,
     );
     return Number(result.lastInsertRowid);
@@ -99,6 +110,9 @@ export class ReviewStore {
       alert: row.alert_level === null ? null : { level: row.alert_level, timestamp: row.alert_timestamp ?? 0 },
       keyId: row.api_key_id,
       keyName: row.api_key_name,
+      person: row.user_id === null ? null : { id: row.user_id, login: row.user_login ?? '', name: row.user_name ?? '' },
+      meaning: row.meaning,
+      zone: row.zone,
       at: row.at,
     }));
   }

@@ -6,13 +6,15 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import type { ApiKeyRecord } from '../db/key-store';
 import type { Permission } from '../schema/report';
+import type { SignedInPerson } from '../model/person';
 import { InvalidInputError, PermissionDeniedError, UnauthenticatedError } from '../model/errors';
 
-/** Who is calling: the key's company and what the key may do. */
+/** Who is calling: the key's company and what the key may do; the person, when one signed in. */
 export interface Caller {
   keyId: string;
   companyId: string;
   permissions: ReadonlySet<Permission>;
+  person?: SignedInPerson;
 }
 
 export interface CreatedApiKey {

@@ -77,6 +77,9 @@ function seedReview(data: DataStore, seed: string, i: number, report: BundleRepo
       keyId: key.id,
       keyName: key.name,
       at: entry.at,
+      person: null,
+      meaning: null,
+      zone: null,
     });
   }
 }

@@ -61,7 +61,7 @@ export function mergeHistory(
   });
   let decision: Decision | null = null;
   reviews.forEach((row, index) => {
-    const actor = nameActor({ kind: 'apiKey', keyId: row.keyId });
+    const actor = nameActor({ kind: 'apiKey', keyId: row.keyId ?? '' });
     // The name written with the entry is the one it was made under.
     const named: HistoryActor = { ...actor, keyName: row.keyName };
     const base = { id: String(row.id), at: row.at, actor: named };

@@ -143,7 +143,7 @@ export class ReportReviews {
   ): ReviewEntry {
     const at = this.now().toISOString();
     const keyName = keyNameOf(this.data, caller.keyId);
-    const written = { reportId: id, companyId: caller.companyId, ...entry, keyId: caller.keyId, keyName, at };
+    const written = { reportId: id, companyId: caller.companyId, ...entry, keyId: caller.keyId, keyName, person: null, meaning: null, zone: null, at };
     return { id: this.data.reviews.append(written), ...written };
   }
 }
@@ -173,7 +173,7 @@ export function reviewOf(rows: readonly ReviewEntry[]): Review {
 }
 
 export function authorOf(row: ReviewEntry): ReviewAuthor {
-  return { keyId: row.keyId, keyName: row.keyName };
+  return { keyId: row.keyId ?? '', keyName: row.keyName };
 }
 
 function commentOf(row: ReviewEntry): Comment {
