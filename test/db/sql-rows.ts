@@ -7,7 +7,8 @@ import type { Db } from '../../db/database';
  * raw datapoints, which may live in their own table), and any other NOT NULL column without a
  * default gets a neutral value of its declared type.
  */
-const statementCache = new Map<string, { run(...params: unknown[]): unknown }>();
+// Per database: a statement or a table's columns belong to the connection that read them.
+const statementCaches = new WeakMap<Db, Map<string, { run(...params: unknown[]): unknown }>>();
 interface ColumnInfo {
   name: string;
   type: string;
@@ -15,9 +16,17 @@ interface ColumnInfo {
   dflt: string | null;
   hidden: number;
 }
-const columnCache = new Map<string, ColumnInfo[]>();
+const columnCaches = new WeakMap<Db, Map<string, ColumnInfo[]>>();
+const tableCaches = new WeakMap<Db, Map<string, boolean>>();
+
+function cacheOf<T>(caches: WeakMap<Db, Map<string, T>>, target: Db): Map<string, T> {
+  let cache = caches.get(target);
+  if (!cache) caches.set(target, (cache = new Map()));
+  return cache;
+}
 
 export function insertRow(target: Db, table: string, values: Record<string, unknown>): void {
+  const columnCache = cacheOf(columnCaches, target);
   let columns = columnCache.get(table);
   if (!columns) {
     columns = target
@@ -36,14 +45,14 @@ export function insertRow(target: Db, table: string, values: Record<string, unkn
   }
   const names = Object.keys(row);
   const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+  const statementCache = cacheOf(statementCaches, target);
   let statement = statementCache.get(sql);
   if (!statement) statementCache.set(sql, (statement = target.prepare(sql)));
   statement.run(...names.map((n) => row[n]));
 }
 
-const tableCache = new Map<string, boolean>();
-
 export function hasTable(target: Db, table: string): boolean {
+  const tableCache = cacheOf(tableCaches, target);
   let exists = tableCache.get(table);
   if (exists === undefined) {
     exists = target.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).get(table) !== undefined;
