@@ -5,12 +5,13 @@
  */
 import type { SortColumn } from './list-query';
 
-export const COLUMN_IDS = ['reference', 'alert', 'label', 'status', 'strip', 'mode', 'type', 'created', 'updated', 'flag', 'archived'] as const;
+export const COLUMN_IDS = ['reference', 'alert', 'label', 'status', 'strip', 'decision', 'mode', 'type', 'created', 'updated', 'flag', 'archived'] as const;
 export type ColumnId = (typeof COLUMN_IDS)[number];
 
 export interface ColumnInfo {
   title: string;
-  sort: SortColumn;
+  /** The order key the header sorts by; none for a column the list cannot be ordered by (the decision is the review's, not the list's). */
+  sort?: SortColumn;
   /** Narrowest width in px; the reference column also takes any room left over. */
   minWidth: number;
   grows?: boolean;
@@ -22,6 +23,7 @@ export const COLUMN_INFO: Record<ColumnId, ColumnInfo> = {
   label: { title: 'Label', sort: 'label', minWidth: 160 },
   status: { title: 'Status', sort: 'status', minWidth: 108 },
   strip: { title: 'Out of range', sort: 'excursions', minWidth: 164 },
+  decision: { title: 'Decision', minWidth: 120 },
   mode: { title: 'Mode', sort: 'mode', minWidth: 140 },
   type: { title: 'Type', sort: 'type', minWidth: 126 },
   created: { title: 'Created', sort: 'created', minWidth: 196 },

@@ -145,6 +145,16 @@ describe('the review filters', () => {
   });
 });
 
+describe('the list’s CSV', () => {
+  test('takes the same review conditions and holds the same reports', async () => {
+    const res = await fetch(`${svc.url}/local/labelReports.csv?review=awaitingAcknowledgement&order=labelReference[asc]`, { headers: { 'x-api-key': svc.keys.acme } });
+    expect(res.status).toBe(200);
+    const ids = (await res.text()).split('\r\n').slice(1, -1).map((line) => line.split(',')[0]);
+    expect(ids).toEqual(await idsFor('awaitingAcknowledgement'));
+    expect((await api(svc, '/local/labelReports.csv?review=nope')).body.code).toBe('INVALID_REVIEW');
+  });
+});
+
 describe('one definition of the current decision', () => {
   test('the insights’ decision counts equal the review list’s, a withdrawn decision counted as none', async () => {
     const res = await api(svc, '/local/insights/facets?keys=decision');
