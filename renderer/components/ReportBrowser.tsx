@@ -163,6 +163,17 @@ function CountLine() {
   const unreachable = useList((s) => s.unreachable);
   const loading = useList((s) => s.loadingPages > 0);
   const shown = useList((s) => s.shown);
+  const problem = useList((s) => s.queryProblem);
+  // Filters that cannot be asked for have no count: 0 would read as "no such reports".
+  if (problem) {
+    return (
+      <div className="count" data-testid="count-line">
+        <span className="count__problem" role="alert" data-testid="query-problem">
+          {problem}
+        </span>
+      </div>
+    );
+  }
   // Without the service there is no count to give: an old or zero one would mislead.
   if (unreachable) {
     return (
@@ -195,6 +206,7 @@ function CountLine() {
 export function ReportBrowser() {
   const error = useList((s) => s.error);
   const unreachable = useList((s) => s.unreachable);
+  const problem = useList((s) => s.queryProblem);
   const detailOpen = useDetail((s) => s.id !== null);
   const pane = useRef<HTMLDivElement>(null);
   useKeyboard();
@@ -204,7 +216,8 @@ export function ReportBrowser() {
       <FilterBar />
       <CountLine />
       {/* Unreachable is said once, by the header's indicator; other failures are said here. */}
-      {error && !unreachable && (
+      {/* A query problem is said in the count line and beside its inputs, not twice more. */}
+      {error && !unreachable && error !== problem && (
         <ErrorBanner
           message={error}
           onRetry={() => void stores.list.getState().reload()}

@@ -8,9 +8,9 @@
  * header asks the server again in the new order.
  */
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { CSSProperties, ReactNode, Ref } from 'react';
+import type { CSSProperties, ReactNode, Ref, RefObject } from 'react';
 import type { ListRow } from '../state/list';
-import { COLUMN_INFO, gridTemplate, minimumWidth, PINNED_COLUMNS } from '../lib/columns';
+import { COLUMN_INFO, gridTemplate, minimumWidth, PINNED_COLUMNS, type MeasuredWidths } from '../lib/columns';
 import type { ColumnId } from '../lib/columns';
 import { browserHeightLimit } from '../lib/element-height-limit';
 import { modeLabel, statusLabel, typeLabel } from '../lib/format';
@@ -95,6 +95,35 @@ const CELLS: Record<ColumnId, (r: ListRow, zone: TimeZoneSetting) => ReactNode> 
   flag: (r) => (r.hasFlag ? <span className="flag-mark">⚑ Flagged</span> : ''),
   archived: (r) => (r.isArchived ? <span className="archived-mark">Archived</span> : ''),
 };
+
+/** Left and right padding of a cell, and a pixel for rounding. */
+const CELL_PADDING = 18;
+
+/**
+ * The width the date columns need in this locale and zone: the widest of a year's dates at
+ * late and early hours (month names and AM/PM differ in length), drawn in the table's own font,
+ * so a date is never cut whatever the language of the desk.
+ */
+function useDateWidths(scroller: RefObject<HTMLDivElement | null>, zone: TimeZoneSetting): MeasuredWidths {
+  const [widths, setWidths] = useState<MeasuredWidths>({});
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+    if (!el || !context) return;
+    const style = getComputedStyle(el);
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    let widest = 0;
+    for (let month = 0; month < 12; month++) {
+      for (const hour of [10, 23]) {
+        const iso = new Date(Date.UTC(2026, month, 28, hour, 58)).toISOString();
+        widest = Math.max(widest, context.measureText(formatIsoTime(iso, zone)).width);
+      }
+    }
+    const width = Math.ceil(widest) + CELL_PADDING;
+    setWidths({ created: width, updated: width });
+  }, [scroller, zone]);
+  return widths;
+}
 
 function cellClass(id: ColumnId): string {
   return `cell cell--${id}${PINNED_COLUMNS.includes(id) ? ' cell--pinned' : ''}`;
@@ -224,8 +253,10 @@ export function ReportTable({ maxScrollHeight = SAFE_MAX_SCROLL_HEIGHT }: Report
   const unreachable = useList((s) => s.unreachable);
   const selectedIndex = useList((s) => s.selectedIndex);
   const filters = useList((s) => s.query.filters);
+  const queryProblem = useList((s) => s.queryProblem);
   const columns = useUi((s) => s.columns);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const dateWidths = useDateWidths(scrollRef, useTimeZone());
   const referenceHeader = useRef<HTMLDivElement>(null);
   // The scroll position and the height of the rows' viewport (below the sticky header).
   const [scrollTop, setScrollTop] = useState(0);
@@ -314,7 +345,9 @@ export function ReportTable({ maxScrollHeight = SAFE_MAX_SCROLL_HEIGHT }: Report
   }, [columns]);
 
   let body: ReactNode = null;
-  if (unreachable && total === null) {
+  if (queryProblem) {
+    body = <div className="table-message">No reports are asked for until the filters can hold: {queryProblem}</div>;
+  } else if (unreachable && total === null) {
     body = <div className="table-message">The reports appear here once the service answers.</div>;
   } else if (total === null && !error) {
     body = <div className="table-message">Loading reports…</div>;
@@ -336,7 +369,7 @@ export function ReportTable({ maxScrollHeight = SAFE_MAX_SCROLL_HEIGHT }: Report
     );
   }
 
-  const layout = { '--grid-columns': gridTemplate(columns), '--grid-min-width': `${minimumWidth(columns)}px` } as CSSProperties;
+  const layout = { '--grid-columns': gridTemplate(columns, dateWidths), '--grid-min-width': `${minimumWidth(columns, dateWidths)}px` } as CSSProperties;
   return (
     <div
       className="table-scroll"

@@ -46,12 +46,22 @@ export function normaliseColumns(value: unknown): ColumnId[] {
   return COLUMN_IDS.filter((id) => chosen.has(id));
 }
 
+/**
+ * Widths the screen measured for columns whose text it knows only when drawn (dates, in the
+ * locale and zone in force); a column is never narrower than its own minimum.
+ */
+export type MeasuredWidths = Partial<Record<ColumnId, number>>;
+
+function widthOf(id: ColumnId, measured: MeasuredWidths): number {
+  return Math.max(COLUMN_INFO[id].minWidth, Math.ceil(measured[id] ?? 0));
+}
+
 /** CSS grid-template-columns for a set of columns. */
-export function gridTemplate(columns: readonly ColumnId[]): string {
-  return columns.map((id) => (COLUMN_INFO[id].grows ? `minmax(${COLUMN_INFO[id].minWidth}px, 1fr)` : `${COLUMN_INFO[id].minWidth}px`)).join(' ');
+export function gridTemplate(columns: readonly ColumnId[], measured: MeasuredWidths = {}): string {
+  return columns.map((id) => (COLUMN_INFO[id].grows ? `minmax(${widthOf(id, measured)}px, 1fr)` : `${widthOf(id, measured)}px`)).join(' ');
 }
 
 /** The width the columns need before the table scrolls sideways. */
-export function minimumWidth(columns: readonly ColumnId[]): number {
-  return columns.reduce((sum, id) => sum + COLUMN_INFO[id].minWidth, 0);
+export function minimumWidth(columns: readonly ColumnId[], measured: MeasuredWidths = {}): number {
+  return columns.reduce((sum, id) => sum + widthOf(id, measured), 0);
 }
