@@ -53,7 +53,7 @@ export function FilterChips({ companyName }: { companyName(id: string): string }
         used = next;
         n++;
       }
-      setFitting(n);
+      setFitting(Math.max(Math.min(1, widths.length), n));
     };
     fit();
     const observer = new ResizeObserver(fit);

@@ -6,8 +6,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
+import { COLUMN_IDS, COLUMN_INFO } from '../lib/columns';
 import { formatCount } from '../lib/format';
-import { stores, useDetail, useList } from '../state/stores';
+import { stores, useDetail, useList, useUi } from '../state/stores';
 import { ErrorBanner } from './ErrorBanner';
 import { FilterBar } from './FilterBar';
 import { ReportDetail } from './ReportDetail';
@@ -158,6 +159,19 @@ function GoToRow({ total }: { total: number }) {
   );
 }
 
+/** The sort in force when its column is not shown: its header cannot say it, so the count line does. */
+function HiddenSort() {
+  const sort = useList((s) => s.query.sort);
+  const columns = useUi((s) => s.columns);
+  const id = COLUMN_IDS.find((c) => COLUMN_INFO[c].sort === sort.column);
+  if (!id || columns.includes(id)) return null;
+  return (
+    <span className="muted small" data-testid="sort-in-force">
+      sorted by {COLUMN_INFO[id].title.toLowerCase()} {sort.direction === 'asc' ? '▲' : '▼'}
+    </span>
+  );
+}
+
 function CountLine() {
   const total = useList((s) => s.total);
   const unreachable = useList((s) => s.unreachable);
@@ -196,6 +210,7 @@ function CountLine() {
           rows {formatCount(shown.first + 1)}–{formatCount(shown.last + 1)} of {formatCount(total)}
         </span>
       )}
+      <HiddenSort />
       {loading && <span className="muted small">loading…</span>}
       {total !== null && total > 0 && <GoToRow total={total} />}
       <span className="muted small keys-help">↑↓ select · Enter open · / search · Esc close</span>
