@@ -4,7 +4,7 @@
  * every row. The /v2 filter keys stay the interface's: review state is this desk's own.
  */
 import { awaitingAcknowledgement, awaitingReview, currentDecision, type SqlFragment } from '../db/review-state';
-import { badRequest } from '../schema/api-error';
+import { InvalidInputError } from '../model/errors';
 import { REVIEW_CONDITIONS, type ReviewCondition } from '../schema/review-list';
 
 /**
@@ -17,13 +17,13 @@ export function parseReviewConditions(value: string | undefined): ReviewConditio
   const seen = new Set<string>();
   for (const condition of conditions) {
     if (!(REVIEW_CONDITIONS as readonly string[]).includes(condition)) {
-      throw badRequest('INVALID_REVIEW', `review '${condition}' is not one of ${REVIEW_CONDITIONS.join(', ')}`);
+      throw new InvalidInputError('INVALID_REVIEW', `review '${condition}' is not one of ${REVIEW_CONDITIONS.join(', ')}`);
     }
-    if (seen.has(condition)) throw badRequest('INVALID_REVIEW', `review '${condition}' is given twice`);
+    if (seen.has(condition)) throw new InvalidInputError('INVALID_REVIEW', `review '${condition}' is given twice`);
     seen.add(condition);
   }
   if (conditions.filter((c) => c.startsWith('decision.')).length > 1) {
-    throw badRequest('INVALID_REVIEW', 'review names more than one decision; a report has one at a time');
+    throw new InvalidInputError('INVALID_REVIEW', 'review names more than one decision; a report has one at a time');
   }
   return conditions as ReviewCondition[];
 }
