@@ -11,6 +11,7 @@ import { KeyStore } from './key-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
 import { ReviewStore } from './review-store';
+import { ReviewStateStore } from './review-state';
 import { SyncStore } from './sync-store';
 import { WebhookStore } from './webhook-store';
 
@@ -43,6 +44,7 @@ export class DataStore {
   private writing = 0;
   readonly webhooks: WebhookStore;
   readonly reviews: ReviewStore;
+  readonly reviewStates: ReviewStateStore;
   readonly sync: SyncStore;
   readonly insights: InsightsStore;
 
@@ -59,6 +61,7 @@ export class DataStore {
     this.changes = new ChangeLogStore(db);
     this.webhooks = new WebhookStore(db);
     this.reviews = new ReviewStore(db);
+    this.reviewStates = new ReviewStateStore(db);
     this.sync = new SyncStore(db);
     this.insights = new InsightsStore(db);
   }

@@ -7,6 +7,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import { currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
 
 /** Where a group's key comes from. */
@@ -85,12 +86,8 @@ const CUSTOM_FIELD_PAIRS = `p(rk, key) AS (
     JOIN custom_field_elements e ON e.field = ? AND e.num = a.n
    WHERE a.n IS NOT NULL)`;
 
-/** The company's current decision of each report it decided: its newest decision entry. One parameter: the company. */
-const DECISIONS = `d(rk, decision) AS (
-  SELECT k.rk, x.decision FROM report_reviews x JOIN report_keys k ON k.report_id = x.label_report_id
-   WHERE x.company_id = ? AND x.kind = 'decision'
-     AND x.id = (SELECT max(y.id) FROM report_reviews y
-                  WHERE y.label_report_id = x.label_report_id AND y.company_id = x.company_id AND y.kind = 'decision'))`;
+/** The company's current decision of each report it decided (db/review-state.ts). One parameter: the company. */
+const DECISIONS = currentDecisionsCte('d');
 
 const STRICT_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 

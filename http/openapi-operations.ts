@@ -170,6 +170,7 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
     description: 'Any valid key may ask: the base URL and port local tools reach this service at, and its version.',
   },
   listLabelReportsCsv: { tag: 'Local' },
+  listLabelReportsForReview: { tag: 'Local' },
   listCustomFieldsInUse: {
     tag: 'Local',
     description: `For the filter bar’s suggestions: each custom field id on the reports the company sees, the kind of its values and how many reports hold it${READ}.`,

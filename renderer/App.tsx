@@ -9,6 +9,25 @@ import { ReportBrowser } from './components/ReportBrowser';
 import { SettingsScreen } from './components/SettingsScreen';
 import { SyncIndicator } from './components/SyncIndicator';
 import { stores, useConnection, useUi } from './state/stores';
+import { TIME_ZONES, zoneLabel } from './lib/time-zone';
+import { timeZoneStore, useTimeZone } from './state/time-zone';
+
+/** The one zone every time on the screen is shown in, said once, here. */
+function ZoneChoice() {
+  const zone = useTimeZone();
+  return (
+    <label className="app-header__zone" data-testid="header-zone">
+      <span>Times in</span>
+      <select aria-label="Time zone of every time shown" value={zone} onChange={(e) => timeZoneStore.getState().setZone(e.target.value === 'utc' ? 'utc' : 'local')}>
+        {TIME_ZONES.map((z) => (
+          <option key={z} value={z}>
+            {zoneLabel(z)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 function Header() {
   const view = useUi((s) => s.view);
@@ -34,6 +53,7 @@ function Header() {
       </nav>
       <OfflineIndicator />
       <SyncIndicator />
+      <ZoneChoice />
       <span className="app-header__company" data-testid="header-company">
         {company}
       </span>

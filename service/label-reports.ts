@@ -19,6 +19,9 @@ import {
   type Role,
 } from '../schema/report';
 import type { Limits } from '../schema/sense';
+import type { ReviewCondition } from '../schema/review-list';
+import type { ReportReviewState, SqlFragment } from '../db/review-state';
+import { reviewWhere } from './review-list';
 import { requirePermission, type Caller } from './api-keys';
 import type { ReportWriter } from './report-writer';
 import { materialize, type ReportDocument } from './report-json';
@@ -73,11 +76,29 @@ export class LabelReportService {
    * is never a half sent answer.
    */
   listJson(caller: Caller, q: ListQuery): Iterable<Buffer> {
-    const { ids, totalDocuments } = this.pageOf(caller, q);
+    return this.streamed(caller, q, null);
+  }
+
+  /**
+   * The review list (GET /local/labelReports): the page `listJson` answers, narrowed by where the
+   * caller company's review of each report stands, each report with that state.
+   */
+  reviewListJson(caller: Caller, q: ListQuery, review: readonly ReviewCondition[]): Iterable<Buffer> {
+    return this.streamed(caller, q, review);
+  }
+
+  private streamed(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] | null): Iterable<Buffer> {
+    const { ids, totalDocuments } = this.pageOf(caller, q, review === null ? null : reviewWhere(review, caller.companyId));
     const perChunk = q.output === 'minimal' ? MINIMAL_CHUNK : FULL_CHUNK;
-    const elements = (from: number) => {
+    const elements = (from: number): object[] => {
       this.onRead('listChunk');
-      return this.data.read(() => this.elements(caller, q, ids.slice(from, from + perChunk)));
+      return this.data.read(() => {
+        const chunk = ids.slice(from, from + perChunk);
+        const plain = this.elements(caller, q, chunk);
+        if (review === null) return plain;
+        const states = this.data.reviewStates.of(caller.companyId, chunk);
+        return plain.map((e) => withReviewState(e, states.get(e.id)));
+      });
     };
     // As UTF-8 bytes: held in buffers, text with any non-Latin-1 character would take twice the space.
     return (function* () {
@@ -94,10 +115,12 @@ export class LabelReportService {
   }
 
   /** The page's ids and the count of every match, in one read transaction: the same moment. */
-  private pageOf(caller: Caller, q: ListQuery): { ids: string[]; totalDocuments: number } {
+  private pageOf(caller: Caller, q: ListQuery, narrow: SqlFragment | null = null): { ids: string[]; totalDocuments: number } {
     requirePermission(caller, 'labelReports:read');
     this.onRead('listPage');
-    const sql = this.store.compile(q);
+    const compiled = this.store.compile(q);
+    // Appended after the filter's own parameters, so the order key's ranges still bind last.
+    const sql = narrow === null ? compiled : { ...compiled, where: `(${compiled.where}) AND (${narrow.sql})`, params: [...compiled.params, ...narrow.params] };
     const offset = (q.pageNumber - 1) * q.pageSize;
     return this.data.read(() => {
       // Pages have no upper bound, but no page past 2^53 reports can hold any.
@@ -187,6 +210,18 @@ function ownerOf(data: DataStore, report: Report, seen = new Map<string, Company
     seen.set(id, owner);
   }
   return owner;
+}
+
+/** A list element with the company's review state of its report; one the state was not found for (removed since) has none to show. */
+function withReviewState(element: MinimalLabelReport | ListedLabelReport, state: ReportReviewState | undefined): object {
+  const { calculatedExcursions, ...review } = state ?? {
+    decision: null,
+    decisionWithdrawn: false,
+    awaitingAcknowledgement: false,
+    awaitingReview: false,
+    calculatedExcursions: 0,
+  };
+  return { ...element, review, calculatedExcursions };
 }
 
 export function notFound(id: string): NotFoundError {

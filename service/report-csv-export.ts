@@ -12,6 +12,8 @@ import { toTimeline } from '../sense';
 import { requirePermission, type Caller } from './api-keys';
 import { InvalidInputError, NotFoundError } from '../model/errors';
 import { notFound } from './label-reports';
+import { reviewWhere } from './review-list';
+import type { ReviewCondition } from '../schema/review-list';
 import { readingsCsv, reportTableCsvHeader, reportTableCsvLine } from './report-csv';
 
 /** Reports read per chunk of the list's CSV. */
@@ -46,9 +48,11 @@ export class ReportCsvExport {
    * apply. The matching ids are taken at one moment (only ids are held); each chunk of reports
    * is read when the consumer asks for it, and one removed before then is left out.
    */
-  table(caller: Caller, q: ListQuery): Iterable<string> {
+  table(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] = []): Iterable<string> {
     requirePermission(caller, 'labelReports:read');
-    const sql = this.data.reports.compile(q);
+    const compiled = this.data.reports.compile(q);
+    const narrow = reviewWhere(review, caller.companyId);
+    const sql = narrow === null ? compiled : { ...compiled, where: `(${compiled.where}) AND (${narrow.sql})`, params: [...compiled.params, ...narrow.params] };
     // LIMIT -1: no limit in SQLite.
     const ids = this.data.read(() => this.data.reports.pageIds(caller.companyId, sql, -1, 0));
     const entries = (from: number) => this.data.read(() => this.data.reports.tableByIds(caller.companyId, ids.slice(from, from + TABLE_CHUNK)));

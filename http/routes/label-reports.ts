@@ -1,5 +1,6 @@
 /**
- * GET /v2/labelReports, GET and PATCH /v2/labelReports/:id. Each route declares what it needs
+ * GET /v2/labelReports, GET and PATCH /v2/labelReports/:id, and the review list beside them,
+ * GET /local/labelReports (service/review-list.ts). Each route declares what it needs
  * and route-checks.ts checks it before the handler parses anything, so the order of decisions §3
  * holds: key (401) → key permission (403) → report visibility (404) → body type and JSON (415,
  * 400, see body.ts) → query parameters (400) → body fields (400) → role (403, in the service).
@@ -28,7 +29,16 @@ import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
-import type { RouteChecks } from '../route-checks';
+import { queryParametersOf, type RouteChecks } from '../route-checks';
+import {
+  REVIEW_CONDITIONS,
+  reviewListedPageSchema,
+  reviewListedReportSchema,
+  reviewMinimalPageSchema,
+  reviewMinimalReportSchema,
+  reviewStateSchema,
+} from '../../schema/review-list';
+import { parseReviewConditions } from '../../service/review-list';
 
 const REPORT = shape('LabelReport', labelReportSchema);
 const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema).describe('The answer to output=normal (the default).'), [
@@ -65,6 +75,31 @@ const LIST_DOC: OperationDoc = {
   refusals: [400],
 };
 
+const REVIEW_PAGE = shape('ReviewMinimalLabelReportPage', reviewMinimalPageSchema.describe('The answer to output=minimal, each report with its review state.'), [
+  shape('ReviewMinimalLabelReport', reviewMinimalReportSchema),
+  shape('ReviewState', reviewStateSchema),
+]);
+const REVIEW_NORMAL_PAGE = shape('ReviewListedLabelReportPage', reviewListedPageSchema.describe('The answer to output=normal (the default), each report with its review state.'), [
+  shape('ReviewListedLabelReport', reviewListedReportSchema),
+]);
+
+const REVIEW_LIST_DOC: OperationDoc = {
+  operationId: 'listLabelReportsForReview',
+  summary: 'The list of /v2/labelReports, narrowed by where the key’s company’s review of each report stands, each report with that state',
+  description:
+    'Same parameters, paging, answer, refusals and order of checks as GET /v2/labelReports, plus review. ' +
+    'A current decision is the newest one unless a newer withdrawal took it back; awaiting means the report has an alert ' +
+    'and the company (owner or editor) has not acknowledged it at its current level, or has no current decision.',
+  query: {
+    ...LIST_QUERY,
+    review: z
+      .string()
+      .describe(`Conditions on the company's review, comma separated, all of which must hold: ${REVIEW_CONDITIONS.join(', ')}. At most one decision.`),
+  },
+  responses: { 200: { description: 'The page, and how many reports match in all', shape: [REVIEW_NORMAL_PAGE, REVIEW_PAGE] } },
+  refusals: [400],
+};
+
 const RETRIEVE_DOC: OperationDoc = {
   operationId: 'getLabelReport',
   summary: 'One label report with its data',
@@ -84,6 +119,7 @@ const UPDATE_DOC: OperationDoc = {
 };
 
 const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_PARAMETERS };
+const REVIEW_LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: [...LIST_PARAMETERS, 'review'] };
 const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
 
@@ -98,6 +134,17 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports'>, optio
       const page = await clients.run(request, () => service.reports.listJson(caller, query));
       if (page === CLIENT_GONE) return clients.abandon(request, reply);
       // Streamed with backpressure: a page of any size is written as the client reads it.
+      const chunks = clients.stream(request, page);
+      return reply.type('application/json; charset=utf-8').send(Readable.from(chunks, { highWaterMark: 1 }));
+    });
+
+    app.get('/local/labelReports', { config: { openapi: REVIEW_LIST_DOC, checks: REVIEW_LIST_CHECKS } }, async (request, reply) => {
+      const caller = callerOf(request);
+      // The list's own parameters are judged first, in the order /v2 judges them; review last.
+      const query = parseListQuery(request.query as RawQuery, [...AUTH_QUERY_PARAMETERS, 'review']);
+      const review = parseReviewConditions(queryParametersOf(request).get('review'));
+      const page = await clients.run(request, () => service.reports.reviewListJson(caller, query, review));
+      if (page === CLIENT_GONE) return clients.abandon(request, reply);
       const chunks = clients.stream(request, page);
       return reply.type('application/json; charset=utf-8').send(Readable.from(chunks, { highWaterMark: 1 }));
     });

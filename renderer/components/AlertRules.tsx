@@ -4,7 +4,7 @@
  */
 import type { AlertExplanation } from '../../schema/review';
 import { alertLevelInfo, formatDuration } from '../lib/format';
-import { formatTime, zoneLabel } from '../lib/time-zone';
+import { formatTime } from '../lib/time-zone';
 import type { TimeZoneSetting } from '../lib/time-zone';
 
 export function TimeOutside({ alerts }: { alerts: AlertExplanation }) {
@@ -32,7 +32,7 @@ export function AlertRules({ alerts, zone }: { alerts: AlertExplanation; zone: T
             {rule.description}
             {' — '}
             {rule.fired && rule.firedAt !== null
-              ? `fired ${formatTime(rule.firedAt, zone)} (${zoneLabel(zone)}): ${alertLevelInfo(rule.level).label}`
+              ? `fired ${formatTime(rule.firedAt, zone)}: ${alertLevelInfo(rule.level).label}`
               : rule.fired
                 ? 'fired'
                 : 'did not fire'}

@@ -1,5 +1,6 @@
 /** The alert explained, in the report panel: the sentence, time outside the limits, the rules and each excursion. */
 import { useReview } from '../state/stores';
+import { explanationInZone } from '../lib/zoned-text';
 import { useTimeZone } from '../state/time-zone';
 import { AlertRules, TimeOutside } from './AlertRules';
 import { ExcursionTable } from './ExcursionTable';
@@ -16,7 +17,7 @@ export function AlertsPanel() {
       ) : (
         <>
           <p data-testid="alert-explanation">
-            {alerts.explanation}
+            {explanationInZone(alerts.explanation, alerts.alert.timestamp, zone)}
             {alerts.range === 'trimmed' && ' (The figures are for the trimmed range, as the alert is.)'}
           </p>
           <TimeOutside alerts={alerts} />

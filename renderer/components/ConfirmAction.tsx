@@ -5,7 +5,10 @@
  * cancels.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
+
+/** What opens the question, for a caller whose control is not a plain button (a switch). */
+export type ConfirmTrigger = (props: { ref: Ref<HTMLButtonElement>; onClick(): void }) => ReactNode;
 
 export function ConfirmAction({
   label,
@@ -13,12 +16,14 @@ export function ConfirmAction({
   confirmLabel,
   busy = false,
   onConfirm,
+  trigger: renderTrigger,
 }: {
   label: string;
   question: ReactNode;
   confirmLabel: string;
   busy?: boolean;
   onConfirm(): Promise<unknown>;
+  trigger?: ConfirmTrigger;
 }) {
   const [asking, setAsking] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -31,6 +36,7 @@ export function ConfirmAction({
   }, [asking]);
 
   if (!asking) {
+    if (renderTrigger) return <>{renderTrigger({ ref: trigger, onClick: () => setAsking(true) })}</>;
     return (
       <button type="button" className="button button--small" ref={trigger} onClick={() => setAsking(true)}>
         {label}

@@ -145,6 +145,11 @@ export function FacetsPanel() {
   return (
     <section className="facets" aria-label="Counts per value" data-testid="facets" aria-busy={facets === null}>
       {error && <p role="alert">{error}</p>}
+      {(filters.review || filters.decision) && (
+        <p className="muted small" data-testid="facets-review-note">
+          Counted without the review and decision filters, which the counts cannot apply.
+        </p>
+      )}
       {facets &&
         Object.entries(facets.facets).map(([key, values]) => (
           <div key={key} className="facets__key" data-facet={key}>

@@ -8,7 +8,18 @@ import { useEffect, useRef, useState } from 'react';
 import { FILTER_OPERATORS, type FilterOperator } from '../../contract/filter-operators';
 import { canonicalFieldId, customFieldProblem, patternHint } from '../lib/filter';
 import type { CustomFieldCondition } from '../lib/filter';
-import { activeFilterCount, ALERT_FILTER_LABELS, ALERT_FILTERS, ENUMS, OPERATOR_WORDS } from '../lib/list-query';
+import {
+  activeFilterCount,
+  ALERT_FILTER_LABELS,
+  ALERT_FILTERS,
+  createdRangeProblem,
+  DECISION_FILTERS,
+  DECISION_LABELS,
+  ENUMS,
+  OPERATOR_WORDS,
+  REVIEW_FILTER_LABELS,
+  REVIEW_FILTERS,
+} from '../lib/list-query';
 import type { ListFilters, SearchField, TriState } from '../lib/list-query';
 import { modeLabel, statusLabel, typeLabel } from '../lib/format';
 import { stores, useCatalogue, useList } from '../state/stores';
@@ -190,6 +201,7 @@ function FilterPanel({ companies }: { companies: { id: string; name: string }[] 
   const filters = useList((s) => s.query.filters);
   const fields = useCatalogue((s) => s.customFields);
   const active = activeFilterCount(filters);
+  const rangeProblem = createdRangeProblem(filters);
   return (
     <div className="filter-panel" data-testid="filter-panel">
       <div className="filter-panel__grid">
@@ -206,6 +218,20 @@ function FilterPanel({ companies }: { companies: { id: string; name: string }[] 
           value={filters.alert}
           options={ALERT_FILTERS.map((a) => ({ value: a, label: ALERT_FILTER_LABELS[a] }))}
           onChange={(alert) => setFilters({ alert })}
+        />
+        <Select
+          name="review"
+          label="Review"
+          value={filters.review}
+          options={REVIEW_FILTERS.map((r) => ({ value: r, label: REVIEW_FILTER_LABELS[r] }))}
+          onChange={(review) => setFilters({ review })}
+        />
+        <Select
+          name="decision"
+          label="Decision"
+          value={filters.decision}
+          options={DECISION_FILTERS.map((d) => ({ value: d, label: DECISION_LABELS[d] }))}
+          onChange={(decision) => setFilters({ decision })}
         />
         <Select
           name="mode"
@@ -246,6 +272,8 @@ function FilterPanel({ companies }: { companies: { id: string; name: string }[] 
             max={filters.createdTo || undefined}
             onChange={(e) => setFilters({ createdFrom: e.target.value })}
             className={filters.createdFrom ? 'is-set' : ''}
+            aria-invalid={rangeProblem !== null}
+            aria-describedby="created-range-problem"
           />
         </label>
         <label className="field">
@@ -257,9 +285,14 @@ function FilterPanel({ companies }: { companies: { id: string; name: string }[] 
             min={filters.createdFrom || undefined}
             onChange={(e) => setFilters({ createdTo: e.target.value })}
             className={filters.createdTo ? 'is-set' : ''}
+            aria-invalid={rangeProblem !== null}
+            aria-describedby="created-range-problem"
           />
         </label>
       </div>
+      <p id="created-range-problem" className={`filter-panel__problem${rangeProblem ? ' is-problem' : ''}`} role={rangeProblem ? 'alert' : undefined} data-testid="created-range-problem">
+        {rangeProblem ?? ''}
+      </p>
       <h4 className="filter-panel__title">Custom fields</h4>
       <datalist id="custom-field-ids">
         {fields.map((f) => (

@@ -6,8 +6,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
+import { COLUMN_IDS, COLUMN_INFO } from '../lib/columns';
 import { formatCount } from '../lib/format';
-import { stores, useDetail, useList } from '../state/stores';
+import { stores, useDetail, useList, useUi } from '../state/stores';
 import { ErrorBanner } from './ErrorBanner';
 import { FilterBar } from './FilterBar';
 import { ReportDetail } from './ReportDetail';
@@ -158,11 +159,35 @@ function GoToRow({ total }: { total: number }) {
   );
 }
 
+/** The sort in force when its column is not shown: its header cannot say it, so the count line does. */
+function HiddenSort() {
+  const sort = useList((s) => s.query.sort);
+  const columns = useUi((s) => s.columns);
+  const id = COLUMN_IDS.find((c) => COLUMN_INFO[c].sort === sort.column);
+  if (!id || columns.includes(id)) return null;
+  return (
+    <span className="muted small" data-testid="sort-in-force">
+      sorted by {COLUMN_INFO[id].title.toLowerCase()} {sort.direction === 'asc' ? '▲' : '▼'}
+    </span>
+  );
+}
+
 function CountLine() {
   const total = useList((s) => s.total);
   const unreachable = useList((s) => s.unreachable);
   const loading = useList((s) => s.loadingPages > 0);
   const shown = useList((s) => s.shown);
+  const problem = useList((s) => s.queryProblem);
+  // Filters that cannot be asked for have no count: 0 would read as "no such reports".
+  if (problem) {
+    return (
+      <div className="count" data-testid="count-line">
+        <span className="count__problem" role="alert" data-testid="query-problem">
+          {problem}
+        </span>
+      </div>
+    );
+  }
   // Without the service there is no count to give: an old or zero one would mislead.
   if (unreachable) {
     return (
@@ -185,6 +210,7 @@ function CountLine() {
           rows {formatCount(shown.first + 1)}–{formatCount(shown.last + 1)} of {formatCount(total)}
         </span>
       )}
+      <HiddenSort />
       {loading && <span className="muted small">loading…</span>}
       {total !== null && total > 0 && <GoToRow total={total} />}
       <span className="muted small keys-help">↑↓ select · Enter open · / search · Esc close</span>
@@ -195,6 +221,7 @@ function CountLine() {
 export function ReportBrowser() {
   const error = useList((s) => s.error);
   const unreachable = useList((s) => s.unreachable);
+  const problem = useList((s) => s.queryProblem);
   const detailOpen = useDetail((s) => s.id !== null);
   const pane = useRef<HTMLDivElement>(null);
   useKeyboard();
@@ -204,7 +231,8 @@ export function ReportBrowser() {
       <FilterBar />
       <CountLine />
       {/* Unreachable is said once, by the header's indicator; other failures are said here. */}
-      {error && !unreachable && (
+      {/* A query problem is said in the count line and beside its inputs, not twice more. */}
+      {error && !unreachable && error !== problem && (
         <ErrorBanner
           message={error}
           onRetry={() => void stores.list.getState().reload()}

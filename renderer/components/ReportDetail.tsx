@@ -85,7 +85,12 @@ export function ReportDetail() {
       <button type="button" className="button button--quiet detail__close" onClick={() => stores.detail.getState().close()} title="Close (Esc)">
         Close ✕
       </button>
-      {error && <ErrorBanner message={error} onRetry={() => void stores.detail.getState().reload()} />}
+      {/* Beside the Close button, never under it: its Try again stays in reach. */}
+      {error && (
+        <div className="detail__banner">
+          <ErrorBanner message={error} onRetry={() => void stores.detail.getState().reload()} />
+        </div>
+      )}
       {loading && !report && <p className="table-message">Loading report…</p>}
       {report && <DetailBody key={report.id} report={report} />}
     </aside>

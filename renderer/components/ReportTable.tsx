@@ -8,13 +8,15 @@
  * header asks the server again in the new order.
  */
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { CSSProperties, ReactNode, Ref } from 'react';
-import type { MinimalLabelReport } from '../../schema/report';
-import { COLUMN_INFO, gridTemplate, minimumWidth, PINNED_COLUMNS } from '../lib/columns';
+import type { CSSProperties, ReactNode, Ref, RefObject } from 'react';
+import type { ListRow } from '../state/list';
+import { COLUMN_INFO, gridTemplate, minimumWidth, PINNED_COLUMNS, type MeasuredWidths } from '../lib/columns';
 import type { ColumnId } from '../lib/columns';
 import { browserHeightLimit } from '../lib/element-height-limit';
-import { formatIso, modeLabel, statusLabel, typeLabel } from '../lib/format';
-import { activeFilterCount } from '../lib/list-query';
+import { modeLabel, statusLabel, typeLabel } from '../lib/format';
+import { activeFilterCount, DECISION_LABELS } from '../lib/list-query';
+import { formatIsoTime, type TimeZoneSetting } from '../lib/time-zone';
+import { useTimeZone } from '../state/time-zone';
 import { offsetAt, SAFE_MAX_SCROLL_HEIGHT, scrollScale, scrollTopToReveal } from '../lib/scaled-scroll';
 import type { ScrollScale } from '../lib/scaled-scroll';
 import { stores, useDetail, useList, useUi } from '../state/stores';
@@ -27,7 +29,36 @@ const HEADER_HEIGHT = 44;
 /** Rows fetched beyond the screen on each side once scrolling settles, so short scrolls find them ready. */
 const PREFETCH_ROWS = 40;
 
-const CELLS: Record<ColumnId, (r: MinimalLabelReport) => ReactNode> = {
+/** The company's current decision, "withdrawn" when the alert changed under the newest one, "—" when none. */
+function DecisionCell({ review }: { review: ListRow['review'] }) {
+  if (review.decision) return <span className={`decision-mark decision-mark--${review.decision}`}>{DECISION_LABELS[review.decision]}</span>;
+  if (review.decisionWithdrawn) {
+    return (
+      <span className="decision-mark decision-mark--withdrawn" title="The decision was withdrawn because the alert changed; a new one is due">
+        withdrawn
+      </span>
+    );
+  }
+  return (
+    <span className="muted" aria-label="No decision">
+      —
+    </span>
+  );
+}
+
+/**
+ * The whole run's excursion count, which the column sorts by (the list's order key
+ * calculatedSenseData.numberOfViolations.all); the strip beside it is drawn on the trimmed range
+ * when a trim is set, as the alert is, and the title says both counts when they differ.
+ */
+function excursionTitle(r: ListRow): string {
+  const whole = r.calculatedExcursions;
+  const shown = r.minimalSenseData.numberOfViolations.all;
+  const words = `${whole} excursion${whole === 1 ? '' : 's'} in the whole run`;
+  return whole === shown ? words : `${words}; ${shown} in the trimmed range the strip shows`;
+}
+
+const CELLS: Record<ColumnId, (r: ListRow, zone: TimeZoneSetting) => ReactNode> = {
   reference: (r) => (
     <>
       <PendingMark id={r.id} compact />
@@ -51,18 +82,48 @@ const CELLS: Record<ColumnId, (r: MinimalLabelReport) => ReactNode> = {
   strip: (r) => (
     <span className="cell-strip">
       <FlagStrip flags={r.minimalSenseData.flattenedDatapoints} />
-      <span className="small" title="Excursions">
-        {r.minimalSenseData.numberOfViolations.all}
+      <span className="small" title={excursionTitle(r)} data-testid="excursion-count">
+        {r.calculatedExcursions}
       </span>
     </span>
   ),
+  decision: (r) => <DecisionCell review={r.review} />,
   mode: (r) => modeLabel(r.mode),
   type: (r) => typeLabel(r.type),
-  created: (r) => formatIso(r.created),
-  updated: (r) => formatIso(r.updated),
+  created: (r, zone) => <span className="cell-date">{formatIsoTime(r.created, zone)}</span>,
+  updated: (r, zone) => <span className="cell-date">{formatIsoTime(r.updated, zone)}</span>,
   flag: (r) => (r.hasFlag ? <span className="flag-mark">⚑ Flagged</span> : ''),
   archived: (r) => (r.isArchived ? <span className="archived-mark">Archived</span> : ''),
 };
+
+/** Left and right padding of a cell, and a pixel for rounding. */
+const CELL_PADDING = 18;
+
+/**
+ * The width the date columns need in this locale and zone: the widest of a year's dates at
+ * late and early hours (month names and AM/PM differ in length), drawn in the table's own font,
+ * so a date is never cut whatever the language of the desk.
+ */
+function useDateWidths(scroller: RefObject<HTMLDivElement | null>, zone: TimeZoneSetting): MeasuredWidths {
+  const [widths, setWidths] = useState<MeasuredWidths>({});
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+    if (!el || !context) return;
+    const style = getComputedStyle(el);
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    let widest = 0;
+    for (let month = 0; month < 12; month++) {
+      for (const hour of [10, 23]) {
+        const iso = new Date(Date.UTC(2026, month, 28, hour, 58)).toISOString();
+        widest = Math.max(widest, context.measureText(formatIsoTime(iso, zone)).width);
+      }
+    }
+    const width = Math.ceil(widest) + CELL_PADDING;
+    setWidths({ created: width, updated: width });
+  }, [scroller, zone]);
+  return widths;
+}
 
 function cellClass(id: ColumnId): string {
   return `cell cell--${id}${PINNED_COLUMNS.includes(id) ? ' cell--pinned' : ''}`;
@@ -73,14 +134,24 @@ function HeaderCell({ id, cellRef }: { id: ColumnId; cellRef?: Ref<HTMLDivElemen
   const column = COLUMN_INFO[id];
   const active = sort.column === column.sort;
   const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
+  const sortBy = column.sort;
+  if (sortBy === undefined) {
+    return (
+      <div role="columnheader" className={cellClass(id)} ref={cellRef} data-column={id}>
+        <span className="column-title" title="The list cannot be sorted by this column">
+          {column.title}
+        </span>
+      </div>
+    );
+  }
   return (
     <div role="columnheader" aria-sort={ariaSort} className={cellClass(id)} ref={cellRef} data-column={id}>
       <button
         type="button"
         className={`sort-button${active ? ' is-active' : ''}`}
-        onClick={() => stores.list.getState().sortBy(column.sort)}
-        title={`Sort by ${column.title.toLowerCase()}`}
-        data-sort={column.sort}
+        onClick={() => stores.list.getState().sortBy(sortBy)}
+        title={active ? `Sorted by ${column.title.toLowerCase()}, ${sort.direction === 'asc' ? 'ascending' : 'descending'}; click to reverse` : `Sort by ${column.title.toLowerCase()}`}
+        data-sort={sortBy}
       >
         {column.title}
         <span className="sort-button__arrow" aria-hidden="true">
@@ -119,6 +190,7 @@ const Row = memo(function Row({ index, start, columns }: { index: number; start:
   useList((s) => s.version);
   const selected = useList((s) => s.selectedIndex === index);
   const row = stores.list.getState().rowAt(index);
+  const zone = useTimeZone();
   const openId = useDetail((s) => s.id);
   const ref = useRef<HTMLDivElement>(null);
   // The keyboard moves the selection; the focus follows it while it is in the table.
@@ -155,7 +227,7 @@ const Row = memo(function Row({ index, start, columns }: { index: number; start:
     >
       {columns.map((id) => (
         <div role="gridcell" key={id} className={cellClass(id)}>
-          {CELLS[id](row)}
+          {CELLS[id](row, zone)}
         </div>
       ))}
     </div>
@@ -181,8 +253,10 @@ export function ReportTable({ maxScrollHeight = SAFE_MAX_SCROLL_HEIGHT }: Report
   const unreachable = useList((s) => s.unreachable);
   const selectedIndex = useList((s) => s.selectedIndex);
   const filters = useList((s) => s.query.filters);
+  const queryProblem = useList((s) => s.queryProblem);
   const columns = useUi((s) => s.columns);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const dateWidths = useDateWidths(scrollRef, useTimeZone());
   const referenceHeader = useRef<HTMLDivElement>(null);
   // The scroll position and the height of the rows' viewport (below the sticky header).
   const [scrollTop, setScrollTop] = useState(0);
@@ -271,7 +345,9 @@ export function ReportTable({ maxScrollHeight = SAFE_MAX_SCROLL_HEIGHT }: Report
   }, [columns]);
 
   let body: ReactNode = null;
-  if (unreachable && total === null) {
+  if (queryProblem) {
+    body = <div className="table-message">No reports are asked for until the filters can hold: {queryProblem}</div>;
+  } else if (unreachable && total === null) {
     body = <div className="table-message">The reports appear here once the service answers.</div>;
   } else if (total === null && !error) {
     body = <div className="table-message">Loading reports…</div>;
@@ -293,7 +369,7 @@ export function ReportTable({ maxScrollHeight = SAFE_MAX_SCROLL_HEIGHT }: Report
     );
   }
 
-  const layout = { '--grid-columns': gridTemplate(columns), '--grid-min-width': `${minimumWidth(columns)}px` } as CSSProperties;
+  const layout = { '--grid-columns': gridTemplate(columns, dateWidths), '--grid-min-width': `${minimumWidth(columns, dateWidths)}px` } as CSSProperties;
   return (
     <div
       className="table-scroll"

@@ -5,12 +5,13 @@
  */
 import type { SortColumn } from './list-query';
 
-export const COLUMN_IDS = ['reference', 'alert', 'label', 'status', 'strip', 'mode', 'type', 'created', 'updated', 'flag', 'archived'] as const;
+export const COLUMN_IDS = ['reference', 'alert', 'label', 'status', 'strip', 'decision', 'mode', 'type', 'created', 'updated', 'flag', 'archived'] as const;
 export type ColumnId = (typeof COLUMN_IDS)[number];
 
 export interface ColumnInfo {
   title: string;
-  sort: SortColumn;
+  /** The order key the header sorts by; none for a column the list cannot be ordered by (the decision is the review's, not the list's). */
+  sort?: SortColumn;
   /** Narrowest width in px; the reference column also takes any room left over. */
   minWidth: number;
   grows?: boolean;
@@ -22,6 +23,7 @@ export const COLUMN_INFO: Record<ColumnId, ColumnInfo> = {
   label: { title: 'Label', sort: 'label', minWidth: 160 },
   status: { title: 'Status', sort: 'status', minWidth: 108 },
   strip: { title: 'Out of range', sort: 'excursions', minWidth: 164 },
+  decision: { title: 'Decision', minWidth: 120 },
   mode: { title: 'Mode', sort: 'mode', minWidth: 140 },
   type: { title: 'Type', sort: 'type', minWidth: 126 },
   created: { title: 'Created', sort: 'created', minWidth: 196 },
@@ -44,12 +46,22 @@ export function normaliseColumns(value: unknown): ColumnId[] {
   return COLUMN_IDS.filter((id) => chosen.has(id));
 }
 
+/**
+ * Widths the screen measured for columns whose text it knows only when drawn (dates, in the
+ * locale and zone in force); a column is never narrower than its own minimum.
+ */
+export type MeasuredWidths = Partial<Record<ColumnId, number>>;
+
+function widthOf(id: ColumnId, measured: MeasuredWidths): number {
+  return Math.max(COLUMN_INFO[id].minWidth, Math.ceil(measured[id] ?? 0));
+}
+
 /** CSS grid-template-columns for a set of columns. */
-export function gridTemplate(columns: readonly ColumnId[]): string {
-  return columns.map((id) => (COLUMN_INFO[id].grows ? `minmax(${COLUMN_INFO[id].minWidth}px, 1fr)` : `${COLUMN_INFO[id].minWidth}px`)).join(' ');
+export function gridTemplate(columns: readonly ColumnId[], measured: MeasuredWidths = {}): string {
+  return columns.map((id) => (COLUMN_INFO[id].grows ? `minmax(${widthOf(id, measured)}px, 1fr)` : `${widthOf(id, measured)}px`)).join(' ');
 }
 
 /** The width the columns need before the table scrolls sideways. */
-export function minimumWidth(columns: readonly ColumnId[]): number {
-  return columns.reduce((sum, id) => sum + COLUMN_INFO[id].minWidth, 0);
+export function minimumWidth(columns: readonly ColumnId[], measured: MeasuredWidths = {}): number {
+  return columns.reduce((sum, id) => sum + widthOf(id, measured), 0);
 }

@@ -6,11 +6,18 @@
 import { MODES, REPORT_TYPES, STATUSES } from '../../schema/report';
 import type { Mode, ReportType, Status } from '../../schema/report';
 import type { FilterOperator } from '../../contract/filter-operators';
+import { DECISIONS, type Decision } from '../../schema/review';
 import { buildCustomFieldsFilter, buildFilter, containsPattern } from './filter';
 import type { Condition, CustomFieldCondition } from './filter';
 
 export const ALERT_FILTERS = ['noTaps', 'none', 'moderate', 'critical', 'moderateOrWorse'] as const;
 export type AlertFilter = (typeof ALERT_FILTERS)[number];
+/** Where the company's review of a report stands: answered by the review list (GET /local/labelReports). */
+export const REVIEW_FILTERS = ['awaitingReview', 'awaitingAcknowledgement'] as const;
+export type ReviewFilter = (typeof REVIEW_FILTERS)[number];
+/** The company's current decision; `none` when none stands (never made, or withdrawn). */
+export const DECISION_FILTERS = [...DECISIONS, 'none'] as const;
+export type DecisionFilter = (typeof DECISION_FILTERS)[number];
 export const TRI_STATES = ['yes', 'no'] as const;
 export type TriState = '' | (typeof TRI_STATES)[number];
 /** The search box targets one field, because the API ANDs conditions and cannot OR two fields. */
@@ -25,6 +32,8 @@ export interface ListFilters {
   flagged: TriState;
   /** 'no' by default: archived reports are put away, and shown only when asked for. */
   archived: TriState;
+  review: '' | ReviewFilter;
+  decision: '' | DecisionFilter;
   /** Id of the owning company, '' for any. */
   owner: string;
   /** Local calendar days, `YYYY-MM-DD`, both inclusive; '' for open-ended. */
@@ -70,6 +79,8 @@ export function defaultFilters(): ListFilters {
     type: '',
     flagged: '',
     archived: 'no',
+    review: '',
+    decision: '',
     owner: '',
     createdFrom: '',
     createdTo: '',
@@ -144,11 +155,32 @@ export interface ListApiParams {
   filter?: string;
   order: string;
   customFields?: string;
+  /** The review list's own parameter; the /v2 list and the insights know none. */
+  review?: string;
+}
+
+/**
+ * Why the created range cannot be asked for, in words, or null. A range whose start is after its
+ * end would match nothing, and an empty list looks like "no such reports", not like a typo.
+ */
+export function createdRangeProblem(f: Pick<ListFilters, 'createdFrom' | 'createdTo'>): string | null {
+  if (!f.createdFrom || !f.createdTo || f.createdFrom <= f.createdTo) return null;
+  return `“Created from” (${f.createdFrom}) is after “Created to” (${f.createdTo}): swap them, or clear one.`;
+}
+
+/** The `review` parameter of the review list for these filters; undefined when none applies. */
+export function reviewParam(f: ListFilters): string | undefined {
+  const parts: string[] = [];
+  if (f.review) parts.push(f.review);
+  if (f.decision) parts.push(`decision.${f.decision}`);
+  return parts.length > 0 ? parts.join(',') : undefined;
 }
 
 /** The query parameters (other than paging and output) that ask the API for this view. */
 export function toApiParams(q: ListQuery): ListApiParams {
   const params: ListApiParams = { order: `${SORT_KEYS[q.sort.column]}[${q.sort.direction}]` };
+  const review = reviewParam(q.filters);
+  if (review !== undefined) params.review = review;
   const filter = buildFilter(filterConditions(q.filters));
   if (filter !== undefined) params.filter = filter;
   const customFields = buildCustomFieldsFilter(q.filters.customFields);
@@ -160,7 +192,7 @@ export function toApiParams(q: ListQuery): ListApiParams {
 export function activeFilterCount(f: ListFilters): number {
   const defaults = defaultFilters();
   let n = 0;
-  for (const key of ['status', 'alert', 'mode', 'type', 'flagged', 'archived', 'owner', 'createdFrom', 'createdTo'] as const) {
+  for (const key of ['status', 'alert', 'mode', 'type', 'flagged', 'archived', 'review', 'decision', 'owner', 'createdFrom', 'createdTo'] as const) {
     if (f[key] !== defaults[key]) n++;
   }
   if (f.search.trim()) n++;
@@ -175,6 +207,20 @@ export const ALERT_FILTER_LABELS: Record<AlertFilter, string> = {
   none: 'None',
   noTaps: 'No taps yet',
 };
+
+export const REVIEW_FILTER_LABELS: Record<ReviewFilter, string> = {
+  awaitingReview: 'Awaiting review',
+  awaitingAcknowledgement: 'Awaiting acknowledgement',
+};
+
+export const DECISION_LABELS: Record<DecisionFilter, string> = {
+  released: 'Released',
+  rejected: 'Rejected',
+  onHold: 'On hold',
+  none: 'None',
+};
+
+export type { Decision };
 
 export const OPERATOR_WORDS: Record<FilterOperator, string> = {
   eq: '=',
@@ -212,6 +258,8 @@ export function filterChips(f: ListFilters, words: ChipWords): FilterChip[] {
   if (text) chips.push({ id: 'search', label: `${f.searchField === 'label' ? 'Label code' : 'Reference'} contains “${text}”`, remove: { search: '' } });
   if (f.status) chips.push({ id: 'status', label: `Status: ${words.status(f.status)}`, remove: { status: '' } });
   if (f.alert) chips.push({ id: 'alert', label: `Alert: ${ALERT_FILTER_LABELS[f.alert]}`, remove: { alert: '' } });
+  if (f.review) chips.push({ id: 'review', label: REVIEW_FILTER_LABELS[f.review], remove: { review: '' } });
+  if (f.decision) chips.push({ id: 'decision', label: `Decision: ${DECISION_LABELS[f.decision]}`, remove: { decision: '' } });
   if (f.mode) chips.push({ id: 'mode', label: `Mode: ${words.mode(f.mode)}`, remove: { mode: '' } });
   if (f.type) chips.push({ id: 'type', label: `Type: ${words.type(f.type)}`, remove: { type: '' } });
   if (f.owner) chips.push({ id: 'owner', label: `Owner: ${words.company(f.owner)}`, remove: { owner: '' } });

@@ -6,7 +6,7 @@
  */
 import { FILTER_OPERATORS, type FilterOperator } from '../../contract/filter-operators';
 import type { CustomFieldCondition } from './filter';
-import { ALERT_FILTERS, DEFAULT_SORT, ENUMS, SEARCH_FIELDS, SORT_KEYS, TRI_STATES, defaultFilters } from './list-query';
+import { ALERT_FILTERS, DECISION_FILTERS, DEFAULT_SORT, ENUMS, REVIEW_FILTERS, SEARCH_FIELDS, SORT_KEYS, TRI_STATES, defaultFilters } from './list-query';
 import type { ListQuery, SortColumn, SortDirection } from './list-query';
 
 /** `print` is one report laid out for paper (components/PrintView.tsx), opened by its own address. */
@@ -53,6 +53,8 @@ export function encodeUrlState(state: UrlState): string {
   if (f.flagged) p.set('flagged', f.flagged);
   // Hidden archived reports are the default; `any` asks for them alongside the others.
   if (f.archived !== 'no') p.set('archived', f.archived || 'any');
+  if (f.review) p.set('review', f.review);
+  if (f.decision) p.set('decision', f.decision);
   if (f.owner) p.set('owner', f.owner);
   if (f.createdFrom) p.set('from', f.createdFrom);
   if (f.createdTo) p.set('to', f.createdTo);
@@ -76,6 +78,8 @@ export function decodeUrlState(search: string): UrlState {
   filters.flagged = oneOf(TRI_STATES, p.get('flagged'));
   const archived = p.get('archived');
   filters.archived = archived === 'any' ? '' : oneOf(TRI_STATES, archived) || 'no';
+  filters.review = oneOf(REVIEW_FILTERS, p.get('review'));
+  filters.decision = oneOf(DECISION_FILTERS, p.get('decision'));
   filters.owner = p.get('owner') ?? '';
   const from = p.get('from');
   const to = p.get('to');

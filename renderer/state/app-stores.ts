@@ -46,12 +46,22 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     } else if (state.id !== previous.id) void review.getState().load(state.id);
     else if (state.report && previous.report && state.report.updated !== previous.report.updated) void review.getState().refresh();
   });
+  // An acknowledgement or a decision changes where the review stands: the rows say so at once
+  // (and leave a review filter they no longer match).
+  review.subscribe((state, previous) => {
+    const outcome = state.outcome;
+    if (outcome !== previous.outcome && outcome?.ok && outcome.action !== 'comment') list.getState().refreshReview();
+  });
   /** A report named in the URL at start-up, opened once a key is connected. */
   let pendingOpen: string | null = null;
 
   connection.subscribe((state, previous) => {
-    // The service is back: the list that could not be fetched is asked for again.
-    if (state.reachable && !previous.reachable && state.client === previous.client && list.getState().unreachable) void list.getState().reload();
+    // The service is back: the list and the open report that could not be fetched are asked for again.
+    if (state.reachable && !previous.reachable && state.client === previous.client) {
+      if (list.getState().unreachable) void list.getState().reload();
+      const open = detail.getState();
+      if (open.id !== null && open.error !== null && !open.loading) void open.reload();
+    }
     if (state.session !== previous.session) {
       ui.getState().showArrangementOf(state.session ? `${state.session.companyId}/${state.session.keyId}` : null);
     }

@@ -8,10 +8,14 @@ import { createStore } from 'zustand/vanilla';
 import { ApiClientError, errorMessage, isAbortError, NETWORK_ERROR } from '../api/client';
 import { plainProblem } from '../lib/problem-text';
 import type { ApiClient } from '../api/client';
-import type { LabelReport, MinimalLabelReport } from '../../schema/report';
-import { defaultFilters, defaultQuery, toApiParams, toggleSort } from '../lib/list-query';
+import type { LabelReport } from '../../schema/report';
+import type { ReviewMinimalReport } from '../../schema/review-list';
+import { createdRangeProblem, defaultFilters, defaultQuery, toApiParams, toggleSort } from '../lib/list-query';
 import type { ListApiParams, ListFilters, ListQuery, SortColumn } from '../lib/list-query';
 import { toMinimalRow } from '../lib/report-view';
+
+/** A row of the table: the minimal report with where the company's review of it stands. */
+export type ListRow = ReviewMinimalReport;
 
 export interface ListStoreOptions {
   getClient(): ApiClient | null;
@@ -36,11 +40,13 @@ export interface ListState {
   error: string | null;
   /** True when the failure was "service unreachable". */
   unreachable: boolean;
+  /** Why the filters in force cannot be asked for (a reversed date range), in words; null when they can. */
+  queryProblem: string | null;
   selectedIndex: number;
   /** The rows on screen, [first, last], for "rows X–Y of N"; -1 when none. */
   shown: { first: number; last: number };
 
-  rowAt(index: number): MinimalLabelReport | undefined;
+  rowAt(index: number): ListRow | undefined;
   setQuery(query: ListQuery): void;
   setFilters(patch: Partial<ListFilters>): void;
   clearFilters(): void;
@@ -54,8 +60,10 @@ export interface ListState {
   select(index: number): void;
   setShown(first: number, last: number): void;
   moveSelection(delta: number): void;
-  /** Put an edited report into its row wherever it is cached. */
+  /** Put an edited report into its row wherever it is cached; the list is asked again when it no longer matches. */
   applyReport(report: LabelReport): void;
+  /** A review changed (an acknowledgement, a decision): the rows' review state is asked for again. */
+  refreshReview(): void;
   /** Forget the rows and stop fetching (a different key / company); the query itself is kept. */
   reset(): void;
   dismissError(): void;
@@ -69,7 +77,7 @@ export function createListStore(options: ListStoreOptions) {
   const debounceMs = options.debounceMs ?? 0;
 
   // Kept outside the reactive state: the page map changes often and is read through rowAt().
-  let pages = new Map<number, MinimalLabelReport[]>();
+  let pages = new Map<number, ListRow[]>();
   let generation = 0;
   let params: ListApiParams | null = null;
   let paramsError: string | null = null;
@@ -83,6 +91,8 @@ export function createListStore(options: ListStoreOptions) {
   return createStore<ListState>()((set, get) => {
     function computeParams(query: ListQuery) {
       try {
+        const rangeProblem = createdRangeProblem(query.filters);
+        if (rangeProblem !== null) throw new Error(rangeProblem);
         params = toApiParams(query);
         paramsError = null;
       } catch (err) {
@@ -129,7 +139,8 @@ export function createListStore(options: ListStoreOptions) {
       const controller = new AbortController();
       const done = (async () => {
         try {
-          const result = await client.listReports({ ...params, pageNumber: page, pageSize, output: 'minimal' }, controller.signal);
+          // The review list: the /v2 list with each row's review state, and the review filters.
+          const result = await client.listReports({ ...params, review: params.review ?? '', pageNumber: page, pageSize, output: 'minimal' }, controller.signal);
           if (gen !== generation) return;
           pages.set(page, result.data);
           evict();
@@ -174,7 +185,7 @@ export function createListStore(options: ListStoreOptions) {
       newGeneration();
       computeParams(query);
       wanted = { first: 1, last: 1 };
-      set((s) => ({ query, total: null, version: s.version + 1, error: null, unreachable: false, loadingPages: 0, selectedIndex: -1 }));
+      set((s) => ({ query, total: null, version: s.version + 1, error: null, unreachable: false, queryProblem: paramsError, loadingPages: 0, selectedIndex: -1 }));
       // The first page is needed at once: its totalDocuments sizes the scroll area.
       void fetchPage(1);
     }
@@ -186,6 +197,7 @@ export function createListStore(options: ListStoreOptions) {
       loadingPages: 0,
       error: null,
       unreachable: false,
+      queryProblem: null,
       selectedIndex: -1,
       shown: { first: -1, last: -1 },
 
@@ -259,11 +271,18 @@ export function createListStore(options: ListStoreOptions) {
         for (const rows of pages.values()) {
           const i = rows.findIndex((r) => r.id === report.id);
           if (i >= 0) {
-            rows[i] = toMinimalRow(report);
+            // The review state is the review's own; the whole run's excursions follow the edit.
+            rows[i] = { ...toMinimalRow(report), review: rows[i].review, calculatedExcursions: report.calculatedSenseData.numberOfViolations.all };
             changed = true;
           }
         }
         if (changed) set((s) => ({ version: s.version + 1 }));
+        // A report archived (or flagged) out of the filters in force leaves the list at once, not at the next reload.
+        if (changed && !keepsMatching(get().query.filters, report)) void get().reload();
+      },
+
+      refreshReview() {
+        if (pages.size > 0) void get().reload();
       },
 
       reset() {
@@ -275,6 +294,13 @@ export function createListStore(options: ListStoreOptions) {
       dismissError: () => set({ error: null }),
     };
   });
+}
+
+/** The per-company state an edit can change still matches the filters (the rest is the service's to judge). */
+function keepsMatching(f: ListFilters, report: LabelReport): boolean {
+  if (f.archived && report.isArchived !== (f.archived === 'yes')) return false;
+  if (f.flagged && report.hasFlag !== (f.flagged === 'yes')) return false;
+  return true;
 }
 
 export type ListStore = ReturnType<typeof createListStore>;

@@ -393,11 +393,15 @@ describe('LabelDesk in Chromium', () => {
       await waitAttr(acmeFlag, 'aria-pressed', 'false');
       await acmeFlag.click();
       await waitAttr(acmeFlag, 'aria-pressed', 'true');
-      await detail.getByTestId('toggle-archive').click();
-      await waitAttr(detail.getByTestId('toggle-archive'), 'aria-pressed', 'true');
-      // The acme list row follows the edit when it is on screen.
+      // The acme list row follows the edit when it is on screen (before archiving takes it out of the list).
       const row = acmeView.page.locator(`.rows .row[data-report-id="${target.id}"]`);
       if ((await row.count()) > 0) await waitText(row, 'Flagged');
+      // Archiving a report with an alert and no decision asks first.
+      const review = await api<{ decision: unknown }>(keys.acme, `/local/labelReports/${target.id}/review`);
+      const asks = target.alert.level >= 1 && review.body.decision === null;
+      await detail.getByTestId('toggle-archive').click();
+      if (asks) await detail.getByRole('button', { name: 'Archive', exact: true }).click();
+      await waitAttr(detail.getByTestId('toggle-archive'), 'aria-pressed', 'true');
 
       const acmeReport = await getReport(keys.acme, target.id);
       expect(acmeReport).toMatchObject({ hasFlag: true, isArchived: true });

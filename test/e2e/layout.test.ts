@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../../host/start-service';
 import type { MinimalLabelReport, Page as ApiPage } from '../../schema/report';
 import { DEFAULT_COLUMNS, COLUMN_INFO } from '../../renderer/lib/columns';
-import { launchChromium, prepare, shot, waitGone, waitText, watchProblems } from './browser';
+import { launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
 
 const REPORTS = Number(process.env.LAYOUT_REPORTS ?? 4000);
 const SEED = Number(process.env.LAYOUT_SEED ?? 12);
@@ -27,6 +27,7 @@ const SIZES = [
 ] as const;
 
 let dir: string;
+let served: { dbFile: string; uiDir: string };
 let service: { url: string; close(): Promise<void> } | null;
 let proxy: Server;
 let proxyUrl: string;
@@ -37,11 +38,11 @@ const problems: string[] = [];
 /** List requests seen by the proxy: asked for, and answered to the end (not abandoned by the page). */
 const counts = { asked: 0, answered: 0 };
 
-/** Forwards everything to the service, as the page's own origin, counting /v2/labelReports requests. */
+/** Forwards everything to the service, as the page's own origin, counting the list requests (the review list, /local/labelReports). */
 function startProxy(target: () => string | null): Promise<Server> {
   const server = createServer((req, res) => {
     const upstream = target();
-    const isList = req.method === 'GET' && (req.url ?? '').startsWith('/v2/labelReports?');
+    const isList = req.method === 'GET' && /^\/(v2|local)\/labelReports\?/.test(req.url ?? '');
     if (isList) counts.asked++;
     if (!upstream) {
       res.socket?.destroy();
@@ -73,6 +74,7 @@ beforeAll(async () => {
   const admin = summary.keys.find((k) => k.companyId === 'acme' && k.permissions.includes('apiKeys:manage') && k.permissions.includes('labelReports:update'));
   if (!admin) throw new Error('the demo data has no managing key for acme');
   adminKey = admin.key;
+  served = { dbFile, uiDir };
   const started = await startService({ dbFile, port: 0, staticDir: uiDir });
   service = started;
   proxy = await startProxy(() => service?.url ?? null);
@@ -199,6 +201,53 @@ async function expectOneLineFilterBar(page: Page) {
   expect(bottom - top).toBeLessThanOrEqual(44);
 }
 
+
+/** Every chip shown lies whole inside the filter bar's chip line; the rest are counted by "+N more"; a shortened chip says all on hover. */
+async function expectChipsWhole(page: Page, expected: number) {
+  const m = await page.getByTestId('filter-chips').evaluate((ul) => {
+    const line = ul.getBoundingClientRect();
+    const chips = [...ul.querySelectorAll<HTMLElement>(':scope > li.chip')].map((li) => {
+      const b = li.getBoundingClientRect();
+      const text = li.querySelector<HTMLElement>('.chip__text')!;
+      return { left: b.left, right: b.right, title: li.title, label: text.textContent ?? '', cut: text.scrollWidth > text.clientWidth + 1 };
+    });
+    const more = ul.querySelector<HTMLElement>('[data-testid=chips-more]');
+    return {
+      line: { left: line.left, right: line.right },
+      chips,
+      more: more ? Number(/\+(\d+)/.exec(more.textContent ?? '')?.[1] ?? NaN) : 0,
+      moreRight: more?.getBoundingClientRect().right ?? 0,
+    };
+  });
+  expect(m.chips.length + m.more, 'every filter in force has a chip, shown or behind +N more').toBe(expected);
+  expect(m.chips.length).toBeGreaterThan(0);
+  for (const chip of m.chips) {
+    expect(chip.left >= m.line.left - 0.5 && chip.right <= m.line.right + 0.5, `chip “${chip.label}” lies whole in the bar`).toBe(true);
+    if (chip.cut) expect(chip.title, `shortened chip “${chip.label}” says all on hover`).toBe(chip.label);
+  }
+  if (m.more > 0) expect(m.moreRight).toBeLessThanOrEqual(m.line.right + 0.5);
+}
+
+/** Removes a filter by its chip, from "+N more" when the chip waits there for room. */
+async function removeChip(page: Page, label: string) {
+  const chips = page.getByTestId('filter-chips');
+  const button = chips.getByRole('button', { name: `Remove filter: ${label}` });
+  if ((await button.count()) === 0) await page.getByTestId('chips-more').click();
+  await button.click();
+}
+
+/** No date cell of the rows on screen cuts its text. */
+async function expectDatesWhole(page: Page, column: 'created' | 'updated') {
+  const cells = page.locator(`.rows .row[data-report-id] .cell--${column}`);
+  expect(await cells.count()).toBeGreaterThan(0);
+  const cut = await cells.evaluateAll((all) => all.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
+  expect(cut, `${column} dates are whole`).toEqual([]);
+}
+
+/** Ten filters at once, more than the narrowest desk screen's filter bar has room for. */
+const MANY_FILTERS = '?q=SHP-2026&status=active&alert=moderateOrWorse&review=awaitingReview&decision=none&mode=roadTransport&flagged=no&from=2020-01-01&to=2030-12-31&cf=carrier~ilike~D%25';
+const MANY_CHIPS = 10;
+
 // ---------------------------------------------------------------------------------------------
 
 describe('report browser layout on desk screens', () => {
@@ -213,6 +262,7 @@ describe('report browser layout on desk screens', () => {
         expectHeadersWhole(closed, DEFAULT_COLUMNS);
         expect(closed.maxScrollLeft, 'the default columns need no sideways scrolling').toBeLessThanOrEqual(0);
         expectBadgesWhole(closed);
+        await expectDatesWhole(page, 'updated');
         for (const row of closed.rows) {
           // Every reference has room for its whole text, and its title carries it anyway.
           expect(row.referenceCut, `reference ${row.referenceText} is whole`).toBe(false);
@@ -248,6 +298,7 @@ describe('report browser layout on desk screens', () => {
           const scrolled = await measure(page);
           expectHeadersWhole(scrolled, ['reference', 'alert', 'updated', 'flag', 'archived']);
           expectBadgesWhole(scrolled);
+          await expectDatesWhole(page, 'updated');
           await shot(page, `layout-${size.width}x${size.height}-report-scrolled`);
           await page.getByTestId('report-table').evaluate((el) => el.scrollTo({ left: 0 }));
         }
@@ -257,6 +308,14 @@ describe('report browser layout on desk screens', () => {
         await page.keyboard.press('Escape');
         await waitGone(page.getByTestId('report-detail'));
         await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.reportId)).toBe(chosen);
+
+        // Many filters at once: no chip is cut, what does not fit waits behind "+N more", one line still.
+        await page.goto(`${proxyUrl}/${MANY_FILTERS}#key=${encodeURIComponent(adminKey)}`);
+        await page.getByTestId('count-line').waitFor();
+        await waitText(page.getByTestId('filter-chips'), 'Awaiting review');
+        await expectChipsWhole(page, MANY_CHIPS);
+        await expectOneLineFilterBar(page);
+        await shot(page, `layout-${size.width}x${size.height}-many-filters`);
       } finally {
         await context.close();
       }
@@ -357,7 +416,7 @@ describe('report browser layout on desk screens', () => {
       expect(download.suggestedFilename()).toMatch(/^label-reports-.*\.csv$/);
 
       // The archived ones too, once asked for: the default chip removes the default filter.
-      await chips.getByRole('button', { name: 'Remove filter: Archived hidden' }).click();
+      await removeChip(page, 'Archived hidden');
       const withArchived = await list({ filter: 'alert.level[gte]1', pageSize: '1' });
       await expect.poll(() => count(page)).toBe(withArchived.totalDocuments);
       expect(page.url()).toContain('archived=any');
@@ -458,6 +517,104 @@ describe('report browser layout on desk screens', () => {
     }
   });
 
+  it('finds what awaits review, shows each decision, asks before archiving an undecided alert, marks the sort and refuses a reversed range', async () => {
+    type ReviewPage = ApiPage<MinimalLabelReport & { review: { decision: string | null; awaitingReview: boolean } }>;
+    const reviewList = async (params: Record<string, string>) => {
+      const res = await api<ReviewPage>(adminKey, `/local/labelReports?${new URLSearchParams({ output: 'minimal', filter: NOT_ARCHIVED, ...params })}`);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    // Two reports that await review, decided through the review API.
+    const awaiting = await reviewList({ review: 'awaitingReview', order: 'labelReference[asc]', pageSize: '3' });
+    expect(awaiting.data.length).toBe(3);
+    const [released, rejected, undecided] = awaiting.data;
+    for (const [report, decision] of [[released, 'released'], [rejected, 'rejected']] as const) {
+      const res = await api(adminKey, `/local/labelReports/${report.id}/decision`, { method: 'PUT', body: JSON.stringify({ decision, reason: 'checked at the desk' }) });
+      expect(res.status).toBe(200);
+    }
+    const awaitingNow = (await reviewList({ review: 'awaitingReview', pageSize: '1' })).totalDocuments;
+    expect(awaitingNow).toBe(awaiting.totalDocuments - 2);
+
+    const { context, page } = await openApp(SIZES[1], `?review=awaitingReview&sort=reference.asc`);
+    try {
+      await expect.poll(() => count(page)).toBe(awaitingNow);
+      await waitText(page.getByTestId('filter-chips'), 'Awaiting review');
+      await expect.poll(() => page.locator('.rows .row[data-report-id]').first().getAttribute('data-report-id')).toBe(undecided.id);
+
+      // The sort in force is marked on its header, in words for assistive technology and as an arrow.
+      const reference = page.locator('.row--header [data-column=reference]');
+      expect(await reference.getAttribute('aria-sort')).toBe('ascending');
+      expect(await reference.locator('.sort-button__arrow').textContent()).toBe('▲');
+      expect(await page.locator('.row--header [data-column=updated]').getAttribute('aria-sort')).toBe('none');
+
+      // The Decision column, through Columns; the filter through the Filters panel, kept in the URL.
+      await page.getByTestId('columns-button').click();
+      await page.getByTestId('column-chooser').locator('input[name=decision]').check();
+      await page.keyboard.press('Escape');
+      await page.getByTestId('filters-button').click();
+      await page.getByTestId('filter-panel').locator('select[name=review]').selectOption('');
+      await page.getByTestId('filter-panel').locator('select[name=decision]').selectOption('released');
+      await page.keyboard.press('Escape');
+      await waitText(page.getByTestId('filter-chips'), 'Decision: Released');
+      await expect.poll(() => page.evaluate(() => location.search)).toContain('decision=released');
+      const releasedCount = (await reviewList({ review: 'decision.released', pageSize: '1' })).totalDocuments;
+      await expect.poll(() => count(page)).toBe(releasedCount);
+      const releasedRow = page.locator(`.rows .row[data-report-id="${released.id}"]`);
+      await page.locator('#search').fill(released.labelReference);
+      await releasedRow.waitFor();
+      await waitText(releasedRow.locator('.cell--decision'), 'Released');
+      await page.locator('#search').fill('');
+
+      // Undecided reports, in the order of the whole run's excursions the column shows.
+      await page.goto(`${proxyUrl}/?decision=none&sort=excursions.desc#key=${encodeURIComponent(adminKey)}`);
+      await page.locator('.rows .row[data-report-id]').first().waitFor();
+      await expect.poll(() => count(page)).toBe((await reviewList({ review: 'decision.none', pageSize: '1' })).totalDocuments);
+      const shown = await page.locator('.rows .row[data-report-id] [data-testid=excursion-count]').allTextContents();
+      const figures = shown.map(Number);
+      expect(figures.length).toBeGreaterThan(5);
+      expect(figures).toEqual([...figures].sort((a, b) => b - a));
+      expect(await page.locator('.rows .row[data-report-id] .cell--decision').first().textContent()).toBe('—');
+
+      // Archiving the undecided alert asks first; once confirmed the row leaves the list at once.
+      await page.goto(`${proxyUrl}/?review=awaitingReview&sort=reference.asc&report=${undecided.id}#key=${encodeURIComponent(adminKey)}`);
+      await page.getByTestId('report-detail').locator('h2').waitFor();
+      await expect.poll(() => count(page)).toBe(awaitingNow);
+      await page.getByTestId('toggle-archive').click();
+      await waitText(page.getByTestId('report-detail'), 'Archive it anyway?');
+      expect(await page.getByTestId('toggle-archive').count()).toBe(0);
+      await page.getByRole('button', { name: 'Archive', exact: true }).click();
+      await expect.poll(() => count(page)).toBe(awaitingNow - 1);
+      await waitGone(page.locator(`.rows .row[data-report-id="${undecided.id}"]`));
+      await waitAttr(page.getByTestId('toggle-archive'), 'aria-pressed', 'true');
+      // A decided report is archived without a question.
+      await page.goto(`${proxyUrl}/?decision=released&report=${released.id}#key=${encodeURIComponent(adminKey)}`);
+      await page.getByTestId('review-decision').waitFor();
+      await waitText(page.getByTestId('review-decision'), 'Released');
+      await page.getByTestId('toggle-archive').click();
+      await waitAttr(page.getByTestId('toggle-archive'), 'aria-pressed', 'true');
+      await waitGone(page.locator(`.rows .row[data-report-id="${released.id}"]`));
+      for (const id of [undecided.id, released.id]) {
+        expect((await api(adminKey, `/v2/labelReports/${id}`, { method: 'PATCH', body: JSON.stringify({ isArchived: false }) })).status).toBe(200);
+      }
+
+      // A reversed created range is refused in words, not answered with 0 reports.
+      await page.goto(`${proxyUrl}/?from=2026-05-02&to=2026-05-01#key=${encodeURIComponent(adminKey)}`);
+      await waitText(page.getByTestId('query-problem'), '“Created from” (2026-05-02) is after “Created to” (2026-05-01)');
+      expect(await page.getByTestId('report-count').count()).toBe(0);
+      await page.getByTestId('filters-button').click();
+      await waitText(page.getByTestId('created-range-problem'), 'is after');
+      expect(await page.locator('input[name=createdFrom]').getAttribute('aria-invalid')).toBe('true');
+      await shot(page, 'layout-reversed-range');
+      await page.keyboard.press('Escape');
+
+      // Back to the default columns for the other tests.
+      await page.getByTestId('columns-button').click();
+      await page.getByRole('button', { name: 'Default columns' }).click();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('warns before revoking the key this window is signed in with, then asks for another', async () => {
     const made = await api<{ id: string; key: string }>(adminKey, '/local/apiKeys', {
       method: 'POST',
@@ -488,7 +645,7 @@ describe('report browser layout on desk screens', () => {
       service = null;
       await stopping.close();
       // Asking again (a filter change) finds no service; so would the heartbeat, a little later.
-      await page.getByTestId('filter-chips').getByRole('button', { name: 'Remove filter: Archived hidden' }).click();
+      await removeChip(page, 'Archived hidden');
       await page.getByTestId('offline-indicator').waitFor();
       await waitText(page.getByTestId('count-line'), 'No count while the service is unreachable');
       expect(await page.getByTestId('report-count').count()).toBe(0);
@@ -500,6 +657,37 @@ describe('report browser layout on desk screens', () => {
       expect(await page.getByText(/unreachable|not reachable/).count()).toBe(1);
       expect(await page.getByRole('alert').count()).toBe(0);
       await shot(page, 'layout-offline-settings');
+
+      // The service comes back: the list does by itself.
+      service = await startService({ dbFile: served.dbFile, port: 0, staticDir: served.uiDir });
+      await page.getByRole('tab', { name: 'Reports' }).click();
+      await waitGone(page.getByTestId('offline-indicator'));
+      const row = page.locator('.rows .row[data-report-id]').first();
+      await row.waitFor();
+      const wanted = await row.getAttribute('data-report-id');
+
+      // Gone again: a report opened meanwhile cannot be read, and says so beside Close, never under it.
+      const again = service;
+      service = null;
+      await again.close();
+      await row.click();
+      const banner = page.getByTestId('report-detail').locator('.banner--error');
+      await banner.waitFor();
+      const close = (await page.getByTestId('report-detail').getByRole('button', { name: 'Close ✕' }).boundingBox())!;
+      const retry = (await banner.getByRole('button', { name: 'Try again' }).boundingBox())!;
+      const bannerBox = (await banner.boundingBox())!;
+      const apart = (a: typeof close, b: typeof close) => a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+      expect(apart(close, bannerBox), 'Close sits clear of the error').toBe(true);
+      expect(apart(close, retry)).toBe(true);
+      await shot(page, 'layout-offline-report');
+
+      // The service is back: the report opens by itself, and the header says all is well.
+      service = await startService({ dbFile: served.dbFile, port: 0, staticDir: served.uiDir });
+      await waitGone(page.getByTestId('offline-indicator'));
+      await page.getByTestId('report-detail').locator('h2').waitFor();
+      await waitGone(banner);
+      expect(await page.getByTestId('report-detail').getAttribute('data-testid')).toBe('report-detail');
+      await expect.poll(() => page.evaluate(() => new URLSearchParams(location.search).get('report'))).toBe(wanted);
     } finally {
       await context.close();
     }

@@ -15,6 +15,7 @@ import { fieldLabel, valueText } from '../../renderer/lib/history-text';
 import { toDateTimeInput } from '../../renderer/lib/time-zone';
 import type { CreatedApiKey } from '../../service/api-keys';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
+import { formatUtc } from '../../sense/alert-rules';
 import { launchChromium, prepare, shot, waitAttr, waitText, watchProblems } from './browser';
 
 let dir: string;
@@ -64,7 +65,10 @@ describe('the report panel in Chromium', () => {
         expect(text).toContain(formatDuration(e.durationSeconds));
       }
       for (const rule of alerts.rules) await waitText(detail.getByTestId('alert-rules'), rule.description);
-      await waitText(detail.getByTestId('alert-explanation'), alerts.explanation);
+      // The service's sentence, with the alert's time in the screen's zone instead of its UTC.
+      const utc = formatUtc(alerts.alert.timestamp);
+      for (const part of alerts.explanation.split(utc)) await waitText(detail.getByTestId('alert-explanation'), part);
+      expect(await detail.getByTestId('alert-explanation').textContent()).not.toContain(utc);
       const chart = await detail.getByTestId('report-chart').boundingBox();
       expect(chart!.width).toBeGreaterThan(300);
       await shot(page, 'report-panel-alerts');

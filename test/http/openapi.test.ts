@@ -98,6 +98,7 @@ describe('the document', () => {
       '/local/labelReports/{id}/decision': ['put'],
       '/local/labelReports/{id}/history': ['get'],
       '/local/labelReports/{id}/readings.csv': ['get'],
+      '/local/labelReports': ['get'],
       '/local/labelReports.csv': ['get'],
       '/local/customFields': ['get'],
       '/local/companies': ['get'],
@@ -349,6 +350,8 @@ describe('real answers fit the declared schemas', () => {
 
   test('/local and the document itself', async () => {
     expectFits('GET', '/local/info', await get('/local/info'));
+    expectFits('GET', '/local/labelReports', await get('/local/labelReports?review=decision.none'));
+    expectFits('GET', '/local/labelReports', await get('/local/labelReports?output=minimal&review=awaitingReview'));
     expectFits('GET', '/local/session', await get('/local/session'));
     expectFits('GET', '/local/apiKeys', await get('/local/apiKeys'));
     const created = await api(svc, '/local/apiKeys', { method: 'POST', body: { name: 'doc', permissions: ['labelReports:read'] } });
@@ -372,6 +375,7 @@ describe('real answers fit the declared schemas', () => {
       ['PATCH', '/v2/labelReports/{id}', api(svc, '/v2/labelReports/r1', { method: 'PATCH', body: 'x'.repeat(1024 * 1024 + 1) }), 413],
       ['PATCH', '/v2/labelReports/{id}', api(svc, '/v2/labelReports/r1', { method: 'PATCH', body: '{}', headers: { 'content-type': 'text/plain' } }), 415],
       ['GET', '/local/session', get('/local/session', 'revoked'), 401],
+      ['GET', '/local/labelReports', get('/local/labelReports?review=maybe'), 400],
       ['DELETE', '/local/apiKeys/{id}', api(svc, '/local/apiKeys/nope', { method: 'DELETE' }), 404],
       ['POST', '/local/apiKeys', api(svc, '/local/apiKeys', { method: 'POST', body: { name: 'x', permissions: [] } }), 400],
     ];
