@@ -23,6 +23,7 @@ import { FlagArchiveToggles } from './FlagArchiveToggles';
 import { HistoryPanel } from './HistoryPanel';
 import { LimitsEditor } from './LimitsEditor';
 import { PendingMark } from './PendingMark';
+import { ReadingsTable } from './ReadingsTable';
 import { ReportChart } from './ReportChart';
 import { ReportOutput } from './ReportOutput';
 import { ReviewPanel } from './ReviewPanel';
@@ -60,6 +61,7 @@ function DetailBody({ report }: { report: LabelReport }) {
       {notices.flags && <ReadOnlyReason reason={notices.flags} testId="detail-locked" />}
       <SaveMessage section="flags" />
       <ReportChart report={report} onViewRange={setViewRange} />
+      <ReadingsTable report={report} />
       <AlertsPanel />
       <div className="detail__columns">
         <FiguresPanel report={report} />
