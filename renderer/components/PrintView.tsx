@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE } from '../../contract/print-view';
 import type { LabelReport } from '../../schema/report';
 import type { AlertExplanation, HistoryEntry, Review } from '../../schema/review';
+import type { Limits } from '../../schema/sense';
 import { reviewClient } from '../api/review-client';
 import { formatCustomValue, formatHumidity, formatTemperature, statusLabel } from '../lib/format';
 import { decisionLabel } from '../lib/history-text';
@@ -28,6 +29,26 @@ import { ReportChart } from './ReportChart';
 import { authorText } from './ReviewPanel';
 import './report-panel.css';
 import './print.css';
+
+/** "Temperature 2.0 °C to 8.0 °C; humidity 30.0 %RH to 80.0 %RH.": the limits as printed. */
+export function limitsSentence(limits: Limits): string {
+  const humidity =
+    limits.minHumidity !== undefined || limits.maxHumidity !== undefined ? `; humidity ${formatHumidity(limits.minHumidity)} to ${formatHumidity(limits.maxHumidity)}` : '';
+  return `Temperature ${formatTemperature(limits.minTemperature)} to ${formatTemperature(limits.maxTemperature)}${humidity}.`;
+}
+
+/**
+ * The limits on paper when the app itself is printed: its limits editor is a form, which the
+ * printout leaves out, so the values are said here in words (print.css shows this on paper only).
+ */
+export function PrintedLimits({ limits }: { limits: Limits }) {
+  return (
+    <section className="panel print-only" data-testid="printed-limits">
+      <h3>Limits</h3>
+      <p>{limitsSentence(limits)}</p>
+    </section>
+  );
+}
 
 interface PrintData {
   report: LabelReport;
@@ -62,13 +83,7 @@ function PrintedReport({ data, connection, onDrawn }: { data: PrintData; connect
       <FiguresPanel report={report} />
 
       <h2>Limits and alert rules</h2>
-      <p data-testid="print-limits">
-        Temperature {formatTemperature(limits.minTemperature)} to {formatTemperature(limits.maxTemperature)}
-        {limits.minHumidity !== undefined || limits.maxHumidity !== undefined
-          ? `; humidity ${formatHumidity(limits.minHumidity)} to ${formatHumidity(limits.maxHumidity)}`
-          : ''}
-        .
-      </p>
+      <p data-testid="print-limits">{limitsSentence(limits)}</p>
       <p>{alerts.explanation}</p>
       <TimeOutside alerts={alerts} />
       <AlertRules alerts={alerts} zone={zone} />

@@ -23,6 +23,7 @@ import { FlagArchiveToggles } from './FlagArchiveToggles';
 import { HistoryPanel } from './HistoryPanel';
 import { LimitsEditor } from './LimitsEditor';
 import { PendingMark } from './PendingMark';
+import { PrintedLimits } from './PrintView';
 import { ReadingsTable } from './ReadingsTable';
 import { ReportChart } from './ReportChart';
 import { ReportOutput } from './ReportOutput';
@@ -68,6 +69,7 @@ function DetailBody({ report }: { report: LabelReport }) {
         <FactsPanel report={report} companyId={session.companyId} companyNames={companyNames} />
       </div>
       <ReviewPanel report={report} rights={reviewRights(report, session)} />
+      <PrintedLimits limits={report.senseConfig.limits} />
       <h3 className="section-title">Edit</h3>
       <LimitsEditor key={`limits:${version}`} report={report} rights={rights} notice={notices.limits} />
       <BookkeepingEditor key={`book:${version}`} report={report} rights={rights} notice={notices.bookkeeping} />
