@@ -11,7 +11,8 @@ import type { LabelReport } from '../../schema/report';
 import type { AlertExplanation, HistoryEntry, Review } from '../../schema/review';
 import type { Limits } from '../../schema/sense';
 import { reviewClient } from '../api/review-client';
-import { formatCustomValue, formatHumidity, formatTemperature, statusLabel } from '../lib/format';
+import { formatCustomValue, statusLabel } from '../lib/format';
+import { limitsSentence } from '../lib/readings';
 import { decisionLabel } from '../lib/history-text';
 import { plainApiError } from '../lib/plain-words';
 import { trimRange } from '../lib/report-view';
@@ -29,13 +30,6 @@ import { ReportChart } from './ReportChart';
 import { authorText } from './ReviewPanel';
 import './report-panel.css';
 import './print.css';
-
-/** "Temperature 2.0 °C to 8.0 °C; humidity 30.0 %RH to 80.0 %RH.": the limits as printed. */
-export function limitsSentence(limits: Limits): string {
-  const humidity =
-    limits.minHumidity !== undefined || limits.maxHumidity !== undefined ? `; humidity ${formatHumidity(limits.minHumidity)} to ${formatHumidity(limits.maxHumidity)}` : '';
-  return `Temperature ${formatTemperature(limits.minTemperature)} to ${formatTemperature(limits.maxTemperature)}${humidity}.`;
-}
 
 /**
  * The limits on paper when the app itself is printed: its limits editor is a form, which the

@@ -12,15 +12,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LabelReport } from '../../schema/report';
 import { formatHumidity, formatTemperature } from '../lib/format';
-import { indexAtOrAfter, limitsBeyond, outsideTrim, rowWindow, scrollTopFor } from '../lib/readings';
+import { indexAtOrAfter, limitsBeyond, outsideTrim, READING_ROW_HEIGHT, rowWindow, scrollTopFor } from '../lib/readings';
 import { hasHumidity, trimRange, violationFlags } from '../lib/report-view';
 import { formatTime, zoneShortLabel } from '../lib/time-zone';
 import { useReadingsFocus } from '../state/readings-focus';
 import { useTimeZone } from '../state/time-zone';
 import './readings.css';
 
-/** Pixels per row; readings.css fixes every row at this height, so a row's place is index × height. */
-export const READING_ROW_HEIGHT = 28;
 /** The height of the scrolling area before it is measured. */
 const VIEW_HEIGHT = 360;
 

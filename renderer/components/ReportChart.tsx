@@ -231,6 +231,7 @@ function placeTicks(chart: Chart, box: HTMLElement | null): void {
       const el = doc.createElement('span');
       el.className = 'chart__tick';
       el.dataset.testid = 'chart-tick';
+      el.dataset.value = String(tick.value);
       el.style.left = `${(x.getPixelForValue(tick.value) / chart.width) * 100}%`;
       el.style.top = `${top}%`;
       for (const line of Array.isArray(tick.label) ? tick.label : [tick.label ?? '']) {

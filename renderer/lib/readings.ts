@@ -23,6 +23,16 @@ export function limitsBeyond(d: Datapoint, limits: Limits): string[] {
   return out;
 }
 
+/** "Temperature 2.0 °C to 8.0 °C; humidity 30.0 %RH to 80.0 %RH.": the limits as printed. */
+export function limitsSentence(limits: Limits): string {
+  const humidity =
+    limits.minHumidity !== undefined || limits.maxHumidity !== undefined ? `; humidity ${formatHumidity(limits.minHumidity)} to ${formatHumidity(limits.maxHumidity)}` : '';
+  return `Temperature ${formatTemperature(limits.minTemperature)} to ${formatTemperature(limits.maxTemperature)}${humidity}.`;
+}
+
+/** Pixels per row of the readings table; readings.css fixes every row at this height, so a row's place is index × height. */
+export const READING_ROW_HEIGHT = 28;
+
 /** Whether the trim leaves the reading at `timestamp` out (never, without a trim). */
 export function outsideTrim(timestamp: number, trim: TimeRange | null): boolean {
   return trim !== null && (timestamp < trim.start || timestamp > trim.end);
