@@ -225,6 +225,7 @@ function placeTicks(chart: Chart, box: HTMLElement | null): void {
   // its labels with it; print.css scales both to the paper together.
   box.style.width = `${chart.width}px`;
   box.style.height = `${chart.height}px`;
+  box.style.aspectRatio = `${chart.width} / ${chart.height}`;
   const doc = box.ownerDocument;
   box.replaceChildren(
     ...x.ticks.map((tick) => {

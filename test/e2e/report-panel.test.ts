@@ -310,10 +310,10 @@ describe('the report panel in Chromium', () => {
       report.label.uid,
     ];
     for (const [name, lines] of Object.entries(texts)) {
-      const all = bare(lines.join(' '));
-      for (const fact of facts) expect(all, `${name} PDF: ${fact}`).toContain(bare(fact));
       // The whole time axis, last tick included, printed as a line of its own.
       expect(lines, `${name} PDF: the chart's time axis`).toContain(axis);
+      const all = bare(lines.join(' '));
+      for (const fact of facts) expect(all, `${name} PDF: ${fact}`).toContain(bare(fact));
     }
     const app = texts.app.join('\n');
     for (const screenOnly of ['Save limits', 'Save decision', 'Add comment', 'Apply trim', 'Add field', 'Cancel', 'Read only:', 'Download CSV', 'Filters', refusalText]) {
