@@ -52,9 +52,13 @@ export function ReadingsTable({ report }: { report: LabelReport }) {
     return () => observer.disconnect();
   }, []);
 
+  // A jump made before this table was shown (another visit of the report) is not repeated.
+  const handledSeq = useRef(focus?.seq);
   useEffect(() => {
     const el = scroller.current;
-    if (!focus || focus.reportId !== report.id || !el || dps.length === 0) return;
+    if (!focus || focus.seq === handledSeq.current) return;
+    handledSeq.current = focus.seq;
+    if (focus.reportId !== report.id || !el || dps.length === 0) return;
     const index = indexAtOrAfter(dps, focus.timestamp);
     setHighlight(index);
     const top = scrollTopFor(index, el.scrollTop, el.clientHeight || VIEW_HEIGHT, READING_ROW_HEIGHT);
@@ -63,7 +67,6 @@ export function ReadingsTable({ report }: { report: LabelReport }) {
     el.scrollIntoView({ block: 'nearest' });
     el.focus({ preventScroll: true });
     // Only a new jump scrolls: `seq` changes with each, edits of the report do not.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus?.seq]);
 
   if (dps.length === 0) return null;
