@@ -1,12 +1,14 @@
 /**
  * Each excursion of the report on its own row: when it started and ended, how long it lasted,
  * its peak, and which limit it crossed in which direction. Times are in the chosen zone, named
- * in the header.
+ * in the header. In the report panel each row also jumps to its first reading in the readings
+ * table (the print view has no such table, and no buttons).
  */
 import type { Excursion } from '../../schema/review';
 import { formatDuration, formatHumidity, formatTemperature } from '../lib/format';
 import { formatTime, zoneShortLabel } from '../lib/time-zone';
 import type { TimeZoneSetting } from '../lib/time-zone';
+import { readingsFocusStore } from '../state/readings-focus';
 
 function valueWithUnit(e: Pick<Excursion, 'quantity'>, value: number): string {
   return e.quantity === 'humidity' ? formatHumidity(value) : formatTemperature(value);
@@ -17,7 +19,15 @@ export function limitText(e: Excursion): string {
   return `${e.direction === 'above' ? 'Above max' : 'Below min'} ${valueWithUnit(e, e.limit)}`;
 }
 
-export function ExcursionTable({ excursions, zone, scroll = true }: { excursions: readonly Excursion[]; zone: TimeZoneSetting; scroll?: boolean }) {
+export interface ExcursionTableProps {
+  excursions: readonly Excursion[];
+  zone: TimeZoneSetting;
+  scroll?: boolean;
+  /** The report whose readings table a row's "Show readings" jumps in; no jump without it. */
+  jumpIn?: string;
+}
+
+export function ExcursionTable({ excursions, zone, scroll = true, jumpIn }: ExcursionTableProps) {
   if (excursions.length === 0) return <p data-testid="excursions-none">No excursions: every reading was within the limits.</p>;
   const table = (
     <table className="data-table" data-testid="excursion-table">
@@ -29,6 +39,11 @@ export function ExcursionTable({ excursions, zone, scroll = true }: { excursions
           <th scope="col">Duration</th>
           <th scope="col">Peak</th>
           <th scope="col">Limit crossed</th>
+          {jumpIn !== undefined && (
+            <th scope="col">
+              <span className="visually-hidden">Readings</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -43,6 +58,19 @@ export function ExcursionTable({ excursions, zone, scroll = true }: { excursions
               <span className={`direction--${e.direction}`}>{limitText(e)}</span>
               <span className="muted"> · {e.quantity === 'humidity' ? 'humidity' : 'temperature'}</span>
             </td>
+            {jumpIn !== undefined && (
+              <td>
+                <button
+                  type="button"
+                  className="button button--small button--quiet"
+                  onClick={() => readingsFocusStore.getState().jump(jumpIn, e.start)}
+                  aria-label={`Show the readings of excursion ${i + 1}`}
+                  data-testid="excursion-jump"
+                >
+                  Show readings
+                </button>
+              </td>
+            )}
           </tr>
         ))}
       </tbody>

@@ -9,8 +9,10 @@ import { useEffect, useState } from 'react';
 import { PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE } from '../../contract/print-view';
 import type { LabelReport } from '../../schema/report';
 import type { AlertExplanation, HistoryEntry, Review } from '../../schema/review';
+import type { Limits } from '../../schema/sense';
 import { reviewClient } from '../api/review-client';
-import { formatCustomValue, formatHumidity, formatTemperature, statusLabel } from '../lib/format';
+import { formatCustomValue, statusLabel } from '../lib/format';
+import { limitsSentence } from '../lib/readings';
 import { decisionLabel } from '../lib/history-text';
 import { plainApiError } from '../lib/plain-words';
 import { trimRange } from '../lib/report-view';
@@ -28,6 +30,19 @@ import { ReportChart } from './ReportChart';
 import { authorText } from './ReviewPanel';
 import './report-panel.css';
 import './print.css';
+
+/**
+ * The limits on paper when the app itself is printed: its limits editor is a form, which the
+ * printout leaves out, so the values are said here in words (print.css shows this on paper only).
+ */
+export function PrintedLimits({ limits }: { limits: Limits }) {
+  return (
+    <section className="panel print-only" data-testid="printed-limits">
+      <h3>Limits</h3>
+      <p>{limitsSentence(limits)}</p>
+    </section>
+  );
+}
 
 interface PrintData {
   report: LabelReport;
@@ -62,13 +77,7 @@ function PrintedReport({ data, connection, onDrawn }: { data: PrintData; connect
       <FiguresPanel report={report} />
 
       <h2>Limits and alert rules</h2>
-      <p data-testid="print-limits">
-        Temperature {formatTemperature(limits.minTemperature)} to {formatTemperature(limits.maxTemperature)}
-        {limits.minHumidity !== undefined || limits.maxHumidity !== undefined
-          ? `; humidity ${formatHumidity(limits.minHumidity)} to ${formatHumidity(limits.maxHumidity)}`
-          : ''}
-        .
-      </p>
+      <p data-testid="print-limits">{limitsSentence(limits)}</p>
       <p>{alerts.explanation}</p>
       <TimeOutside alerts={alerts} />
       <AlertRules alerts={alerts} zone={zone} />

@@ -46,6 +46,12 @@ export const CHART_COLORS = {
   text: '#1a1a1a',
 };
 
+/** Room under the time axis for two lines of HTML labels (a time, and the day where it changes). */
+const TICK_ROOM = 32;
+
+/** CSS pixels of the chart on A4 (186 mm of text width, less the chart's border and padding). */
+const PRINT_SIZE = { width: 680, height: 300 };
+
 /** Temperature lines are solid and long-dashed; humidity lines dotted, so they differ without colour too. */
 const DASH = { temperatureLimit: [10, 4], humidity: [6, 3], humidityLimit: [2, 3] };
 
@@ -199,9 +205,47 @@ interface BuildOptions {
   print: boolean;
   onView(range: TimeRange | null): void;
   onDrawn?: () => void;
+  /** Where the time axis's labels go (see placeTicks). */
+  ticksBox(): HTMLElement | null;
 }
 
-function buildConfig({ report, input, view, zone, print, onView, onDrawn }: BuildOptions): ChartConfiguration<'line', XY[]> {
+/**
+ * The time axis is labelled in HTML over the canvas rather than on it: its text then prints as
+ * text (a PDF can be searched, and checked for the last tick), and where the canvas is scaled
+ * for paper the labels, placed as fractions of its box, move with it. They are written straight
+ * into the DOM on every draw, not through React state: a chart redrawn for the printed page
+ * must not print the labels of the screen.
+ */
+function placeTicks(chart: Chart, box: HTMLElement | null): void {
+  const x = chart.scales.x;
+  if (!box || !x || chart.width === 0 || chart.height === 0) return;
+  const options = x.options as { grid?: { tickLength?: number }; ticks?: { padding?: number } };
+  const top = ((x.top + (options.grid?.tickLength ?? 8) + (options.ticks?.padding ?? 3)) / chart.height) * 100;
+  // The box has the canvas's own size, so a canvas that overflows its place (and is cut) takes
+  // its labels with it; print.css scales both to the paper together.
+  box.style.width = `${chart.width}px`;
+  box.style.height = `${chart.height}px`;
+  box.style.aspectRatio = `${chart.width} / ${chart.height}`;
+  const doc = box.ownerDocument;
+  box.replaceChildren(
+    ...x.ticks.map((tick) => {
+      const el = doc.createElement('span');
+      el.className = 'chart__tick';
+      el.dataset.testid = 'chart-tick';
+      el.dataset.value = String(tick.value);
+      el.style.left = `${(x.getPixelForValue(tick.value) / chart.width) * 100}%`;
+      el.style.top = `${top}%`;
+      for (const line of Array.isArray(tick.label) ? tick.label : [tick.label ?? '']) {
+        const part = doc.createElement('span');
+        part.textContent = String(line);
+        el.append(part);
+      }
+      return el;
+    }),
+  );
+}
+
+function buildConfig({ report, input, view, zone, print, onView, onDrawn, ticksBox }: BuildOptions): ChartConfiguration<'line', XY[]> {
   const limits = report.senseConfig.limits;
   const window = view ?? input.span ?? { start: 0, end: 1 };
   const datasets: ChartDataset<'line', XY[]>[] = [
@@ -256,7 +300,15 @@ function buildConfig({ report, input, view, zone, print, onView, onDrawn }: Buil
   return {
     type: 'line',
     data: { datasets },
-    plugins: [overlayPlugin(input, lines, onDrawn)],
+    plugins: [
+      overlayPlugin(input, lines, onDrawn),
+      {
+        id: 'htmlTimeTicks',
+        afterDraw(chart) {
+          placeTicks(chart, ticksBox());
+        },
+      },
+    ],
     options: {
       animation: false,
       parsing: false,
@@ -281,7 +333,12 @@ function buildConfig({ report, input, view, zone, print, onView, onDrawn }: Buil
             for (const tick of ticks) if (tick.newDay) newDayTicks.add(tick.value);
             axis.ticks = ticks.map((tick) => ({ value: tick.value }));
           },
+          // Labelled in HTML over the canvas (placeTicks): the canvas only leaves them room.
+          afterFit(axis) {
+            axis.height += TICK_ROOM;
+          },
           ticks: {
+            display: false,
             color: CHART_COLORS.text,
             maxRotation: 0,
             autoSkip: false,
@@ -346,6 +403,7 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
   // The zoomed window survives an edit of the same report (new limits redraw, the view stays).
   const viewRef = useRef<{ id: string; range: TimeRange | null }>({ id: report.id, range: null });
   const [zoomed, setZoomed] = useState(false);
+  const ticksRef = useRef<HTMLDivElement>(null);
   const zone = useTimeZone();
   const input = useMemo(() => prepare(report), [report]);
   const onViewRangeRef = useRef(onViewRange);
@@ -364,11 +422,28 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
     };
     const chart = new Chart(
       canvas,
-      buildConfig({ report, input, view: viewRef.current.range, zone, print, onView, onDrawn: () => onDrawnRef.current?.() }),
+      buildConfig({
+        report,
+        input,
+        view: viewRef.current.range,
+        zone,
+        print,
+        onView,
+        onDrawn: () => onDrawnRef.current?.(),
+        ticksBox: () => ticksRef.current,
+      }),
     );
     chartRef.current = chart;
     setZoomed(viewRef.current.range !== null);
+    // The canvas keeps the pixel size of the screen unless told: drawn anew at paper size before
+    // printing (print.css scales it to the page in any case), and back to the screen's after.
+    const beforePrint = () => chart.resize(PRINT_SIZE.width, PRINT_SIZE.height);
+    const afterPrint = () => chart.resize();
+    window.addEventListener('beforeprint', beforePrint);
+    window.addEventListener('afterprint', afterPrint);
     return () => {
+      window.removeEventListener('beforeprint', beforePrint);
+      window.removeEventListener('afterprint', afterPrint);
       chart.destroy();
       chartRef.current = null;
     };
@@ -434,6 +509,7 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
           aria-label={`Temperature${input.humidity ? ' and humidity' : ''} over time (${zoneLabel(zone)}) with limits, excursions and trim range`}
           data-testid="report-chart"
         />
+        <div ref={ticksRef} className="chart__ticks" aria-hidden="true" />
       </div>
       <ul className="chart__legend-extra" aria-label="Chart key">
         <li>

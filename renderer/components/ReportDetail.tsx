@@ -23,6 +23,8 @@ import { FlagArchiveToggles } from './FlagArchiveToggles';
 import { HistoryPanel } from './HistoryPanel';
 import { LimitsEditor } from './LimitsEditor';
 import { PendingMark } from './PendingMark';
+import { PrintedLimits } from './PrintView';
+import { ReadingsTable } from './ReadingsTable';
 import { ReportChart } from './ReportChart';
 import { ReportOutput } from './ReportOutput';
 import { ReviewPanel } from './ReviewPanel';
@@ -60,12 +62,14 @@ function DetailBody({ report }: { report: LabelReport }) {
       {notices.flags && <ReadOnlyReason reason={notices.flags} testId="detail-locked" />}
       <SaveMessage section="flags" />
       <ReportChart report={report} onViewRange={setViewRange} />
+      <ReadingsTable report={report} />
       <AlertsPanel />
       <div className="detail__columns">
         <FiguresPanel report={report} />
         <FactsPanel report={report} companyId={session.companyId} companyNames={companyNames} />
       </div>
       <ReviewPanel report={report} rights={reviewRights(report, session)} />
+      <PrintedLimits limits={report.senseConfig.limits} />
       <h3 className="section-title">Edit</h3>
       <LimitsEditor key={`limits:${version}`} report={report} rights={rights} notice={notices.limits} />
       <BookkeepingEditor key={`book:${version}`} report={report} rights={rights} notice={notices.bookkeeping} />

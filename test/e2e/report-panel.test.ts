@@ -3,22 +3,35 @@
  * excursion table, its alert rules in words and its chart; a comment and a decision are made;
  * the limits, reference, status, flag, a custom field and the trim are changed through the
  * panel, and each change shows in the history with its old and new value and the key's name.
- * A read-only key is told once, in words. The print view marks itself ready.
+ * A read-only key is told once, in words. The print view marks itself ready. The readings table
+ * holds every reading with only those in view in the DOM, says which limit a reading is beyond
+ * and which the trim leaves out, and a jump from an excursion lands on its first reading. The
+ * app's report panel printed to PDF says what the command line's PDF of the same report says,
+ * with the whole chart and none of the screen's forms or messages.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, reportPdf } from '../../cli/report';
+import { openService } from '../../host/open-service';
 import { startService } from '../../host/start-service';
 import { limitText } from '../../renderer/components/ExcursionTable';
 import { formatDuration, formatTemperature } from '../../renderer/lib/format';
 import { fieldLabel, valueText } from '../../renderer/lib/history-text';
-import { toDateTimeInput } from '../../renderer/lib/time-zone';
+import { indexAtOrAfter, limitsBeyond, limitsSentence, outsideTrim, READING_ROW_HEIGHT } from '../../renderer/lib/readings';
+import { formatTime, toDateTimeInput } from '../../renderer/lib/time-zone';
+import type { LabelReport } from '../../schema/report';
+import type { AlertExplanation } from '../../schema/review';
 import type { CreatedApiKey } from '../../service/api-keys';
+import { pdfText } from '../support/pdf-text';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
 import { formatUtc } from '../../sense/alert-rules';
 import { launchChromium, prepare, shot, waitAttr, waitText, watchProblems } from './browser';
 
 let dir: string;
+let dbFile: string;
+let uiDir: string;
 let service: { url: string; close(): Promise<void> };
 let browser: Browser;
 let target: ReportWithExcursions;
@@ -29,6 +42,8 @@ const problems: string[] = [];
 beforeAll(async () => {
   const prepared = await prepare('report-panel', { reports: 60, seed: 3 });
   dir = prepared.dir;
+  dbFile = prepared.dbFile;
+  uiDir = prepared.uiDir;
   target = findReportWithExcursions(prepared.dbFile, 'acme');
   const acme = prepared.summary.keys.filter((k) => k.companyId === 'acme');
   editor = acme.find((k) => k.permissions.includes('labelReports:update'))!;
@@ -50,6 +65,20 @@ async function open(key: string, search: string, expected?: RegExp): Promise<Pag
   await page.goto(`${service.url}/${search}#key=${encodeURIComponent(key)}`);
   return page;
 }
+
+/** The report and its alerts as the service has them now (the tests before have edited it). */
+async function current(key: string): Promise<{ report: LabelReport; alerts: AlertExplanation }> {
+  const get = async (path: string) => {
+    const response = await fetch(`${service.url}${path}`, { headers: { 'x-api-key': key } });
+    expect(response.status).toBe(200);
+    return response.json();
+  };
+  const id = encodeURIComponent(target.report.id);
+  return { report: (await get(`/v2/labelReports/${id}`)) as LabelReport, alerts: (await get(`/local/labelReports/${id}/alerts`)) as AlertExplanation };
+}
+
+/** Text with every space taken out and in lower case, so a line broken elsewhere still matches. */
+const bare = (text: string) => text.replace(/\s+/g, '').toLowerCase();
 
 describe('the report panel in Chromium', () => {
   it('explains the alert, takes a comment and a decision, and shows every kind of change in the history', async () => {
@@ -146,6 +175,156 @@ describe('the report panel in Chromium', () => {
       await page.context().close();
     }
   }, 120_000);
+
+  it('lists every reading with only those in view in the DOM, marks violations and the trim, and jumps from an excursion to its first reading', async () => {
+    const { report, alerts } = await current(editor.key);
+    const dps = report.calculatedSenseData.datapoints;
+    const limits = report.senseConfig.limits;
+    const trim = { start: report.trimmedSenseData!.datapoints[0].timestamp, end: report.trimmedSenseData!.datapoints.at(-1)!.timestamp };
+    expect(alerts.excursions.length).toBeGreaterThan(0);
+    const page = await open(editor.key, `?report=${encodeURIComponent(report.id)}`);
+    try {
+      const detail = page.getByTestId('report-detail');
+      const table = detail.getByTestId('readings');
+      const scroller = table.getByTestId('readings-scroll');
+      const rows = table.getByTestId('reading-row');
+      await rows.first().waitFor();
+      await waitText(table.locator('h3'), `Readings (${dps.length.toLocaleString('en-US')})`);
+      expect(await table.locator('table').getAttribute('aria-rowcount')).toBe(String(dps.length + 1));
+      // Virtualised: a screenful of rows in the DOM, the scroll height of all of them.
+      const inDom = await rows.count();
+      expect(inDom).toBeGreaterThan(5);
+      expect(inDom).toBeLessThan(60);
+      expect(inDom).toBeLessThan(dps.length);
+      const scrollHeight = await scroller.evaluate((el) => el.scrollHeight);
+      expect(scrollHeight).toBeGreaterThanOrEqual(dps.length * READING_ROW_HEIGHT);
+      // The first reading is left out by the trim (set to the second … last but one above), and says so.
+      expect(outsideTrim(dps[0].timestamp, trim)).toBe(true);
+      expect(await rows.first().getAttribute('data-index')).toBe('0');
+      expect(await rows.first().textContent()).toContain('Left out by trim');
+      expect(await rows.first().textContent()).toContain(formatTime(dps[0].timestamp, 'local', true));
+
+      for (const [n, e] of alerts.excursions.entries()) {
+        await detail.getByTestId('excursion-jump').nth(n).click();
+        const index = indexAtOrAfter(dps, e.start);
+        const focused = table.locator('[data-testid="reading-row"][aria-current="true"]');
+        await expect.poll(() => focused.getAttribute('data-index')).toBe(String(index));
+        expect(await table.locator('[aria-current="true"]').count()).toBe(1);
+        // The violation is said in words, with the limit crossed: not colour alone.
+        const beyond = limitsBeyond(dps[index], limits);
+        expect(beyond.length).toBeGreaterThan(0);
+        const text = (await focused.textContent()) ?? '';
+        for (const words of beyond) expect(text).toContain(words);
+        expect(text).toContain(formatTime(dps[index].timestamp, 'local', true));
+        expect(await focused.getAttribute('data-state')).toBe('beyond');
+        // In view inside the scrolling table, and the table in the window.
+        const box = (await focused.boundingBox())!;
+        const view = (await scroller.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(view.y);
+        expect(box.y + box.height).toBeLessThanOrEqual(view.y + view.height + 1);
+        expect(view.y).toBeGreaterThanOrEqual(0);
+        expect(view.y + view.height).toBeLessThanOrEqual(1000);
+        expect(await rows.count()).toBeLessThan(60);
+      }
+      const last = indexAtOrAfter(dps, alerts.excursions.at(-1)!.start);
+      if (last > 20) expect(await scroller.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      await shot(page, 'report-panel-readings');
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it("prints the app's report panel as the command line prints the report: the same facts, the whole chart, no forms or messages", async () => {
+    const { report, alerts } = await current(editor.key);
+    const page = await open(editor.key, `?report=${encodeURIComponent(report.id)}`);
+    const files = { app: join(dir, 'app-print.pdf'), view: join(dir, 'view-print.pdf'), cli: join(dir, 'cli.pdf') };
+    let ticks: { value: number; lines: string[] }[] = [];
+    let refusalText = '';
+    try {
+      const detail = page.getByTestId('report-detail');
+      await detail.getByTestId('history-entry').first().waitFor();
+      await detail.getByTestId('chart-tick').first().waitFor();
+      // A refused save leaves its message on screen: the paper must not carry it.
+      await detail.locator('input[name=maxTemperature]').fill('warm');
+      await detail.getByRole('button', { name: 'Save limits' }).click();
+      const refusal = detail.locator('.save-message--error');
+      await refusal.waitFor();
+      refusalText = (await refusal.textContent()) ?? '';
+      expect(refusalText).not.toBe('');
+      // Print media first at the window's width, as a print starts: the chart is laid out wider
+      // than the paper, which once cut its right-hand end off the page.
+      const canvas = detail.getByTestId('report-chart');
+      const screenWidth = (await canvas.boundingBox())!.width;
+      await page.emulateMedia({ media: 'print' });
+      await expect.poll(async () => (await canvas.boundingBox())!.width).toBeGreaterThan(screenWidth + 100);
+      // The chart as the print draws it: read at once, before the screen's resize observer undoes it.
+      ticks = await page.evaluate(() => {
+        window.dispatchEvent(new Event('beforeprint'));
+        return [...document.querySelectorAll<HTMLElement>('[data-testid="report-detail"] [data-testid="chart-tick"]')].map((el) => ({
+          value: Number(el.dataset.value),
+          lines: [...el.children].map((c) => c.textContent ?? ''),
+        }));
+      });
+      writeFileSync(files.app, await page.pdf({ format: 'A4', preferCSSPageSize: true }));
+    } finally {
+      await page.context().close();
+    }
+    const view = await open(editor.key, `?view=print&report=${encodeURIComponent(report.id)}`);
+    try {
+      await view.locator('[data-print-ready="true"]').waitFor({ timeout: 30_000 });
+      writeFileSync(files.view, await view.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }));
+    } finally {
+      await view.context().close();
+    }
+    const cliService = openService(dbFile);
+    try {
+      writeFileSync(files.cli, await reportPdf({ service: cliService, uiDir, chromium: chromiumPath(), reportId: report.id, companyId: 'acme', browser }));
+    } finally {
+      cliService.close();
+    }
+    const texts = {
+      app: (await pdfText(files.app)).lines,
+      view: (await pdfText(files.view)).lines,
+      cli: (await pdfText(files.cli)).lines,
+    };
+
+    // The chart's time axis runs to the end of the readings: its last tick lies within one step of it.
+    expect(ticks.length).toBeGreaterThan(2);
+    const dps = report.calculatedSenseData.datapoints;
+    const step = ticks.at(-1)!.value - ticks.at(-2)!.value;
+    expect(dps.at(-1)!.timestamp - ticks.at(-1)!.value).toBeLessThan(step);
+    const axis = ticks.map((t) => t.lines[0]).join(' ');
+
+    const facts = [
+      report.labelReference,
+      `Label ${report.label.sequenceCode}`,
+      alerts.explanation,
+      limitsSentence(report.senseConfig.limits),
+      `Excursions (${alerts.excursions.length})`,
+      ...alerts.excursions.flatMap((e) => [limitText(e), formatDuration(e.durationSeconds)]),
+      ...alerts.rules.map((r) => r.description),
+      'Trimmed to',
+      'Nordfrakt',
+      'Pallet 3 sat on the dock for 40 minutes; checked with the carrier.',
+      'Waiting for the stability data of batch 7.',
+      'History',
+      'Decision: On hold, because: Waiting for the stability data of batch 7.',
+      `Comment: Pallet 3 sat on the dock for 40 minutes; checked with the carrier.`,
+      'Mean kinetic temperature',
+      report.label.uid,
+    ];
+    for (const [name, lines] of Object.entries(texts)) {
+      // The whole time axis, last tick included, printed as a line of its own.
+      expect(lines, `${name} PDF: the chart's time axis`).toContain(axis);
+      const all = bare(lines.join(' '));
+      for (const fact of facts) expect(all, `${name} PDF: ${fact}`).toContain(bare(fact));
+    }
+    const app = texts.app.join('\n');
+    for (const screenOnly of ['Save limits', 'Save decision', 'Add comment', 'Apply trim', 'Add field', 'Cancel', 'Read only:', 'Download CSV', 'Filters', refusalText]) {
+      expect(app, `the app's printout shows “${screenOnly}”`).not.toContain(screenOnly);
+    }
+    expect(texts.app.some((l) => /^Save\b/.test(l))).toBe(false);
+  });
 
   it('tells a read-only key once, in words, and offers it no forms', async () => {
     const page = await open(readOnly.key, `?report=${encodeURIComponent(target.report.id)}`);
