@@ -1,12 +1,18 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that replace a module of the project (vi.mock) need a module registry of their own; every
- * other file shares its worker's, which saves importing the project again for each file (about a
- * quarter of the suite's time). Sharing means a test leaves no module state behind: caches keyed
- * by connection, spies restored, environment variables put back.
+ * Files that replace a module of the project (vi.mock) or change the process's time zone (whose
+ * date formatters modules make once) need a module registry of their own; every other file
+ * shares its worker's, which saves importing the project again for each file (about a quarter
+ * of the suite's time). Sharing means a test leaves no module state behind: caches keyed by
+ * connection, spies restored, environment variables put back.
  */
-const OWN_MODULES = ['test/service/reads-per-write.test.ts'];
+export const OWN_MODULES = [
+  'test/service/reads-per-write.test.ts',
+  'test/renderer/time-zone.test.ts',
+  'test/renderer/chart-ticks.test.ts',
+  'test/query/list-query.test.ts',
+];
 
 export default defineConfig({
   test: {
