@@ -20,6 +20,7 @@ import { formatIsoTime, formatTime, zoneLabel } from '../lib/time-zone';
 import { useStore } from 'zustand';
 import type { ConnectionStore } from '../state/connection';
 import { useTimeZone } from '../state/time-zone';
+import { explanationInZone } from '../lib/zoned-text';
 import { AlertBadge } from './AlertBadge';
 import { AlertRules, TimeOutside } from './AlertRules';
 import { ExcursionTable } from './ExcursionTable';
@@ -78,7 +79,7 @@ function PrintedReport({ data, connection, onDrawn }: { data: PrintData; connect
 
       <h2>Limits and alert rules</h2>
       <p data-testid="print-limits">{limitsSentence(limits)}</p>
-      <p>{alerts.explanation}</p>
+      <p>{explanationInZone(alerts.explanation, alerts.alert.timestamp, zone)}</p>
       <TimeOutside alerts={alerts} />
       <AlertRules alerts={alerts} zone={zone} />
 

@@ -298,7 +298,8 @@ describe('the report panel in Chromium', () => {
     const facts = [
       report.labelReference,
       `Label ${report.label.sequenceCode}`,
-      alerts.explanation,
+      // The service's sentence, its UTC time put in the printout's one zone.
+      ...alerts.explanation.split(formatUtc(alerts.alert.timestamp)),
       limitsSentence(report.senseConfig.limits),
       `Excursions (${alerts.excursions.length})`,
       ...alerts.excursions.flatMap((e) => [limitText(e), formatDuration(e.durationSeconds)]),
@@ -318,6 +319,7 @@ describe('the report panel in Chromium', () => {
       expect(lines, `${name} PDF: the chart's time axis`).toContain(axis);
       const all = bare(lines.join(' '));
       for (const fact of facts) expect(all, `${name} PDF: ${fact}`).toContain(bare(fact));
+      expect(all, `${name} PDF: the alert's time in the one zone`).not.toContain(bare(formatUtc(alerts.alert.timestamp)));
     }
     const app = texts.app.join('\n');
     for (const screenOnly of ['Save limits', 'Save decision', 'Add comment', 'Apply trim', 'Add field', 'Cancel', 'Read only:', 'Download CSV', 'Filters', refusalText]) {
