@@ -19,6 +19,8 @@ interface ChangeRow {
   changes: string;
   actor: Actor['kind'];
   api_key_id: string | null;
+  user_id: string | null;
+  user_name: string | null;
   companies: string;
   at: string;
 }
@@ -31,8 +33,8 @@ export class ChangeLogStore {
 
   constructor(db: Db) {
     this.insert = db.prepare(
-      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, user_id, user_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectForReport = db.prepare('SELECT * FROM change_log WHERE label_report_id = ? ORDER BY seq');
     this.selectAfter = db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?');
@@ -50,6 +52,8 @@ export class ChangeLogStore {
       apiKeyId,
       JSON.stringify(change.companies),
       change.at,
+      change.actor.kind === 'apiKey' ? (change.actor.person?.id ?? null) : null,
+      change.actor.kind === 'apiKey' ? (change.actor.person?.name ?? null) : null,
     );
     return Number(result.lastInsertRowid);
   }
@@ -80,7 +84,12 @@ function toEntry(row: ChangeRow): ChangeEntry {
     labelReportId: row.label_report_id,
     kind: row.kind,
     changes: JSON.parse(row.changes) as FieldChange[],
-    actor: row.actor === 'apiKey' ? { kind: 'apiKey', keyId: row.api_key_id ?? '' } : { kind: row.actor },
+    actor:
+      row.actor !== 'apiKey'
+        ? { kind: row.actor }
+        : row.user_id === null
+          ? { kind: 'apiKey', keyId: row.api_key_id ?? '' }
+          : { kind: 'apiKey', keyId: row.api_key_id ?? '', person: { id: row.user_id, name: row.user_name ?? '' } },
     companies: JSON.parse(row.companies) as string[],
     at: row.at,
   };

@@ -8,6 +8,7 @@ import { openDatabase, type Db, type OpenOptions } from './database';
 import { ImportStaging } from './import-staging';
 import { InsightsStore } from './insights-store';
 import { KeyStore } from './key-store';
+import { UserStore } from './user-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
 import { ReviewStore } from './review-store';
@@ -45,6 +46,7 @@ export class DataStore {
   readonly reviews: ReviewStore;
   readonly sync: SyncStore;
   readonly insights: InsightsStore;
+  readonly users: UserStore;
 
   private constructor(
     private readonly db: Db,
@@ -61,6 +63,7 @@ export class DataStore {
     this.reviews = new ReviewStore(db);
     this.sync = new SyncStore(db);
     this.insights = new InsightsStore(db);
+    this.users = new UserStore(db);
   }
 
   /** Opens (creating when missing) and migrates the file. */
