@@ -182,6 +182,7 @@ export class Users {
   }
 
   events(caller: Caller | null, id: string) {
+    if (caller) this.requireManager(caller);
     return this.data.read(() => {
       this.findFor(caller, id);
       return this.store.events(id);
