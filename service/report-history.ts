@@ -25,6 +25,7 @@ export class ReportHistoryService {
           this.data.reviews.entries(id, caller.companyId),
           caller.companyId,
           (actor) => actors.of(actor),
+          (userId) => this.data.users.find(userId)?.login,
         ),
       };
     });
@@ -41,6 +42,8 @@ export function mergeHistory(
   reviews: readonly ReviewEntry[],
   companyId: string,
   nameActor: (actor: Actor) => HistoryActor,
+  /** A person's login, for a change log entry, which keeps only their id and printed name. */
+  loginOf: (userId: string) => string | undefined = () => undefined,
 ): HistoryEntry[] {
   const timeline: { entry: HistoryEntry; source: number; index: number }[] = [];
   changes.forEach((change, index) => {
@@ -55,7 +58,7 @@ export function mergeHistory(
         kind: change.kind,
         changes: own.map((c) => ({ field: c.field, old: c.old, new: c.new })),
         at: change.at,
-        actor: withPerson(nameActor(change.actor), change.actor.kind === 'apiKey' ? change.actor.person : undefined),
+        actor: withPerson(nameActor(change.actor), personOfChange(change.actor, loginOf)),
       },
     });
   });
@@ -79,6 +82,12 @@ export function mergeHistory(
   // Oldest first by time, then as written; reversed for newest first.
   timeline.sort((a, b) => (a.entry.at < b.entry.at ? -1 : a.entry.at > b.entry.at ? 1 : a.source - b.source || a.index - b.index));
   return timeline.reverse().map((t) => t.entry);
+}
+
+function personOfChange(actor: Actor, loginOf: (userId: string) => string | undefined) {
+  if (actor.kind !== 'apiKey' || !actor.person) return undefined;
+  const login = loginOf(actor.person.id);
+  return login === undefined ? actor.person : { ...actor.person, login };
 }
 
 /** The actor, naming the person who was signed in. */

@@ -119,7 +119,7 @@ describe('roles', () => {
     const ben = signIn('ben').caller;
     service.reports.update(ben, 'r-edit', { labelReference: 'SHP-BEN' });
     const change = service.reportHistory.history(ben, 'r-edit').entries.find((e) => e.type === 'change' && e.kind === 'update');
-    expect(change?.actor.person).toEqual({ id: ben.person!.id, name: 'Ben Ode' });
+    expect(change?.actor.person).toEqual({ id: ben.person!.id, login: 'ben', name: 'Ben Ode' });
     expect(column(service.file, "SELECT user_name FROM change_log WHERE label_report_id = 'r-edit' AND kind = 'update'")).toEqual(['Ben Ode']);
   });
 
