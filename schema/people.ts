@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { USER_ROLES } from '../model/person';
 
 export const userRoleSchema = z.enum(USER_ROLES);
+export type UserRoleName = z.infer<typeof userRoleSchema>;
 
 export const personSchema = z.object({
   id: z.string(),
