@@ -10,6 +10,9 @@ import { plainProblem } from '../lib/problem-text';
 import { personText } from '../lib/history-text';
 import { stores, useConnection } from '../state/stores';
 import { ErrorBanner } from './ErrorBanner';
+import { PERMISSIONS } from '../../schema/report';
+
+const ALL_PERMISSIONS = PERMISSIONS.length;
 
 export function SignInScreen() {
   const company = useConnection((s) => s.session?.companyName ?? '');
@@ -133,7 +136,8 @@ export function FirstAdmin() {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  if (!session || session.person || session.hasPeople !== false || !session.permissions.includes('apiKeys:manage') || !client) return null;
+  // Only a key holding every permission may make an administrator (nobody grants more than they hold).
+  if (!session || session.person || session.hasPeople !== false || session.permissions.length < ALL_PERMISSIONS || !client) return null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     try {

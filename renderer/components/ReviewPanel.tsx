@@ -4,6 +4,7 @@
  * offered only to a key and company that may use them; the panel says once why not.
  */
 import { useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { FormEvent } from 'react';
 import type { LabelReport } from '../../schema/report';
 import { DECISIONS, SIGNATURE_MEANINGS } from '../../schema/review';
@@ -69,10 +70,13 @@ function SignatureDialog({ meaning, action, onSign, onCancel }: { meaning: strin
   const person = useConnection((s) => s.session?.person);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    // React bubbles a portal's events through the tree: the form it was opened from must not submit too.
+    e.stopPropagation();
     if (await onSign(password)) onCancel();
     else setPassword('');
   };
-  return (
+  // Outside the form it was opened from: a form inside a form is no form at all.
+  return createPortal(
     <div className="dialog-backdrop">
       <form className="dialog" role="dialog" aria-modal="true" aria-labelledby="signature-title" onSubmit={submit} data-testid="signature-dialog">
         <h4 id="signature-title">You sign: {meaning}</h4>
@@ -93,7 +97,8 @@ function SignatureDialog({ meaning, action, onSign, onCancel }: { meaning: strin
           </button>
         </div>
       </form>
-    </div>
+    </div>,
+    document.body,
   );
 }
 
