@@ -27,14 +27,15 @@ interface ChangeRow {
 
 export class ChangeLogStore {
   private readonly insert: Statement;
+  private insertWithPerson: Statement | undefined;
   private readonly selectForReport: Statement;
   private readonly selectAfter: Statement;
   private readonly selectLastSeq: Statement;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insert = db.prepare(
-      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, user_id, user_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectForReport = db.prepare('SELECT * FROM change_log WHERE label_report_id = ? ORDER BY seq');
     this.selectAfter = db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?');
@@ -44,18 +45,19 @@ export class ChangeLogStore {
   /** Returns the entry's sequence number. */
   append(change: NewChange): number {
     const { actor, apiKeyId } = actorColumns(change.actor);
-    const result = this.insert.run(
-      change.reportId,
-      change.kind,
-      JSON.stringify(change.changes),
-      actor,
-      apiKeyId,
-      JSON.stringify(change.companies),
-      change.at,
-      change.actor.kind === 'apiKey' ? (change.actor.person?.id ?? null) : null,
-      change.actor.kind === 'apiKey' ? (change.actor.person?.name ?? null) : null,
-    );
+    const values = [change.reportId, change.kind, JSON.stringify(change.changes), actor, apiKeyId, JSON.stringify(change.companies), change.at];
+    const person = change.actor.kind === 'apiKey' ? change.actor.person : undefined;
+    const result = person ? this.personInsert().run(...values, person.id, person.name) : this.insert.run(...values);
     return Number(result.lastInsertRowid);
+  }
+
+  /** Prepared when first needed: the columns naming a person came with schema 13. */
+  private personInsert(): Statement {
+    this.insertWithPerson ??= this.db.prepare(
+      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, user_id, user_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    return this.insertWithPerson;
   }
 
   /** The report's history, oldest first. */
