@@ -9,13 +9,14 @@ import { demoCommand } from './demo';
 import { exportCommand } from './export';
 import { importCommand } from './import';
 import { keysCommand } from './keys';
+import { usersCommand } from './users';
 import { reportCommand } from './report';
 import { insightsCommand } from './insights';
 import { serveCommand } from './serve';
 import { syncCommand } from './sync';
 import { webhooksCommand } from './webhooks';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, usersCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand];
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -96,6 +97,7 @@ examples:
   labeldesk keys create --db labeldesk.db --company acme --permissions labelReports:read,labelReports:update
   labeldesk keys list --db labeldesk.db
   labeldesk keys revoke --db labeldesk.db KEY_ID
+  labeldesk users create --db labeldesk.db --company acme --login anna --name "Anna Berg" --role admin --password-file -
   labeldesk webhooks create --db labeldesk.db --company acme --url http://127.0.0.1:9000/hook
   LABELDESK_REMOTE_KEY=ldk_... labeldesk sync --db labeldesk.db --remote https://labels.example.com --once
   labeldesk report --db labeldesk.db --id REPORT_ID --pdf shipment.pdf

@@ -4,6 +4,7 @@
  * finish, closes the database and resolves with 0.
  */
 import { SHUTDOWN_GRACE_MS } from '../http/graceful-stop';
+import { firstAdminLines } from '../host/headless';
 import { DatabaseOpenError, DEFAULT_PORT, startService, type RunningService } from '../host/start-service';
 import { isLoopback } from '../http/local-guard';
 import { demoKeyTable } from './demo';
@@ -96,6 +97,9 @@ examples:
     // Listen for the signals before announcing the address, so none can slip in between.
     const stopSignal = nextSignal();
     write(io.out, `database: ${dbFile}`);
+    if (!running.service.users.anyUser()) {
+      for (const line of firstAdminLines(dbFile, running.service.homeCompany())) write(io.err, line);
+    }
     // On standard error: the remote's URL must not pass for the service's address line.
     if (sync) write(io.err, `syncing with ${sync.remoteUrl}: a cycle every ${sync.intervalSeconds ?? SYNC_DEFAULTS.intervalSeconds} s`);
     // The one line with the address, and nothing else on it: tools wait for it.

@@ -19,17 +19,20 @@ interface ChangeRow {
   changes: string;
   actor: Actor['kind'];
   api_key_id: string | null;
+  user_id: string | null;
+  user_name: string | null;
   companies: string;
   at: string;
 }
 
 export class ChangeLogStore {
   private readonly insert: Statement;
+  private insertWithPerson: Statement | undefined;
   private readonly selectForReport: Statement;
   private readonly selectAfter: Statement;
   private readonly selectLastSeq: Statement;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insert = db.prepare(
       `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -42,16 +45,19 @@ export class ChangeLogStore {
   /** Returns the entry's sequence number. */
   append(change: NewChange): number {
     const { actor, apiKeyId } = actorColumns(change.actor);
-    const result = this.insert.run(
-      change.reportId,
-      change.kind,
-      JSON.stringify(change.changes),
-      actor,
-      apiKeyId,
-      JSON.stringify(change.companies),
-      change.at,
-    );
+    const values = [change.reportId, change.kind, JSON.stringify(change.changes), actor, apiKeyId, JSON.stringify(change.companies), change.at];
+    const person = change.actor.kind === 'apiKey' ? change.actor.person : undefined;
+    const result = person ? this.personInsert().run(...values, person.id, person.name) : this.insert.run(...values);
     return Number(result.lastInsertRowid);
+  }
+
+  /** Prepared when first needed: the columns naming a person came with schema 13. */
+  private personInsert(): Statement {
+    this.insertWithPerson ??= this.db.prepare(
+      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, user_id, user_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    return this.insertWithPerson;
   }
 
   /** The report's history, oldest first. */
@@ -80,7 +86,12 @@ function toEntry(row: ChangeRow): ChangeEntry {
     labelReportId: row.label_report_id,
     kind: row.kind,
     changes: JSON.parse(row.changes) as FieldChange[],
-    actor: row.actor === 'apiKey' ? { kind: 'apiKey', keyId: row.api_key_id ?? '' } : { kind: row.actor },
+    actor:
+      row.actor !== 'apiKey'
+        ? { kind: row.actor }
+        : row.user_id === null
+          ? { kind: 'apiKey', keyId: row.api_key_id ?? '' }
+          : { kind: 'apiKey', keyId: row.api_key_id ?? '', person: { id: row.user_id, name: row.user_name ?? '' } },
     companies: JSON.parse(row.companies) as string[],
     at: row.at,
   };

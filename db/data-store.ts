@@ -8,6 +8,7 @@ import { openDatabase, type Db, type OpenOptions } from './database';
 import { ImportStaging } from './import-staging';
 import { InsightsStore } from './insights-store';
 import { KeyStore } from './key-store';
+import { UserStore } from './user-store';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
 import { ReviewStore } from './review-store';
@@ -47,6 +48,7 @@ export class DataStore {
   readonly reviewStates: ReviewStateStore;
   readonly sync: SyncStore;
   readonly insights: InsightsStore;
+  readonly users: UserStore;
 
   private constructor(
     private readonly db: Db,
@@ -64,6 +66,7 @@ export class DataStore {
     this.reviewStates = new ReviewStateStore(db);
     this.sync = new SyncStore(db);
     this.insights = new InsightsStore(db);
+    this.users = new UserStore(db);
   }
 
   /** Opens (creating when missing) and migrates the file. */

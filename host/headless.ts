@@ -55,12 +55,21 @@ export function runningLines(service: DesktopService, dbFile: string): string[] 
   } else {
     lines.push(`LabelDesk is running: open ${service.url}/`, service.message ?? '');
   }
+  if (!service.running.service.users.anyUser()) lines.push(...firstAdminLines(dbFile, service.companyId));
   lines.push(
     `Local API base URL (for local tools, with an API key in the x-api-key header): ${service.url}`,
     `Database: ${dbFile}`,
     'Press Ctrl-C to stop.',
   );
   return lines;
+}
+
+/** How to make the first administrator, for a database nobody signs in to yet. */
+export function firstAdminLines(dbFile: string, companyId: string | null): string[] {
+  return [
+    'Nobody signs in yet: the page asks for the first administrator, or make one with',
+    `  labeldesk users create --db ${JSON.stringify(dbFile)} --company ${companyId ?? 'COMPANY'} --login LOGIN --name "PRINTED NAME" --role admin --password-file -`,
+  ];
 }
 
 /** Starts the service and keeps it until SIGINT/SIGTERM; then closes cleanly and exits 0. */

@@ -61,6 +61,8 @@ export interface StartOptions {
    * key is given (the desktop).
    */
   sync?: SyncControllerOptions;
+  /** The service's clock (a test moves it past the lock after inactivity). */
+  now?: () => Date;
 }
 
 /**
@@ -96,7 +98,7 @@ export class DatabaseOpenError extends Error {
 export async function startService(options: StartOptions): Promise<RunningService> {
   let service: Service;
   try {
-    service = openService(options.dbFile, { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS });
+    service = openService(options.dbFile, { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, now: options.now });
   } catch (err) {
     throw new DatabaseOpenError(options.dbFile, err);
   }

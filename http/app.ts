@@ -25,6 +25,7 @@ import { insightsRoutes } from './routes/insights';
 import { labelIntakeRoutes } from './routes/label-intake';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
+import { peopleRoutes, sessionRoutes } from './routes/people';
 import { reviewRoutes } from './routes/review';
 import { webhookRoutes } from './routes/webhooks';
 import { syncRoutes } from './routes/sync';
@@ -95,6 +96,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const { sync } = options;
   app.addHook('onClose', () => sync.close());
 
+  // Signing in comes before any key: its answer is the key.
+  app.register(sessionRoutes(options.service, { busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS }));
   app.register(async (api) => {
     requireApiKey(api, options.service.apiKeys);
     // Before the routes, so that each must declare what it needs.
@@ -103,6 +106,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(labelReportRoutes(options.service, busy));
     await api.register(labelIntakeRoutes(options.service, busy));
     await api.register(localRoutes(options.service, info, busy));
+    await api.register(peopleRoutes(options.service, busy));
     await api.register(webhookRoutes(options.service, busy));
     await api.register(reviewRoutes(options.service, busy));
     await api.register(insightsRoutes(options.service, busy));

@@ -11,6 +11,7 @@ export const TAGS = [
   { name: 'Webhooks', description: 'Signed event deliveries about the company’s reports (/v2/webhooks), with their secrets and deliveries log.' },
   { name: 'Sync', description: 'Mirroring the reports a remote instance shows to one key, and sending local edits back (/local/sync).' },
   { name: 'Keys', description: 'The API key a request carries, and the company’s local API keys (/local/session, /local/apiKeys).' },
+  { name: 'People', description: 'The people who sign in at the desk: signing in, unlocking and out (/local/session/…), the company’s users (/local/users) and its settings for them (/local/settings).' },
   { name: 'Local', description: 'What the desktop app and local tools need besides: where the service listens, this document, CSV of the list, words for the filter bar, facets and group figures of the list’s matches (/local/insights).' },
 ] as const;
 
@@ -53,6 +54,17 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   },
   acknowledgeLabelReportAlert: { tag: 'Review' },
   decideLabelReport: { tag: 'Review' },
+  signIn: { tag: 'People' },
+  unlockSession: { tag: 'People', description: 'A wrong password answers 401 PASSWORD_WRONG and counts as a failed sign-in; the fifth in a row locks the account and ends the session.' },
+  signOut: { tag: 'People', description: 'A session also ends when the service stops.' },
+  listUsers: { tag: 'People', description: 'Administrators only; a key with apiKeys:manage while the company has nobody yet.' },
+  createUser: { tag: 'People', description: 'Administrators only; a key with apiKeys:manage while the company has nobody yet (the first administrator).' },
+  updateUser: { tag: 'People', description: 'Administrators only. The company keeps at least one administrator who may sign in.' },
+  unlockUser: { tag: 'People', description: 'Administrators only. The failed sign-ins count from zero again.' },
+  resetUserPassword: { tag: 'People', description: 'Administrators only. At least 10 characters.' },
+  listUserEvents: { tag: 'People', description: 'Administrators only. Each event names who made it: a user or a key.' },
+  getCompanySettings: { tag: 'People', description: 'Any key or person of the company.' },
+  putCompanySettings: { tag: 'People', description: 'Administrators only; lockAfterMinutes from 1 to 1440.' },
   getLabelReportHistory: {
     tag: 'Review',
     description: `Changed fields with their old and new values, who changed them and when, merged with the company’s comments, acknowledgements and decisions${READ}.`,

@@ -79,3 +79,8 @@ export class UnavailableError extends Refusal {
 }
 
 export const invalidInput = (code: string, message: string) => new InvalidInputError(code, message);
+
+/** Refused for who is asking, with its own code (a signature's password wrong, a grant beyond the caller's own). */
+export class ForbiddenError extends Refusal {
+  readonly kind = 'roleForbidden';
+}

@@ -1,10 +1,12 @@
 /**
- * The renderer's frame: the Connect screen until a key is accepted, then the report browser or
- * the settings, with the signed-in company always visible (staff of several companies share a desk).
+ * The renderer's frame: the Connect screen until a key is accepted, the sign-in screen once the
+ * company has people, then the report browser or the settings, with the company and the person
+ * always visible (staff of several companies share a desk), locked over the page when idle.
  */
 import { ConnectScreen } from './components/ConnectScreen';
 import { InsightsScreen } from './components/InsightsScreen';
 import { OfflineIndicator } from './components/OfflineIndicator';
+import { FirstAdmin, LockScreen, PersonBadge, SignInScreen, useIdleLock } from './components/PeopleScreens';
 import { ReportBrowser } from './components/ReportBrowser';
 import { SettingsScreen } from './components/SettingsScreen';
 import { SyncIndicator } from './components/SyncIndicator';
@@ -57,6 +59,7 @@ function Header() {
       <span className="app-header__company" data-testid="header-company">
         {company}
       </span>
+      <PersonBadge />
     </header>
   );
 }
@@ -64,6 +67,9 @@ function Header() {
 export function App() {
   const phase = useConnection((s) => s.phase);
   const view = useUi((s) => s.view);
+  const needsPerson = useConnection((s) => s.session?.hasPeople === true && !s.session.person);
+  const locked = useConnection((s) => s.locked);
+  useIdleLock();
   if (phase === 'idle' || phase === 'resolving') {
     return (
       <main className="connect">
@@ -73,9 +79,12 @@ export function App() {
     );
   }
   if (phase === 'connect') return <ConnectScreen />;
+  if (needsPerson) return <SignInScreen />;
   return (
     <div className="app">
       <Header />
+      <FirstAdmin />
+      {locked && <LockScreen />}
       <main className="app-main">{view === 'settings' ? <SettingsScreen /> : view === 'insights' ? <InsightsScreen /> : <ReportBrowser />}</main>
     </div>
   );

@@ -10,7 +10,8 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** Who made the change: an API key (by id), or one of the service's own writers. */
 export const actorSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('apiKey'), keyId: z.string() }),
+  // `person`: who was signed in when the change came through the API (their printed name then).
+  z.object({ kind: z.literal('apiKey'), keyId: z.string(), person: z.object({ id: z.string(), name: z.string() }).optional() }),
   z.object({ kind: z.literal('import') }),
   z.object({ kind: z.literal('demo') }),
   z.object({ kind: z.literal('sync') }),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { permissionSchema } from './report';
+import { personSchema } from './people';
 
 export const sessionSchema = z.object({
   /** The key's id as `/local/apiKeys` lists it (`session` for the desktop app's own key). */
@@ -11,6 +12,10 @@ export const sessionSchema = z.object({
   companyId: z.string(),
   companyName: z.string(),
   permissions: z.array(permissionSchema),
+  /** The person signed in; absent for a tool's key. */
+  person: personSchema.optional(),
+  /** Whether the company has people who sign in: then the desk asks for a person, and keys cannot sign. */
+  hasPeople: z.boolean().optional(),
 });
 export type Session = z.infer<typeof sessionSchema>;
 

@@ -84,10 +84,33 @@ export type AlertExplanation = z.infer<typeof alertExplanationSchema>;
 
 /** Who wrote a review entry: the API key and its name when written (null for a key without a name). */
 export const reviewAuthorSchema = z.object({
+  /** Empty when a person signed in wrote it. */
   keyId: z.string(),
   keyName: z.string().nullable(),
+  /** The person signed in, named as when the entry was written; absent for a tool's key. */
+  person: z.object({ id: z.string(), login: z.string(), name: z.string() }).optional(),
 });
 export type ReviewAuthor = z.infer<typeof reviewAuthorSchema>;
+
+/** What a signed entry carries: the signature's meaning and the signer's time zone (absent when a tool's key wrote it). */
+const signatureFields = {
+  meaning: z.string().optional(),
+  zone: z.string().optional(),
+};
+
+/** A signature's meaning, as the entry keeps it. */
+export const SIGNATURE_MEANINGS = {
+  acknowledgement: 'Reviewed',
+  released: 'Approved for release',
+  rejected: 'Rejected',
+  onHold: 'On hold',
+} as const;
+
+/** The signer's password, entered again, and time zone (IANA; UTC when absent). A tool's key sends neither. */
+const signatureBody = {
+  password: z.string().max(1024).optional(),
+  zone: z.string().max(64).optional(),
+};
 
 export const COMMENT_MAX_LENGTH = 2000;
 export const REASON_MAX_LENGTH = 2000;
@@ -109,6 +132,7 @@ export const acknowledgementSchema = z.object({
   at: z.string(),
   /** The alert that was acknowledged: a later tap or limit change may raise it again. */
   alert: alertSchema,
+  ...signatureFields,
 });
 export type Acknowledgement = z.infer<typeof acknowledgementSchema>;
 
@@ -118,6 +142,7 @@ export const decisionSchema = z.object({
   reason: z.string(),
   by: reviewAuthorSchema,
   at: z.string(),
+  ...signatureFields,
 });
 export type ReviewDecision = z.infer<typeof decisionSchema>;
 
@@ -142,12 +167,14 @@ export type CommentBody = z.infer<typeof commentBodySchema>;
 
 export const acknowledgementBodySchema = z.strictObject({
   note: trimmedText('note', COMMENT_MAX_LENGTH).optional(),
+  ...signatureBody,
 });
 export type AcknowledgementBody = z.infer<typeof acknowledgementBodySchema>;
 
 export const decisionBodySchema = z.strictObject({
   decision: z.enum(DECISIONS),
   reason: trimmedText('reason', REASON_MAX_LENGTH),
+  ...signatureBody,
 });
 export type DecisionBody = z.infer<typeof decisionBodySchema>;
 
@@ -164,6 +191,8 @@ export const historyActorSchema = z.object({
   keyName: z.string().nullable(),
   companyId: z.string().nullable(),
   companyName: z.string().nullable(),
+  /** The person signed in, as named when it was written (login absent on a change); absent for a tool's key. */
+  person: z.object({ id: z.string(), login: z.string().optional(), name: z.string() }).optional(),
 });
 export type HistoryActor = z.infer<typeof historyActorSchema>;
 
@@ -192,6 +221,7 @@ export const historyEntrySchema = z.discriminatedUnion('type', [
     id: z.string(),
     note: z.string().nullable(),
     alert: alertSchema,
+    ...signatureFields,
     ...historyBase,
   }),
   z.object({
@@ -201,6 +231,7 @@ export const historyEntrySchema = z.discriminatedUnion('type', [
     /** The decision this one replaced, null for the first. */
     previous: z.enum(DECISIONS).nullable(),
     reason: z.string(),
+    ...signatureFields,
     ...historyBase,
   }),
 ]);

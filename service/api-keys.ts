@@ -7,7 +7,8 @@ import type { DataStore } from '../db/data-store';
 import type { ApiKeyRecord } from '../db/key-store';
 import type { Permission } from '../schema/report';
 import type { SignedInPerson } from '../model/person';
-import { InvalidInputError, PermissionDeniedError, UnauthenticatedError } from '../model/errors';
+import type { Actor } from '../schema/change-log';
+import { ForbiddenError, InvalidInputError, PermissionDeniedError, UnauthenticatedError } from '../model/errors';
 
 /** Who is calling: the key's company and what the key may do; the person, when one signed in. */
 export interface Caller {
@@ -41,7 +42,11 @@ export class ApiKeys {
   /** Keys that live only as long as this process: the desktop window's own session. */
   private readonly sessionKeys = new Map<string, Caller>();
 
-  constructor(private readonly data: DataStore) {}
+  constructor(
+    private readonly data: DataStore,
+    /** Sessions of people signed in, whose tokens travel like keys; asked first. */
+    private readonly people?: { resolve(key: string): Caller | undefined },
+  ) {}
 
   private get keys() {
     return this.data.keys;
@@ -80,9 +85,21 @@ export class ApiKeys {
     const hash = hashKey(key);
     const session = this.sessionKeys.get(hash);
     if (session) return session;
+    const person = this.people?.resolve(key);
+    if (person) return person;
     const record = this.keys.findByHash(hash);
     if (!record || record.revoked !== null) throw new UnauthenticatedError('API_KEY_INVALID', 'the API key is unknown or revoked');
     return { keyId: record.id, companyId: record.companyId, permissions: new Set(record.permissions) };
+  }
+
+  /** A key made through the API: for the caller's own company, with no permission the caller lacks. */
+  createFor(caller: Caller, permissions: readonly Permission[], name: string | null): CreatedApiKey {
+    const missing = [...new Set(permissions)].filter((p) => !caller.permissions.has(p));
+    if (missing.length > 0) {
+      throw new ForbiddenError('GRANT_EXCEEDS_CALLER', `a key grants no more than its maker holds: the caller lacks ${missing.join(', ')}`);
+    }
+    if (caller.person && caller.person.role !== 'admin') throw new ForbiddenError('ADMIN_ONLY', 'only an administrator manages tool keys');
+    return this.create(caller.companyId, permissions, name);
   }
 
   list(companyId?: string): Omit<ApiKeyRecord, 'keyHash'>[] {
@@ -100,4 +117,11 @@ export function requirePermission(caller: Pick<Caller, 'permissions'>, permissio
   if (!caller.permissions.has(permission)) {
     throw new PermissionDeniedError(permission);
   }
+}
+
+/** Who a change is written by: the key it came through, and the person when one signed in. */
+export function actorOf(caller: Caller): Actor {
+  return caller.person
+    ? { kind: 'apiKey', keyId: caller.keyId, person: { id: caller.person.id, name: caller.person.name } }
+    : { kind: 'apiKey', keyId: caller.keyId };
 }

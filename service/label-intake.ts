@@ -7,11 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import { decodeDatapoints, encodeDatapoints } from '../model/datapoint-codec';
-import type { Actor } from '../schema/change-log';
 import type { ActivationBody, TapBody } from '../schema/intake';
 import { MAX_DATAPOINTS } from '../schema/sense';
 import { appendNewReadings } from '../sense';
-import { requirePermission, type Caller } from './api-keys';
+import { actorOf, requirePermission, type Caller } from './api-keys';
 import { roleOf } from '../model/report';
 import { withFigures } from '../model/report-figures';
 import { authorizeFor, notFound, reportDocumentFor } from './label-reports';
@@ -89,6 +88,3 @@ export class LabelIntake {
   }
 }
 
-function actorOf(caller: Caller): Actor {
-  return { kind: 'apiKey', keyId: caller.keyId };
-}

@@ -4,6 +4,7 @@
  */
 import type { DataStore } from '../db/data-store';
 import { roleOf, type Report } from '../model/report';
+import { mayDo } from '../model/person';
 import { roleToSet, valuesOfPatch, withValues } from '../model/report-fields';
 import type { ListQuery } from '../query/list-query';
 import { InvalidInputError, NotFoundError, RoleForbiddenError } from '../model/errors';
@@ -22,7 +23,7 @@ import type { Limits } from '../schema/sense';
 import type { ReviewCondition } from '../schema/review-list';
 import type { ReportReviewState, SqlFragment } from '../db/review-state';
 import { reviewWhere } from './review-list';
-import { requirePermission, type Caller } from './api-keys';
+import { actorOf, requirePermission, type Caller } from './api-keys';
 import type { ReportWriter } from './report-writer';
 import { materialize, type ReportDocument } from './report-json';
 import { fullReportDocument, listedReport } from './report-view';
@@ -171,7 +172,8 @@ export class LabelReportService {
       const after = withValues(before, valuesOfPatch(patch), caller.companyId);
       if (patch.limits) checkLimits(after.senseConfig.limits);
       checkRole(role, patch);
-      const saved = this.writer.edit(before, after, { kind: 'apiKey', keyId: caller.keyId });
+      if (caller.person && !mayDo(caller.person, 'edit')) throw new RoleForbiddenError(`a ${caller.person.role} comments but does not edit a label report`);
+      const saved = this.writer.edit(before, after, actorOf(caller));
       return reportDocumentFor(this.data, saved, caller.companyId, this.now);
     });
   }

@@ -25,6 +25,7 @@ export class ReportHistoryService {
           this.data.reviews.entries(id, caller.companyId),
           caller.companyId,
           (actor) => actors.of(actor),
+          (userId) => this.data.users.find(userId)?.login,
         ),
       };
     });
@@ -41,6 +42,8 @@ export function mergeHistory(
   reviews: readonly ReviewEntry[],
   companyId: string,
   nameActor: (actor: Actor) => HistoryActor,
+  /** A person's login, for a change log entry, which keeps only their id and printed name. */
+  loginOf: (userId: string) => string | undefined = () => undefined,
 ): HistoryEntry[] {
   const timeline: { entry: HistoryEntry; source: number; index: number }[] = [];
   changes.forEach((change, index) => {
@@ -55,7 +58,7 @@ export function mergeHistory(
         kind: change.kind,
         changes: own.map((c) => ({ field: c.field, old: c.old, new: c.new })),
         at: change.at,
-        actor: nameActor(change.actor),
+        actor: withPerson(nameActor(change.actor), personOfChange(change.actor, loginOf)),
       },
     });
   });
@@ -63,14 +66,15 @@ export function mergeHistory(
   reviews.forEach((row, index) => {
     const actor = nameActor({ kind: 'apiKey', keyId: row.keyId ?? '' });
     // The name written with the entry is the one it was made under.
-    const named: HistoryActor = { ...actor, keyName: row.keyName };
+    const named: HistoryActor = withPerson({ ...actor, keyName: row.keyName }, row.person ?? undefined);
+    const signed = row.meaning === null ? {} : { meaning: row.meaning, zone: row.zone ?? 'UTC' };
     const base = { id: String(row.id), at: row.at, actor: named };
     let entry: HistoryEntry;
     if (row.kind === 'comment') entry = { type: 'comment', text: row.text ?? '', ...base };
     else if (row.kind === 'acknowledgement') {
-      entry = { type: 'acknowledgement', note: row.text, alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 }, ...base };
+      entry = { type: 'acknowledgement', note: row.text, alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 }, ...signed, ...base };
     } else {
-      entry = { type: 'decision', decision: row.decision!, previous: decision, reason: row.text ?? '', ...base };
+      entry = { type: 'decision', decision: row.decision!, previous: decision, reason: row.text ?? '', ...signed, ...base };
       decision = row.decision;
     }
     timeline.push({ source: 1, index, entry });
@@ -78,6 +82,17 @@ export function mergeHistory(
   // Oldest first by time, then as written; reversed for newest first.
   timeline.sort((a, b) => (a.entry.at < b.entry.at ? -1 : a.entry.at > b.entry.at ? 1 : a.source - b.source || a.index - b.index));
   return timeline.reverse().map((t) => t.entry);
+}
+
+function personOfChange(actor: Actor, loginOf: (userId: string) => string | undefined) {
+  if (actor.kind !== 'apiKey' || !actor.person) return undefined;
+  const login = loginOf(actor.person.id);
+  return login === undefined ? actor.person : { ...actor.person, login };
+}
+
+/** The actor, naming the person who was signed in. */
+function withPerson(actor: HistoryActor, person: { id: string; login?: string; name: string } | undefined): HistoryActor {
+  return person ? { ...actor, person: { ...person } } : actor;
 }
 
 /** Actors with their key's name and company, each key looked up once. */

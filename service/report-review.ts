@@ -28,7 +28,10 @@ import type {
 import { toTimeline } from '../sense';
 import { explainAlert } from '../sense/alert-explanation';
 import { requirePermission, SESSION_KEY_ID, type Caller } from './api-keys';
-import { ConflictError, RoleForbiddenError } from '../model/errors';
+import { ConflictError, ForbiddenError, InvalidInputError, RoleForbiddenError } from '../model/errors';
+import { mayDo, type PersonAction, type SignedInPerson } from '../model/person';
+import { SIGNATURE_MEANINGS } from '../schema/review';
+import type { Users } from './users';
 import { authorizeFor, notFound } from './label-reports';
 import { roleOf as modelRoleOf } from '../model/report';
 
@@ -48,6 +51,7 @@ export class ReportReviews {
   constructor(
     private readonly data: DataStore,
     private readonly now: () => Date,
+    private readonly users?: Users,
   ) {}
 
   /** The checks before a route reads its request: the key's permission (403), then the report's visibility (404). */
@@ -80,14 +84,14 @@ export class ReportReviews {
     requirePermission(caller, PERMISSION_FOR.comment);
     return this.data.write(() => {
       this.roleOf(caller, id);
-      const row = this.append(caller, id, { kind: 'comment', text: body.text, decision: null, alert: null });
+      const row = this.append(caller, id, { kind: 'comment', text: body.text, decision: null, alert: null }, null);
       return commentOf(row);
     });
   }
 
   acknowledge(caller: Caller, id: string, body: AcknowledgementBody): Acknowledgement {
     requirePermission(caller, PERMISSION_FOR.acknowledge);
-    return this.data.write(() => {
+    const judge = () => {
       const role = this.roleOf(caller, id);
       if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can acknowledge an alert');
       // The minimal columns hold the alert; the datapoints are not needed.
@@ -100,18 +104,73 @@ export class ReportReviews {
             : 'the report has no alert (level 0) to acknowledge',
         );
       }
-      const alert = { level: report.alert.level, timestamp: report.alert.timestamp };
-      return acknowledgementOf(this.append(caller, id, { kind: 'acknowledgement', text: body.note ?? null, decision: null, alert }));
+      return { level: report.alert.level, timestamp: report.alert.timestamp };
+    };
+    const signature = this.sign(caller, 'acknowledge', SIGNATURE_MEANINGS.acknowledgement, body, judge);
+    return this.data.write(() => {
+      const alert = judge();
+      return acknowledgementOf(this.append(caller, id, { kind: 'acknowledgement', text: body.note ?? null, decision: null, alert }, signature));
     });
   }
 
   decide(caller: Caller, id: string, body: DecisionBody): ReviewDecision {
     requirePermission(caller, PERMISSION_FOR.decide);
-    return this.data.write(() => {
+    const judge = () => {
       const role = this.roleOf(caller, id);
       if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can release, reject or hold a label report');
-      return decisionOf(this.append(caller, id, { kind: 'decision', text: body.reason, decision: body.decision, alert: null }));
+      if (caller.person) this.judgeSignedDecision(caller.person, caller.companyId, id, body);
+    };
+    const signature = this.sign(caller, body.decision, SIGNATURE_MEANINGS[body.decision], body, judge);
+    return this.data.write(() => {
+      judge();
+      return decisionOf(this.append(caller, id, { kind: 'decision', text: body.reason, decision: body.decision, alert: null }, signature));
     });
+  }
+
+  /**
+   * A person's decision follows an acknowledgement of the report's current alert; with four
+   * eyes on, a Critical report is released by someone other than who acknowledged it.
+   */
+  private judgeSignedDecision(person: SignedInPerson, companyId: string, id: string, body: DecisionBody): void {
+    const [report] = this.data.reports.minimalByIds(companyId, [id]);
+    if (report.alert.level < 1) return;
+    const entries = this.data.reviews.entries(id, companyId);
+    const ack = entries.findLast((e) => e.kind === 'acknowledgement');
+    if (!ack || ack.alert?.level !== report.alert.level || ack.alert.timestamp !== report.alert.timestamp) {
+      throw new ConflictError('ACKNOWLEDGEMENT_REQUIRED', 'acknowledge the report’s current alert before deciding');
+    }
+    const fourEyes = this.data.users.settings(companyId).fourEyes;
+    if (fourEyes && body.decision === 'released' && report.alert.level >= 2 && ack.person?.id === person.id) {
+      throw new ConflictError('FOUR_EYES', 'a Critical report is released by a person other than the one who acknowledged its alert');
+    }
+  }
+
+  /**
+   * The signature of the entry about to be written: a person's role, the rules (`judge`, read
+   * once before the password so a refusal asks for nothing) and the password entered again. A
+   * tool's key signs nothing; it may still acknowledge and decide for a company without people.
+   */
+  private sign(
+    caller: Caller,
+    action: PersonAction,
+    meaning: string,
+    body: { password?: string; zone?: string },
+    judge: () => unknown,
+  ): Signature | null {
+    const person = caller.person;
+    if (!person) {
+      if (this.users?.hasPeople(caller.companyId)) {
+        throw new ForbiddenError('SIGNATURE_NEEDS_PERSON', 'the company has people who sign: a tool’s key cannot acknowledge or decide');
+      }
+      this.data.read(judge);
+      return null;
+    }
+    if (!mayDo(person, action)) throw roleForbidden(`a ${person.role} cannot sign “${meaning}”`);
+    const zone = body.zone ?? 'UTC';
+    if (!isTimeZone(zone)) throw new InvalidInputError('INVALID_BODY', `zone '${zone}' is not an IANA time zone`);
+    this.data.read(judge);
+    this.users!.verifySignature(person, body.password);
+    return { person, meaning, zone };
   }
 
   customFields(caller: Caller): CustomFieldUsage[] {
@@ -140,10 +199,14 @@ export class ReportReviews {
     caller: Caller,
     id: string,
     entry: Pick<ReviewEntry, 'kind' | 'text' | 'decision' | 'alert'>,
+    signature: Signature | null,
   ): ReviewEntry {
     const at = this.now().toISOString();
-    const keyName = keyNameOf(this.data, caller.keyId);
-    const written = { reportId: id, companyId: caller.companyId, ...entry, keyId: caller.keyId, keyName, person: null, meaning: null, zone: null, at };
+    // A person's entry names the person, not the session behind it.
+    const person = caller.person ? { id: caller.person.id, login: caller.person.login, name: caller.person.name } : null;
+    const keyId = person ? null : caller.keyId;
+    const keyName = keyId === null ? null : keyNameOf(this.data, keyId);
+    const written = { reportId: id, companyId: caller.companyId, ...entry, keyId, keyName, person, meaning: signature?.meaning ?? null, zone: signature?.zone ?? null, at };
     return { id: this.data.reviews.append(written), ...written };
   }
 }
@@ -153,6 +216,21 @@ export function keyNameOf(data: DataStore, keyId: string): string | null {
   const record = data.keys.find(keyId);
   if (record) return record.name;
   return keyId === SESSION_KEY_ID ? SESSION_KEY_NAME : null;
+}
+
+interface Signature {
+  person: SignedInPerson;
+  meaning: string;
+  zone: string;
+}
+
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function roleForbidden(message: string): RoleForbiddenError {
@@ -173,7 +251,11 @@ export function reviewOf(rows: readonly ReviewEntry[]): Review {
 }
 
 export function authorOf(row: ReviewEntry): ReviewAuthor {
-  return { keyId: row.keyId ?? '', keyName: row.keyName };
+  return row.person ? { keyId: row.keyId ?? '', keyName: row.keyName, person: row.person } : { keyId: row.keyId ?? '', keyName: row.keyName };
+}
+
+function signatureOf(row: ReviewEntry): { meaning?: string; zone?: string } {
+  return row.meaning === null ? {} : { meaning: row.meaning, zone: row.zone ?? 'UTC' };
 }
 
 function commentOf(row: ReviewEntry): Comment {
@@ -187,9 +269,10 @@ function acknowledgementOf(row: ReviewEntry): Acknowledgement {
     by: authorOf(row),
     at: row.at,
     alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 },
+    ...signatureOf(row),
   };
 }
 
 function decisionOf(row: ReviewEntry): ReviewDecision {
-  return { id: String(row.id), decision: row.decision!, reason: row.text ?? '', by: authorOf(row), at: row.at };
+  return { id: String(row.id), decision: row.decision!, reason: row.text ?? '', by: authorOf(row), at: row.at, ...signatureOf(row) };
 }

@@ -24,12 +24,15 @@ import { ReportReviews } from './report-review';
 import type { ReportWriter } from './report-writer';
 import { WebhookOutbox } from './webhook-outbox';
 import { Webhooks } from './webhooks';
+import { Users } from './users';
 
 export interface ServiceRules {
   reports: LabelReportService;
   /** Activation and taps (decisions §6), announced to the webhook outbox. */
   intake: LabelIntake;
   apiKeys: ApiKeys;
+  /** The people who sign in at the desk, their sessions and company settings. */
+  users: Users;
   webhooks: Webhooks;
   companies: {
     find(id: string): Company | undefined;
@@ -68,10 +71,12 @@ export function composeRules(
   const reports = new LabelReportService(data, writer, now, onRead);
   // What taking in labels and sync pulls announce (ReportEvents) lands here, in the transaction of its change.
   const webhookOutbox = new WebhookOutbox(data, reports, now);
+  const users = new Users(data, now);
   const rules: ServiceRules = {
     reports,
     intake: new LabelIntake(data, writer, webhookOutbox, now),
-    apiKeys: new ApiKeys(data),
+    apiKeys: new ApiKeys(data, users),
+    users,
     webhooks: new Webhooks(data, webhookOutbox, now),
     companies: {
       find: (id) => data.companies.find(id),
@@ -80,7 +85,7 @@ export function composeRules(
     },
     putReport: (report, actor) => void writer.put(reportFromBundle(report), actor),
     history: (reportId) => data.changes.forReport(reportId),
-    reviews: new ReportReviews(data, now),
+    reviews: new ReportReviews(data, now, users),
     reportHistory: new ReportHistoryService(data),
     csv: new ReportCsvExport(data),
     insights: new InsightsService(data),

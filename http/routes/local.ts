@@ -44,7 +44,7 @@ const LIST_KEYS_DOC: OperationDoc = {
 
 const CREATE_KEY_DOC: OperationDoc = {
   operationId: 'createApiKey',
-  summary: 'A new API key for the key’s company (needs apiKeys:manage)',
+  summary: 'A new API key for the key’s company (needs apiKeys:manage); with no permission the caller lacks (403 GRANT_EXCEEDS_CALLER)',
   body: shape('CreateApiKeyBody', createApiKeyBodySchema),
   responses: { 201: { description: 'The key, shown this once', shape: shape('CreatedApiKey', createdApiKeySchema) } },
 };
@@ -61,14 +61,21 @@ const ANY_KEY: RouteChecks = { permission: null, query: 'unchecked' };
 const MANAGE_KEYS: RouteChecks = { permission: 'apiKeys:manage', query: 'unchecked' };
 const NEW_KEY: RouteChecks = { permission: 'apiKeys:manage', body: true, query: 'unchecked' };
 
-export function localRoutes(service: Pick<ServedService, 'apiKeys' | 'companies'>, info: () => ServiceInfo, options: { busyWaitMs: number }) {
+export function localRoutes(service: Pick<ServedService, 'apiKeys' | 'companies' | 'users'>, info: () => ServiceInfo, options: { busyWaitMs: number }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/info', { config: { openapi: INFO_DOC, checks: ANY_KEY } }, async () => info());
 
     app.get('/local/session', { config: { openapi: SESSION_DOC, checks: ANY_KEY } }, async (request) => {
-      const { keyId, companyId, permissions } = callerOf(request);
+      const { keyId, companyId, permissions, person } = callerOf(request);
       const company = service.companies.find(companyId);
-      const session: Session = { keyId, companyId, companyName: company?.name ?? companyId, permissions: [...permissions] };
+      const session: Session = {
+        keyId,
+        companyId,
+        companyName: company?.name ?? companyId,
+        permissions: [...permissions],
+        ...(person && { person }),
+        hasPeople: service.users.hasPeople(companyId),
+      };
       return session;
     });
 
@@ -83,7 +90,7 @@ export function localRoutes(service: Pick<ServedService, 'apiKeys' | 'companies'
       withBody.post('/local/apiKeys', { config: { openapi: CREATE_KEY_DOC, checks: NEW_KEY } }, async (request, reply) => {
         const caller = callerOf(request);
         const body = parseBody(createApiKeyBodySchema, request.body);
-        const created = await waitForDatabase(() => service.apiKeys.create(caller.companyId, body.permissions, body.name), options.busyWaitMs);
+        const created = await waitForDatabase(() => service.apiKeys.createFor(caller, body.permissions, body.name), options.busyWaitMs);
         return reply.code(201).send(created);
       });
     });

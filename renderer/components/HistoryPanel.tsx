@@ -15,6 +15,12 @@ export function HistoryList({ entries, zone, companyNames }: { entries: readonly
         <li key={entry.type === 'change' ? `change:${entry.seq}` : `${entry.type}:${entry.id}`} data-testid="history-entry" data-type={entry.type}>
           <span className="history__meta">
             {formatIsoTime(entry.at, zone, true)} · {actorText(entry.actor)}
+            {(entry.type === 'acknowledgement' || entry.type === 'decision') && entry.meaning && (
+              <span data-testid="history-signature">
+                {' '}
+                · signed “{entry.meaning}” in {entry.zone ?? 'UTC'}
+              </span>
+            )}
           </span>
           <ul className="history__changes">
             {historyLines(entry, zone, companyNames).map((line, i) => (

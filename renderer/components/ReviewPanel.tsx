@@ -4,28 +4,101 @@
  * offered only to a key and company that may use them; the panel says once why not.
  */
 import { useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { FormEvent } from 'react';
 import type { LabelReport } from '../../schema/report';
-import { DECISIONS } from '../../schema/review';
+import { DECISIONS, SIGNATURE_MEANINGS } from '../../schema/review';
 import type { Decision, ReviewAuthor } from '../../schema/review';
 import { alertLevelInfo } from '../lib/format';
-import { decisionLabel } from '../lib/history-text';
+import { decisionLabel, personText } from '../lib/history-text';
 import type { ReviewRights } from '../lib/permissions';
 import { formatIsoTime } from '../lib/time-zone';
 import type { TimeZoneSetting } from '../lib/time-zone';
 import type { ReviewAction } from '../state/review';
-import { stores, useReview } from '../state/stores';
+import { stores, useConnection, useReview } from '../state/stores';
 import { useTimeZone } from '../state/time-zone';
 
 export function authorText(author: ReviewAuthor): string {
-  return author.keyName ? `key “${author.keyName}”` : `an unnamed key (${author.keyId.slice(0, 8)})`;
+  if (author.person) return personText(author.person);
+  return `${author.keyName ? `key “${author.keyName}”` : `an unnamed key (${author.keyId.slice(0, 8)})`} (a tool)`;
 }
 
-function ByLine({ author, at, zone }: { author: ReviewAuthor; at: string; zone: TimeZoneSetting }) {
+/** Who and when; for a signature also its meaning and the time in the signer's own zone. */
+function ByLine({ author, at, zone, signed }: { author: ReviewAuthor; at: string; zone: TimeZoneSetting; signed?: { meaning?: string; zone?: string } }) {
+  if (signed?.meaning) {
+    return (
+      <span className="comment__meta" data-testid="signature">
+        signed “{signed.meaning}” by {authorText(author)}, {signedTime(at, signed.zone ?? 'UTC')} ({signed.zone ?? 'UTC'})
+      </span>
+    );
+  }
   return (
     <span className="comment__meta">
       by {authorText(author)}, {formatIsoTime(at, zone)}
     </span>
+  );
+}
+
+/** The moment of signing on the signer's own clock: what they saw when they signed. */
+function signedTime(at: string, zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(at));
+  } catch {
+    return at;
+  }
+}
+
+const MEANING: Record<'acknowledge' | Decision, string> = {
+  acknowledge: SIGNATURE_MEANINGS.acknowledgement,
+  released: SIGNATURE_MEANINGS.released,
+  rejected: SIGNATURE_MEANINGS.rejected,
+  onHold: SIGNATURE_MEANINGS.onHold,
+};
+
+/** The signer's IANA time zone, as the browser knows it. */
+function signerZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * An electronic signature: names what is signed and asks for the password again. The dialog
+ * stays open on a refusal, with its words; it closes when the signature is written.
+ */
+function SignatureDialog({ meaning, action, onSign, onCancel }: { meaning: string; action: ReviewAction; onSign: (password: string) => Promise<boolean>; onCancel: () => void }) {
+  const [password, setPassword] = useState('');
+  const busy = useReview((s) => s.busy === action);
+  const person = useConnection((s) => s.session?.person);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    // React bubbles a portal's events through the tree: the form it was opened from must not submit too.
+    e.stopPropagation();
+    if (await onSign(password)) onCancel();
+    else setPassword('');
+  };
+  // Outside the form it was opened from: a form inside a form is no form at all.
+  return createPortal(
+    <div className="dialog-backdrop">
+      <form className="dialog" role="dialog" aria-modal="true" aria-labelledby="signature-title" onSubmit={submit} data-testid="signature-dialog">
+        <h4 id="signature-title">You sign: {meaning}</h4>
+        <p className="small">
+          Signed as {person ? personText(person) : 'you'}, now, in {signerZone()}. Enter your password to sign.
+        </p>
+        <label className="field">
+          <span className="field__label">Password</span>
+          <input name="signature-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus required />
+        </label>
+        <Outcome action={action} />
+        <div className="review-form__row">
+          <button type="submit" className="button button--primary" disabled={busy || password === ''}>
+            {busy ? 'Signing…' : 'Sign'}
+          </button>
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </div>,
+    document.body,
   );
 }
 
@@ -41,11 +114,25 @@ function Outcome({ action }: { action: ReviewAction }) {
 
 function DecisionForm() {
   const busy = useReview((s) => s.busy === 'decide');
-  const [decision, setDecision] = useState<Decision>('released');
+  // Nothing preselected: a release is never one click away by default.
+  const [decision, setDecision] = useState<Decision | null>(null);
   const [reason, setReason] = useState('');
+  const [signing, setSigning] = useState(false);
+  const signs = useConnection((s) => s.session?.person !== undefined);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (await stores.review.getState().decide(decision, reason)) setReason('');
+    if (decision === null) return;
+    if (signs) setSigning(true);
+    else if (await stores.review.getState().decide(decision, reason)) setReason('');
+  };
+  const sign = async (password: string) => {
+    if (decision === null) return false;
+    const done = await stores.review.getState().decide(decision, reason, { password, zone: signerZone() });
+    if (done) {
+      setReason('');
+      setDecision(null);
+    }
+    return done;
   };
   return (
     <form className="review-form" onSubmit={submit} data-testid="decision-form">
@@ -62,11 +149,15 @@ function DecisionForm() {
         <textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} required aria-required="true" />
       </label>
       <div className="review-form__row">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save decision'}
+        <button type="submit" className="button button--primary" disabled={busy || decision === null}>
+          {busy ? 'Saving…' : signs ? 'Sign decision…' : 'Save decision'}
         </button>
       </div>
-      <Outcome action="decide" />
+      {signing && decision !== null ? (
+        <SignatureDialog meaning={MEANING[decision]} action="decide" onSign={sign} onCancel={() => setSigning(false)} />
+      ) : (
+        <Outcome action="decide" />
+      )}
     </form>
   );
 }
@@ -74,9 +165,17 @@ function DecisionForm() {
 function AcknowledgeForm({ level }: { level: number }) {
   const busy = useReview((s) => s.busy === 'acknowledge');
   const [note, setNote] = useState('');
+  const [signing, setSigning] = useState(false);
+  const signs = useConnection((s) => s.session?.person !== undefined);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (await stores.review.getState().acknowledge(note)) setNote('');
+    if (signs) setSigning(true);
+    else if (await stores.review.getState().acknowledge(note)) setNote('');
+  };
+  const sign = async (password: string) => {
+    const done = await stores.review.getState().acknowledge(note, { password, zone: signerZone() });
+    if (done) setNote('');
+    return done;
   };
   return (
     <form className="review-form" onSubmit={submit} data-testid="acknowledge-form">
@@ -89,7 +188,11 @@ function AcknowledgeForm({ level }: { level: number }) {
           Acknowledge the {alertLevelInfo(level).label.toLowerCase()} alert
         </button>
       </div>
-      <Outcome action="acknowledge" />
+      {signing ? (
+        <SignatureDialog meaning={MEANING.acknowledge} action="acknowledge" onSign={sign} onCancel={() => setSigning(false)} />
+      ) : (
+        <Outcome action="acknowledge" />
+      )}
     </form>
   );
 }
@@ -135,7 +238,7 @@ export function ReviewPanel({ report, rights }: { report: LabelReport; rights: R
               {review.decision ? (
                 <>
                   <span className={`decision decision--${review.decision.decision}`}>{decisionLabel(review.decision.decision)}</span> —{' '}
-                  {review.decision.reason} <ByLine author={review.decision.by} at={review.decision.at} zone={zone} />
+                  {review.decision.reason} <ByLine author={review.decision.by} at={review.decision.at} zone={zone} signed={review.decision} />
                 </>
               ) : (
                 'None yet.'
@@ -147,7 +250,7 @@ export function ReviewPanel({ report, rights }: { report: LabelReport; rights: R
                 <>
                   {alertLevelInfo(review.acknowledgement.alert.level).label} alert acknowledged
                   {review.acknowledgement.note ? `: ${review.acknowledgement.note}` : ''}{' '}
-                  <ByLine author={review.acknowledgement.by} at={review.acknowledgement.at} zone={zone} />
+                  <ByLine author={review.acknowledgement.by} at={review.acknowledgement.at} zone={zone} signed={review.acknowledgement} />
                   {review.acknowledgement.alert.level !== alertLevel && <strong> The alert has changed since.</strong>}
                 </>
               ) : alertLevel > 0 ? (

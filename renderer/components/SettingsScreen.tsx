@@ -17,6 +17,7 @@ import { ErrorBanner } from './ErrorBanner';
 import { ProblemMessage } from './SaveMessage';
 import { CopyButton, ShownOnce } from './ShownOnce';
 import { SyncSettings } from './SyncSettings';
+import { UsersSettings } from './UsersSettings';
 import { WebhooksSettings } from './WebhooksSettings';
 
 const PERMISSION_TEXT: Record<Permission, string> = {
@@ -188,7 +189,8 @@ function KeysPanel({ canManage }: { canManage: boolean }) {
   const thisKey = useConnection((s) => s.session?.keyId ?? null);
   return (
     <section className="panel" aria-labelledby="keys-title">
-      <h3 id="keys-title">Local API keys</h3>
+      <h3 id="keys-title">Tool keys (API keys)</h3>
+      <p className="muted small">For local tools and scripts. A tool reads and edits; once the company has people, only people sign acknowledgements and decisions.</p>
       {!canManage ? (
         <p className="note note--locked">
           This key may not manage API keys. Sign in with the desktop app&apos;s own key, or with a key that may, to create or revoke keys.
@@ -238,6 +240,7 @@ export function SettingsScreen() {
     <div className="settings">
       <SessionPanel />
       <ServiceInfoPanel />
+      <UsersSettings />
       <KeysPanel canManage={canManage} />
       <WebhooksSettings />
       <SyncSettings />

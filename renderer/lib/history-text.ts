@@ -76,6 +76,11 @@ export function valueText(field: string, value: unknown, zone: TimeZoneSetting):
 }
 
 /** Who did it: the key's name (and company), or the service's own writer. */
+/** A person as signatures and the history name them: “Anna Berg (anna)”. */
+export function personText(person: { name: string; login?: string }): string {
+  return person.login ? `${person.name} (${person.login})` : person.name;
+}
+
 export function actorText(actor: HistoryActor): string {
   switch (actor.kind) {
     case 'import':
@@ -85,8 +90,9 @@ export function actorText(actor: HistoryActor): string {
     case 'sync':
       return 'sync';
     default: {
+      if (actor.person) return personText(actor.person);
       const key = actor.keyName ? `key “${actor.keyName}”` : actor.keyId ? `an unnamed key (${actor.keyId.slice(0, 8)})` : 'a key';
-      return actor.companyName ? `${key} of ${actor.companyName}` : key;
+      return `${actor.companyName ? `${key} of ${actor.companyName}` : key} (a tool)`;
     }
   }
 }

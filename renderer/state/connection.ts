@@ -9,8 +9,11 @@ import type { Connection, LabelDeskBridge } from '../../contract/ipc';
 import { ApiClientError, createApiClient, errorMessage, NETWORK_ERROR } from '../api/client';
 import { plainProblem, SIGNED_OUT } from '../lib/problem-text';
 import type { ApiClient, Session } from '../api/client';
+import { sessionState, signIn, signOutSession, unlockSession } from '../api/people-client';
 
 export const STORAGE_KEY = 'labeldesk.apiKey';
+/** The signed-in person's session token, for reloads of this window only. */
+export const PERSON_STORAGE_KEY = 'labeldesk.personSession';
 
 /** The browser facilities connection resolution needs; injected so tests run in Node. */
 export interface ConnectionEnv {
@@ -58,6 +61,18 @@ export interface ConnectionState {
   useAnotherKey(env: ConnectionEnv): void;
   /** The key is no longer accepted: forget it and ask for another, saying why. */
   signOut(reason: string): void;
+  /** The key the app came with, kept while a person acts: signing out returns to it. */
+  toolKey: string | null;
+  /** The person's session is locked (idle too long): the page stays, only the password is asked. */
+  locked: boolean;
+  /** Minutes of inactivity before the lock, as the company set it. */
+  lockAfterMinutes: number;
+  /** Signs a person in; the app then acts as them. Answers the refusal's words, or null. */
+  signInPerson(login: string, password: string): Promise<string | null>;
+  signOutPerson(): Promise<void>;
+  lock(): void;
+  /** Answers the refusal's words, or null when unlocked. */
+  unlock(password: string): Promise<string | null>;
 }
 
 /** Reads `key` from a `#key=...` fragment; returns the key and the address without it. */
@@ -89,14 +104,35 @@ export function createConnectionStore() {
         onAnswer(status) {
           if (get().client !== client) return;
           if ((status === 0) === get().reachable) set({ reachable: status !== 0 });
-          if (status === 401) get().signOut(SIGNED_OUT);
+          if (status !== 401) return;
+          if (!get().session?.person) {
+            get().signOut(SIGNED_OUT);
+            return;
+          }
+          // A person's 401 is either the lock after inactivity, which keeps the page, or the end.
+          void sessionState(baseUrl, apiKey, env.fetch).then((state) => {
+            if (get().client !== client) return;
+            if (state === 'locked') set({ locked: true });
+            else if (state === 'ended') void get().signOutPerson();
+          });
         },
       });
       // A key typed on the Connect screen keeps that screen (and its input) up while it is checked.
       set({ phase: get().phase === 'connect' ? 'connect' : 'resolving', connecting: true, baseUrl, error: null, unreachable: false, notice: null });
       try {
         const session = await client.session();
+        if (session.person) {
+          env.storage.setItem(PERSON_STORAGE_KEY, apiKey);
+          set({ phase: 'ready', connecting: false, client, session, error: null, unreachable: false, reachable: true, locked: false });
+          return true;
+        }
         if (source !== 'bridge') env.storage.setItem(STORAGE_KEY, apiKey);
+        // A reload of a window where a person had signed in: their session, when it still stands.
+        const personToken = session.hasPeople ? env.storage.getItem(PERSON_STORAGE_KEY) : null;
+        set({ toolKey: apiKey, source });
+        if (personToken && (await sessionState(baseUrl, personToken, env.fetch)) === 'ok') {
+          return attach(baseUrl, personToken, source, env);
+        }
         set({ phase: 'ready', connecting: false, client, session, source, error: null, unreachable: false, reachable: true });
         return true;
       } catch (err) {
@@ -124,6 +160,50 @@ export function createConnectionStore() {
       connecting: false,
       reachable: true,
       notice: null,
+      toolKey: null,
+      locked: false,
+      lockAfterMinutes: 15,
+
+      async signInPerson(login, password) {
+        const env = lastEnv;
+        if (!env) return 'Not connected to the service.';
+        try {
+          const signed = await signIn(get().baseUrl, login, password, env.fetch);
+          set({ lockAfterMinutes: signed.lockAfterMinutes });
+          await attach(get().baseUrl, signed.token, get().source ?? 'entered', env);
+          return null;
+        } catch (err) {
+          return plainProblem(err);
+        }
+      },
+
+      async signOutPerson() {
+        const env = lastEnv;
+        const token = env?.storage.getItem(PERSON_STORAGE_KEY);
+        env?.storage.removeItem(PERSON_STORAGE_KEY);
+        if (token) await signOutSession(get().baseUrl, token, env?.fetch).catch(() => undefined);
+        const toolKey = get().toolKey;
+        set({ locked: false });
+        if (env && toolKey) await attach(get().baseUrl, toolKey, get().source ?? 'entered', env);
+        else get().signOut(SIGNED_OUT);
+      },
+
+      lock() {
+        if (get().session?.person) set({ locked: true });
+      },
+
+      async unlock(password) {
+        const env = lastEnv;
+        const token = env?.storage.getItem(PERSON_STORAGE_KEY);
+        if (!env || !token) return 'The session has ended: sign in again.';
+        try {
+          const signed = await unlockSession(get().baseUrl, token, password, env.fetch);
+          set({ locked: false, lockAfterMinutes: signed.lockAfterMinutes });
+          return null;
+        } catch (err) {
+          return plainProblem(err);
+        }
+      },
 
       async resolve(env) {
         set({ phase: 'resolving', error: null });

@@ -15,6 +15,11 @@ import { plainApiError, plainZodError } from '../lib/plain-words';
 
 export type ReviewAction = 'comment' | 'acknowledge' | 'decide';
 
+export interface Signature {
+  password: string;
+  zone: string;
+}
+
 export interface ReviewOutcome {
   action: ReviewAction;
   ok: boolean;
@@ -36,8 +41,9 @@ export interface ReviewState {
   refresh(): Promise<void>;
   clear(): void;
   comment(text: string): Promise<boolean>;
-  acknowledge(note: string): Promise<boolean>;
-  decide(decision: Decision, reason: string): Promise<boolean>;
+  /** `signature`: a signed-in person's password, entered again, and their time zone. */
+  acknowledge(note: string, signature?: Signature): Promise<boolean>;
+  decide(decision: Decision, reason: string, signature?: Signature): Promise<boolean>;
 }
 
 const ACTIONS: Record<ReviewAction, string> = {
@@ -135,14 +141,14 @@ export function createReviewStore(options: { getClient(): ApiClient | null }) {
         return write('comment', (id) => calls()!.comment(id, checked));
       },
 
-      acknowledge(note) {
-        const checked = body('acknowledge', acknowledgementBodySchema.safeParse(note.trim() === '' ? {} : { note }));
+      acknowledge(note, signature) {
+        const checked = body('acknowledge', acknowledgementBodySchema.safeParse({ ...(note.trim() === '' ? {} : { note }), ...signature }));
         if (!checked) return Promise.resolve(false);
         return write('acknowledge', (id) => calls()!.acknowledge(id, checked));
       },
 
-      decide(decision, reason) {
-        const checked = body('decide', decisionBodySchema.safeParse({ decision, reason }));
+      decide(decision, reason, signature) {
+        const checked = body('decide', decisionBodySchema.safeParse({ decision, reason, ...signature }));
         if (!checked) return Promise.resolve(false);
         return write('decide', (id) => calls()!.decide(id, checked));
       },

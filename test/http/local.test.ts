@@ -20,6 +20,7 @@ test('/local/session tells the UI who the key is', async () => {
     companyId: 'nordic',
     companyName: 'Nordic Pharma Logistics',
     permissions: ['labelReports:read', 'labelReports:update', 'apiKeys:manage'],
+    hasPeople: false,
   });
   expect((await api(svc, '/local/session', { key: null })).status).toBe(401);
   // The id is the one the keys list shows, so the UI can mark the key it is signed in with.

@@ -85,6 +85,15 @@ describe('the document', () => {
       '/local/session': ['get'],
       '/local/apiKeys': ['get', 'post'],
       '/local/apiKeys/{id}': ['delete'],
+      '/local/session/sign-in': ['post'],
+      '/local/session/unlock': ['post'],
+      '/local/session/sign-out': ['post'],
+      '/local/users': ['get', 'post'],
+      '/local/users/{id}': ['patch'],
+      '/local/users/{id}/unlock': ['post'],
+      '/local/users/{id}/password': ['post'],
+      '/local/users/{id}/events': ['get'],
+      '/local/settings': ['get', 'put'],
       '/v2/webhooks': ['get', 'post'],
       '/v2/webhooks/{id}': ['delete', 'get', 'patch'],
       '/v2/webhooks/{id}/rotate-secret': ['post'],
@@ -185,7 +194,7 @@ describe('the document', () => {
       expect(t.description).toMatch(/\S/);
       return t.name;
     });
-    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'Local']);
+    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'People', 'Local']);
     const used = new Set<string>();
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {

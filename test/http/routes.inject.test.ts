@@ -169,7 +169,7 @@ describe('/local', () => {
     expect(info.status).toBe(200);
     expect(Object.keys(info.body)).toEqual(['baseUrl', 'port', 'version']);
     const session = await call('GET', '/local/session', { key: 'fresh' });
-    expect(session.body).toEqual({ keyId: expect.any(String), companyId: 'fresh', companyName: 'FreshFoods Retail', permissions: expect.any(Array) });
+    expect(session.body).toEqual({ keyId: expect.any(String), companyId: 'fresh', companyName: 'FreshFoods Retail', permissions: expect.any(Array), hasPeople: false });
     expect(await refusal('GET', '/local/info', { key: null })).toBe('401 API_KEY_MISSING');
     expect(await refusal('GET', '/local/session', { key: 'revoked' })).toBe('401 API_KEY_INVALID');
   });

@@ -1,0 +1,106 @@
+/**
+ * People at the desk in Chromium against the real service: the first administrator made from the
+ * desk's own key, who is then signed in and named in the header; an acknowledgement signed with a
+ * wrong then the right password; the lock after inactivity (the page's clock moved past the
+ * company's idle time, never slept through) that keeps the open report and asks only for the
+ * password; signing out to the sign-in screen, whose lockout rule is said in words.
+ */
+import { rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../host/start-service';
+import { PERMISSIONS } from '../../schema/report';
+import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
+import { launchChromium, prepare, shot, waitGone, waitText, watchProblems } from './browser';
+
+let dir: string;
+let service: RunningService;
+let browser: Browser;
+let page: Page;
+let target: ReportWithExcursions;
+let deskKey: string;
+const problems: string[] = [];
+const PASSWORD = 'correct horse battery';
+
+beforeAll(async () => {
+  const prepared = await prepare('people', { reports: 40, seed: 3 });
+  dir = prepared.dir;
+  target = findReportWithExcursions(prepared.dbFile, 'acme');
+  service = await startService({ dbFile: prepared.dbFile, port: 0, staticDir: prepared.uiDir });
+  // What the desktop's own key holds: every permission.
+  deskKey = service.service.apiKeys.createSessionKey('acme', PERMISSIONS);
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  page = await context.newPage();
+  // Refused signatures and the lock answer 401/403, which Chromium logs.
+  watchProblems(page, problems, /status of 40[13]/);
+  await page.clock.install();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('people in Chromium', () => {
+  it('asks for the first administrator, who is then signed in', async () => {
+    await page.goto(`${service.url}/?report=${encodeURIComponent(target.report.id)}#key=${encodeURIComponent(deskKey)}`);
+    const banner = page.getByTestId('first-admin');
+    await banner.getByRole('button', { name: 'Set up the first administrator' }).click();
+    const form = page.getByTestId('first-admin-form');
+    await form.locator('input[name=name]').fill('Anna Berg');
+    await form.locator('input[name=login]').fill('anna');
+    await form.locator('input[name=password]').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Create and sign in' }).click();
+    await waitText(page.getByTestId('header-person'), 'Anna Berg (anna)');
+    await waitGone(page.getByTestId('first-admin'));
+    expect(service.service.users.hasPeople('acme')).toBe(true);
+  });
+
+  it('signs an acknowledgement: a wrong password is refused in words, the right one signs', async () => {
+    const detail = page.getByTestId('report-detail');
+    await detail.getByTestId('acknowledge-form').getByRole('button').click();
+    const dialog = page.getByTestId('signature-dialog');
+    await waitText(dialog, 'You sign: Reviewed');
+    await dialog.locator('input[name=signature-password]').fill('not my password');
+    await dialog.getByRole('button', { name: 'Sign' }).click();
+    await waitText(dialog.getByTestId('review-acknowledge-message'), 'The password is wrong: nothing was signed');
+    await dialog.locator('input[name=signature-password]').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Sign' }).click();
+    await waitGone(dialog);
+    await waitText(detail.getByTestId('review-acknowledgement'), 'signed “Reviewed” by Anna Berg (anna)');
+    await waitText(detail.getByTestId('history-signature'), 'signed “Reviewed”');
+    // The decision form preselects nothing.
+    const decision = detail.getByTestId('decision-form');
+    expect(await decision.locator('input[name=decision]:checked').count()).toBe(0);
+    await shot(page, 'people-signed');
+  });
+
+  it('locks after the company’s idle time, keeps the page, and unlocks with the password', async () => {
+    const reason = page.getByTestId('decision-form').locator('textarea[name=reason]');
+    await reason.fill('kept across the lock');
+    await page.clock.fastForward('16:00');
+    const lock = page.getByTestId('lock-screen');
+    await waitText(lock, 'locked after inactivity');
+    await lock.locator('input[name=unlock-password]').fill('wrong again!');
+    await lock.getByRole('button', { name: 'Unlock' }).click();
+    await waitText(lock, 'The password is wrong');
+    await lock.locator('input[name=unlock-password]').fill(PASSWORD);
+    await lock.getByRole('button', { name: 'Unlock' }).click();
+    await waitGone(lock);
+    expect(await reason.inputValue()).toBe('kept across the lock');
+  });
+
+  it('signs out to the sign-in screen, which says when an account locks', async () => {
+    await page.getByTestId('header-person').getByRole('button', { name: 'Sign out' }).click();
+    const form = page.getByTestId('sign-in-form');
+    await form.waitFor();
+    await waitText(page.locator('main'), 'After 5 failed attempts in a row an account locks until an administrator unlocks it');
+    await form.locator('input[name=login]').fill('anna');
+    await form.locator('input[name=password]').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await waitText(page.getByTestId('header-person'), 'Anna Berg (anna)');
+    expect(problems).toEqual([]);
+  });
+});

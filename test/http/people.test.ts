@@ -1,0 +1,129 @@
+/**
+ * People over HTTP on a real service: signing in, the token sent as a key, who /local/session
+ * says is signed in, the lock after inactivity (401 SESSION_LOCKED, the service's clock moved)
+ * and unlocking, the users routes' refusals in the order of decisions §3, signatures with a
+ * wrong then a right password, and answers that fit /openapi.json.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { api, makeReport, startTestService, type TestService } from '../support/service-fixture';
+
+let svc: TestService;
+let clock = new Date('2026-11-20T10:00:00.000Z').getTime();
+const PASSWORD = 'correct horse battery';
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+let doc: any;
+
+beforeAll(async () => {
+  svc = await startTestService([makeReport('r1'), makeReport('r-other', { companyId: 'other' })], { now: () => new Date(clock) });
+  doc = await (await fetch(`${svc.url}/openapi.json`)).json();
+  ajv.addSchema(doc, 'doc');
+});
+afterAll(() => svc.stop());
+
+/** A request with the given token (or key name) as x-api-key. */
+async function call(path: string, init: { token?: string | null; method?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = {};
+  if (init.token) headers['x-api-key'] = init.token;
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(svc.url + path, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+function fits(path: string, method: string, res: { status: number; body: unknown }): void {
+  const pointer = ['paths', path, method, 'responses', String(res.status), 'content', 'application/json', 'schema']
+    .map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1')))
+    .join('/');
+  const validate = ajv.compile({ $ref: `doc#/${pointer}` });
+  expect(validate(res.body), `${method} ${path} ${res.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+}
+
+const signIn = (login: string, password = PASSWORD) => call('/local/session/sign-in', { method: 'POST', body: { login, password } });
+
+describe('people over HTTP', () => {
+  let admin: string;
+
+  test('the first administrator is made with an admin-capable key; /local/session then says people sign', async () => {
+    expect((await api(svc, '/local/session', { key: 'acme' })).body.hasPeople).toBe(false);
+    // The fixture's acme key lacks labelReports:create, webhooks:manage and sync:manage: no admin from it.
+    const tooMuch = await api(svc, '/local/users', { key: 'acme', method: 'POST', body: { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD } });
+    expect([tooMuch.status, tooMuch.body.code]).toEqual([403, 'GRANT_EXCEEDS_CALLER']);
+    const full = svc.service.apiKeys.create('acme', ['labelReports:read', 'labelReports:update', 'labelReports:create', 'webhooks:manage', 'apiKeys:manage', 'sync:manage'], 'setup');
+    const created = await call('/local/users', { token: full.key, method: 'POST', body: { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD } });
+    expect(created.status).toBe(201);
+    fits('/local/users', 'post', created);
+    expect((await api(svc, '/local/session', { key: 'acme' })).body.hasPeople).toBe(true);
+  });
+
+  test('sign-in answers a token that works as a key; /local/session names the person', async () => {
+    const wrong = await signIn('anna', 'not the password');
+    expect([wrong.status, wrong.body.code]).toEqual([401, 'SIGN_IN_FAILED']);
+    expect(wrong.body.message).toMatch(/After 5 failed attempts in a row the account locks until an administrator unlocks it/);
+    expect((await signIn('nobody-here')).body.message).toBe(wrong.body.message);
+    const res = await signIn('ANNA');
+    expect(res.status).toBe(200);
+    fits('/local/session/sign-in', 'post', res);
+    admin = res.body.token;
+    const session = await call('/local/session', { token: admin });
+    expect(session.body).toMatchObject({ companyId: 'acme', person: { login: 'anna', name: 'Anna Berg', role: 'admin' }, hasPeople: true });
+    fits('/local/session', 'get', session);
+  });
+
+  test('users routes: no key 401, a viewer 403, a bad body 400, another company’s user 404', async () => {
+    const vera = await call('/local/users', { token: admin, method: 'POST', body: { login: 'vera', name: 'Vera Sol', role: 'viewer', password: PASSWORD } });
+    const veraToken = (await signIn('vera')).body.token;
+    expect((await call('/local/users', { token: null })).body.code).toBe('API_KEY_MISSING');
+    const denied = await call('/local/users', { token: veraToken, method: 'POST', body: { nonsense: true } });
+    expect([denied.status, denied.body.code]).toEqual([403, 'PERMISSION_DENIED']);
+    const bad = await call('/local/users', { token: admin, method: 'POST', body: { login: 'x' } });
+    expect([bad.status, bad.body.code]).toEqual([400, 'INVALID_BODY']);
+    const otherKey = await api(svc, '/local/users', { key: 'other' });
+    expect(otherKey.status).toBe(200);
+    expect(otherKey.body).toEqual([]);
+    const notHers = await api(svc, `/local/users/${vera.body.id}/unlock`, { key: 'other', method: 'POST' });
+    expect([notHers.status, notHers.body.code]).toEqual([404, 'USER_NOT_FOUND']);
+    const list = await call('/local/users', { token: admin });
+    fits('/local/users', 'get', list);
+    expect(list.body.map((u: { login: string }) => u.login)).toEqual(['anna', 'vera']);
+    const events = await call(`/local/users/${vera.body.id}/events`, { token: admin });
+    fits('/local/users/{id}/events', 'get', events);
+    expect(events.body.map((e: { kind: string }) => e.kind)).toEqual(['created', 'signedIn']);
+  });
+
+  test('a signature with a wrong password writes nothing; the right one signs', async () => {
+    const wrong = await call('/local/labelReports/r1/acknowledgement', { token: admin, method: 'PUT', body: { password: 'nope nope', zone: 'Europe/Berlin' } });
+    expect([wrong.status, wrong.body.code]).toEqual([403, 'SIGNATURE_PASSWORD_WRONG']);
+    expect((await call('/local/labelReports/r1/review', { token: admin })).body.acknowledgement).toBeNull();
+    const decideFirst = await call('/local/labelReports/r1/decision', { token: admin, method: 'PUT', body: { decision: 'released', reason: 'ok', password: PASSWORD } });
+    expect([decideFirst.status, decideFirst.body.code]).toEqual([409, 'ACKNOWLEDGEMENT_REQUIRED']);
+    const ack = await call('/local/labelReports/r1/acknowledgement', { token: admin, method: 'PUT', body: { password: PASSWORD, zone: 'Europe/Berlin' } });
+    expect(ack.status).toBe(200);
+    expect(ack.body).toMatchObject({ meaning: 'Reviewed', zone: 'Europe/Berlin', by: { person: { login: 'anna', name: 'Anna Berg' } } });
+    const keyTries = await api(svc, '/local/labelReports/r1/acknowledgement', { key: 'acme', method: 'PUT', body: {} });
+    expect([keyTries.status, keyTries.body.code]).toEqual([403, 'SIGNATURE_NEEDS_PERSON']);
+    const history = await call('/local/labelReports/r1/history', { token: admin });
+    fits('/local/labelReports/{id}/history', 'get', history);
+  });
+
+  test('a key grants no more than it holds', async () => {
+    const veraless = await api(svc, '/local/apiKeys', { key: 'acme', method: 'POST', body: { name: 'more', permissions: ['sync:manage'] } });
+    expect([veraless.status, veraless.body.code]).toEqual([403, 'GRANT_EXCEEDS_CALLER']);
+  });
+
+  test('an idle session locks (401 SESSION_LOCKED); the password unlocks the same session; sign-out ends it', async () => {
+    const settings = await call('/local/settings', { token: admin, method: 'PUT', body: { lockAfterMinutes: 2 } });
+    expect(settings.body).toEqual({ lockAfterMinutes: 2, fourEyes: false });
+    clock += 3 * 60_000;
+    const locked = await call('/local/session', { token: admin });
+    expect([locked.status, locked.body.code]).toEqual([401, 'SESSION_LOCKED']);
+    const wrong = await call('/local/session/unlock', { token: admin, method: 'POST', body: { password: 'nope nope' } });
+    expect([wrong.status, wrong.body.code]).toEqual([401, 'PASSWORD_WRONG']);
+    const unlocked = await call('/local/session/unlock', { token: admin, method: 'POST', body: { password: PASSWORD } });
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.body.token).toBe(admin);
+    expect((await call('/local/session', { token: admin })).status).toBe(200);
+    expect((await call('/local/session/sign-out', { token: admin, method: 'POST' })).status).toBe(204);
+    expect((await call('/local/session', { token: admin })).body.code).toBe('API_KEY_INVALID');
+  });
+});
