@@ -1,6 +1,7 @@
 /** SQL for the change log: append in the writer's transaction, read by report or after a checkpoint. */
 import type { Statement } from 'better-sqlite3';
 import type { Actor, ChangeEntry, ChangeKind, FieldChange } from '../schema/change-log';
+import type { AuditChain } from './audit-chain';
 import type { Db } from './database';
 
 export interface NewChange {
@@ -10,6 +11,8 @@ export interface NewChange {
   actor: Actor;
   companies: readonly string[];
   at: string;
+  /** Why, for a change to the verdict; null when none was asked. */
+  reason?: string | null;
 }
 
 interface ChangeRow {
@@ -21,6 +24,7 @@ interface ChangeRow {
   api_key_id: string | null;
   companies: string;
   at: string;
+  reason: string | null;
 }
 
 export class ChangeLogStore {
@@ -29,10 +33,13 @@ export class ChangeLogStore {
   private readonly selectAfter: Statement;
   private readonly selectLastSeq: Statement;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly chain: AuditChain,
+  ) {
     this.insert = db.prepare(
-      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectForReport = db.prepare('SELECT * FROM change_log WHERE label_report_id = ? ORDER BY seq');
     this.selectAfter = db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?');
@@ -50,8 +57,11 @@ export class ChangeLogStore {
       apiKeyId,
       JSON.stringify(change.companies),
       change.at,
+      change.reason ?? null,
     );
-    return Number(result.lastInsertRowid);
+    const seq = Number(result.lastInsertRowid);
+    this.chain.seal('change_log', seq);
+    return seq;
   }
 
   /** The report's history, oldest first. */
@@ -83,5 +93,6 @@ function toEntry(row: ChangeRow): ChangeEntry {
     actor: row.actor === 'apiKey' ? { kind: 'apiKey', keyId: row.api_key_id ?? '' } : { kind: row.actor },
     companies: JSON.parse(row.companies) as string[],
     at: row.at,
+    ...(row.reason === null ? {} : { reason: row.reason }),
   };
 }

@@ -20,6 +20,7 @@ import {
 } from '../schema/report';
 import type { Limits } from '../schema/sense';
 import { requirePermission, type Caller } from './api-keys';
+import { changeReason } from './change-reason';
 import type { ReportWriter } from './report-writer';
 import { materialize, type ReportDocument } from './report-json';
 import { fullReportDocument, listedReport } from './report-view';
@@ -131,15 +132,15 @@ export class LabelReportService {
     return this.data.read(() => visibleReport(this.data, caller, id, this.now));
   }
 
-  update(caller: Caller, id: string, patch: LabelReportPatch): LabelReport {
-    return materialize(this.updateDocument(caller, id, patch));
+  update(caller: Caller, id: string, patch: LabelReportPatch, reason?: string): LabelReport {
+    return materialize(this.updateDocument(caller, id, patch, reason));
   }
 
   /**
    * Update, answering the report with its datapoint lists left as columns for `reportJson`. The
    * report is read once; the answer is rendered from the report the writer gives back.
    */
-  updateDocument(caller: Caller, id: string, patch: LabelReportPatch): ReportDocument {
+  updateDocument(caller: Caller, id: string, patch: LabelReportPatch, reason?: string): ReportDocument {
     requirePermission(caller, 'labelReports:update');
     return this.data.write(() => {
       const before = this.writer.load(id);
@@ -148,7 +149,7 @@ export class LabelReportService {
       const after = withValues(before, valuesOfPatch(patch), caller.companyId);
       if (patch.limits) checkLimits(after.senseConfig.limits);
       checkRole(role, patch);
-      const saved = this.writer.edit(before, after, { kind: 'apiKey', keyId: caller.keyId });
+      const saved = this.writer.edit(before, after, { kind: 'apiKey', keyId: caller.keyId }, (changes) => changeReason(caller, changes, reason));
       return reportDocumentFor(this.data, saved, caller.companyId, this.now);
     });
   }

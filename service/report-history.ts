@@ -54,6 +54,7 @@ export function mergeHistory(
         seq: change.seq,
         kind: change.kind,
         changes: own.map((c) => ({ field: c.field, old: c.old, new: c.new })),
+        ...(change.reason === undefined ? {} : { reason: change.reason }),
         at: change.at,
         actor: nameActor(change.actor),
       },
@@ -69,6 +70,9 @@ export function mergeHistory(
     if (row.kind === 'comment') entry = { type: 'comment', text: row.text ?? '', ...base };
     else if (row.kind === 'acknowledgement') {
       entry = { type: 'acknowledgement', note: row.text, alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 }, ...base };
+    } else if (row.kind === 'withdrawal') {
+      entry = { type: 'withdrawal', previous: decision, text: row.text ?? '', alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 }, ...base };
+      decision = null;
     } else {
       entry = { type: 'decision', decision: row.decision!, previous: decision, reason: row.text ?? '', ...base };
       decision = row.decision;

@@ -4,6 +4,7 @@
  * Composed here from the database and the one writer; the composition root (host/open-service.ts)
  * adds what lives above the rules (sync, webhook delivery).
  */
+import { withdrawDecisionsOnAlertChange } from './decision-withdrawal';
 import type { Writable } from 'node:stream';
 import type { DataStore } from '../db/data-store';
 import type { DemoOptions } from '../demo';
@@ -66,6 +67,8 @@ export function composeRules(
   onRead?: (read: ReportRead) => void,
 ): { rules: ServiceRules; webhookOutbox: WebhookOutbox } {
   const reports = new LabelReportService(data, writer, now, onRead);
+  // A change that moves the alert withdraws the decisions taken on it, in its transaction.
+  writer.onChange(withdrawDecisionsOnAlertChange(data, now));
   // What taking in labels and sync pulls announce (ReportEvents) lands here, in the transaction of its change.
   const webhookOutbox = new WebhookOutbox(data, reports, now);
   const rules: ServiceRules = {

@@ -29,6 +29,10 @@ import { waitForDatabase } from '../../db/busy';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
 import type { RouteChecks } from '../route-checks';
+import { reasonFromHeader } from '../../service/change-reason';
+
+/** The header a PATCH carries its reason in: the body keeps the shape of the interface. */
+const CHANGE_REASON_HEADER = 'x-change-reason';
 
 const REPORT = shape('LabelReport', labelReportSchema);
 const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema).describe('The answer to output=normal (the default).'), [
@@ -77,7 +81,9 @@ const UPDATE_DOC: OperationDoc = {
   summary: 'Change some properties of one label report',
   description:
     'Send only the fields to change; nothing changes unless every field is allowed and valid. ' +
-    'Editors may not change limits; viewers may change only hasFlag and isArchived (403).',
+    'Editors may not change limits; viewers may change only hasFlag and isArchived (403). ' +
+    'A change of limits, trim or status takes its reason in the x-change-reason header (percent-encoded UTF-8): ' +
+    'the desktop app and signed-in people must give one (400 REASON_REQUIRED); a key that gives none is logged as "no reason given (tool)".',
   params: { id: reportId },
   body: PATCH,
   responses: { 200: { description: 'The report after the change', shape: REPORT } },
@@ -113,7 +119,7 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports'>, optio
       const caller = callerOf(request);
       const patch = parseObjectBody(labelReportPatchSchema, request.body);
       const updated = await waitForDatabase(
-        () => service.reports.updateDocument(caller, request.params.id, patch),
+        () => service.reports.updateDocument(caller, request.params.id, patch, reasonFromHeader(request.headers[CHANGE_REASON_HEADER])),
         options.busyWaitMs,
         clients.signal(request, reply),
       );
