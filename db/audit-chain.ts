@@ -18,7 +18,7 @@ export const AUDIT_TABLES: readonly AuditTable[] = ['change_log', 'report_review
 /** Each table's entry number: the order of its chains. */
 const ID_COLUMN: Record<AuditTable, string> = { change_log: 'seq', report_reviews: 'id' };
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 /**
  * The text an entry's hash covers: the table's name and every column but `hash`, by name, with
@@ -62,6 +62,7 @@ class TableChain {
   private readonly seal: Statement;
   private readonly unsealedFrom: Statement;
   readonly all: Statement;
+  readonly ofReport: Statement;
   private readonly maxId: Statement;
 
   constructor(
@@ -74,6 +75,7 @@ class TableChain {
     this.seal = db.prepare(`UPDATE ${table} SET prev_hash = ?, hash = ? WHERE ${id} = ?`);
     this.unsealedFrom = db.prepare(`SELECT ${id} FROM ${table} WHERE ${id} > ? AND hash IS NULL ORDER BY ${id}`).pluck();
     this.all = db.prepare(`SELECT * FROM ${table} ORDER BY label_report_id, ${id}`);
+    this.ofReport = db.prepare(`SELECT * FROM ${table} WHERE label_report_id = ? ORDER BY ${id}`);
     this.maxId = db.prepare(`SELECT COALESCE(MAX(${id}), 0) FROM ${table}`).pluck();
   }
 
@@ -132,6 +134,12 @@ export class AuditChain {
 
   lastId(table: AuditTable): number {
     return this.chains[table].lastId();
+  }
+
+  /** The stored rows, every column, in chain order: of one report, or of all (by report). */
+  rows(table: AuditTable, reportId?: string): Iterable<Row> {
+    const chain = this.chains[table];
+    return (reportId === undefined ? chain.all.iterate() : chain.ofReport.iterate(reportId)) as Iterable<Row>;
   }
 
   /** Seals entries from before the chains (see TableChain.backfill); the caller holds the write transaction. */

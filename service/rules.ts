@@ -4,6 +4,7 @@
  * Composed here from the database and the one writer; the composition root (host/open-service.ts)
  * adds what lives above the rules (sync, webhook delivery).
  */
+import { AuditTrail } from './audit-trail';
 import { withdrawDecisionsOnAlertChange } from './decision-withdrawal';
 import type { Writable } from 'node:stream';
 import type { DataStore } from '../db/data-store';
@@ -49,6 +50,8 @@ export interface ServiceRules {
   csv: ReportCsvExport;
   /** Facets and group figures of the list's matches. */
   insights: InsightsService;
+  /** The hash chains verified, and the trail as CSV. */
+  audit: AuditTrail;
   importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
   exportBundle(out: Writable): Promise<ExportCounts>;
   createDemoData(options: DemoOptions): DemoSummary;
@@ -87,6 +90,7 @@ export function composeRules(
     reportHistory: new ReportHistoryService(data),
     csv: new ReportCsvExport(data),
     insights: new InsightsService(data),
+    audit: new AuditTrail(data),
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),
     createDemoData: (demo) => seedDemo(data, writer, demo, now),
