@@ -121,6 +121,10 @@ export const decisionSchema = z.object({
 });
 export type ReviewDecision = z.infer<typeof decisionSchema>;
 
+/** What a change would do to the alert: POST /local/labelReports/:id/preview. */
+export const alertPreviewSchema = z.object({ alertBefore: alertSchema, alertAfter: alertSchema });
+export type AlertPreview = z.infer<typeof alertPreviewSchema>;
+
 /** A decision withdrawn because the alert changed under it: the report awaits a new decision. */
 export const withdrawalSchema = z.object({
   id: z.string(),

@@ -154,6 +154,23 @@ export class LabelReportService {
     });
   }
 
+  /**
+   * What a PATCH would do to the alert, without making it: the same checks as update (role,
+   * limits), nothing written. The desk shows it beside the reason it asks for.
+   */
+  preview(caller: Caller, id: string, patch: LabelReportPatch): { alertBefore: { level: number; timestamp: number }; alertAfter: { level: number; timestamp: number } } {
+    requirePermission(caller, 'labelReports:update');
+    return this.data.read(() => {
+      const before = this.writer.load(id);
+      const role = before && roleOf(before, caller.companyId);
+      if (!before || !role) throw notFound(id);
+      const after = withValues(before, valuesOfPatch(patch), caller.companyId);
+      if (patch.limits) checkLimits(after.senseConfig.limits);
+      checkRole(role, patch);
+      return { alertBefore: { ...before.figures.alert }, alertAfter: { ...after.figures.alert } };
+    });
+  }
+
   /** The report as a company sees it through retrieve, whoever asks: what its webhooks are sent. */
   companyDocument(companyId: string, id: string): ReportDocument {
     return visibleReport(this.data, { companyId }, id, this.now);

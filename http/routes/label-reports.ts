@@ -30,6 +30,7 @@ import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
 import type { RouteChecks } from '../route-checks';
 import { reasonFromHeader } from '../../service/change-reason';
+import { alertPreviewSchema } from '../../schema/review';
 
 /** The header a PATCH carries its reason in: the body keeps the shape of the interface. */
 const CHANGE_REASON_HEADER = 'x-change-reason';
@@ -89,6 +90,15 @@ const UPDATE_DOC: OperationDoc = {
   responses: { 200: { description: 'The report after the change', shape: REPORT } },
 };
 
+const PREVIEW_DOC: OperationDoc = {
+  operationId: 'previewLabelReportUpdate',
+  summary: 'The alert a PATCH body would give the report, without changing it',
+  description: 'The same checks as the PATCH (403, 404, 400); nothing is written. The desk shows the change to the alert beside the reason it asks for.',
+  params: { id: reportId },
+  body: PATCH,
+  responses: { 200: { description: 'The alert now and after the change', shape: shape('AlertPreview', alertPreviewSchema) } },
+};
+
 const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_PARAMETERS };
 const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
@@ -113,6 +123,12 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports'>, optio
       const json = await clients.run(request, () => reportJson(service.reports.retrieveDocument(caller, request.params.id)));
       if (json === CLIENT_GONE) return clients.abandon(request, reply);
       return reply.type('application/json; charset=utf-8').send(json);
+    });
+
+    app.post<{ Params: { id: string } }>('/local/labelReports/:id/preview', { config: { openapi: PREVIEW_DOC, checks: UPDATE_CHECKS } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const patch = parseObjectBody(labelReportPatchSchema, request.body);
+      return reply.send(service.reports.preview(caller, request.params.id, patch));
     });
 
     app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: UPDATE_DOC, checks: UPDATE_CHECKS } }, async (request, reply) => {

@@ -6,7 +6,7 @@
  * A read-only key is told once, in words. The print view marks itself ready.
  */
 import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../../host/start-service';
 import { limitText } from '../../renderer/components/ExcursionTable';
@@ -14,6 +14,9 @@ import { formatDuration, formatTemperature } from '../../renderer/lib/format';
 import { fieldLabel, valueText } from '../../renderer/lib/history-text';
 import { toDateTimeInput } from '../../renderer/lib/time-zone';
 import type { CreatedApiKey } from '../../service/api-keys';
+import { openService } from '../../host/open-service';
+import { parseListQuery } from '../../query/list-query';
+import { alertLevelInfo } from '../../renderer/lib/format';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
 import { launchChromium, prepare, shot, waitAttr, waitText, watchProblems } from './browser';
 
@@ -23,12 +26,14 @@ let browser: Browser;
 let target: ReportWithExcursions;
 let editor: CreatedApiKey;
 let readOnly: CreatedApiKey;
+let second: { id: string; level: number };
 const problems: string[] = [];
 
 beforeAll(async () => {
   const prepared = await prepare('report-panel', { reports: 60, seed: 3 });
   dir = prepared.dir;
   target = findReportWithExcursions(prepared.dbFile, 'acme');
+  second = anotherAlertingReport(prepared.dbFile, 'acme', target.report.id);
   const acme = prepared.summary.keys.filter((k) => k.companyId === 'acme');
   editor = acme.find((k) => k.permissions.includes('labelReports:update'))!;
   readOnly = acme.find((k) => !k.permissions.includes('labelReports:update'))!;
@@ -41,6 +46,15 @@ afterAll(async () => {
   await service?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/** The confirmation a verdict change waits in: it tells what the alert does, and takes the reason. */
+async function confirmChange(detail: Locator, reason: string): Promise<void> {
+  const dialog = detail.getByTestId('change-reason');
+  await waitText(dialog.getByTestId('change-effect'), 'The alert');
+  await dialog.locator('textarea[name=changeReason]').fill(reason);
+  await dialog.getByRole('button', { name: 'Confirm change' }).click();
+  await expect.poll(() => dialog.count()).toBe(0);
+}
 
 async function open(key: string, search: string, expected?: RegExp): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
@@ -73,6 +87,8 @@ describe('the report panel in Chromium', () => {
       const oldMax = report.senseConfig.limits.maxTemperature;
       await detail.locator('input[name=maxTemperature]').fill(String(oldMax + 1));
       await detail.getByRole('button', { name: 'Save limits' }).click();
+      // Nothing is saved before the reason is given, beside what the change does to the alert.
+      await confirmChange(detail, 'Carrier spec sheet allows one degree more.');
       await waitText(detail.getByTestId('save-limits'), 'Limits saved');
 
       // Reference and status, in one save.
@@ -82,6 +98,7 @@ describe('the report panel in Chromium', () => {
       await bookkeeping.locator('input[name=labelReference]').fill(newReference);
       await bookkeeping.locator('select[name=status]').selectOption(newStatus);
       await bookkeeping.getByRole('button', { name: 'Save' }).click();
+      await confirmChange(detail, 'Shipment delivered.');
       await waitText(detail.getByTestId('save-bookkeeping'), 'Saved');
 
       // The flag, a switch that shows its state.
@@ -102,6 +119,7 @@ describe('the report panel in Chromium', () => {
       await detail.locator('input[name=trimStart]').fill(toDateTimeInput(trim.startTime, 'local'));
       await detail.locator('input[name=trimEnd]').fill(toDateTimeInput(trim.endTime, 'local'));
       await detail.getByRole('button', { name: 'Apply trim' }).click();
+      await confirmChange(detail, 'First and last readings were taken at the dock.');
       await waitText(detail.getByTestId('trim-state'), 'Trimmed to');
 
       // A comment, and the decision with its reason.
@@ -123,6 +141,7 @@ describe('the report panel in Chromium', () => {
       const line = (field: string, old: unknown, now: unknown) =>
         `${fieldLabel(field, new Map())}: ${valueText(field, old, 'local')} → ${valueText(field, now, 'local')}`;
       await waitText(history, line('limits.maxTemperature', oldMax, oldMax + 1));
+      await waitText(history, 'Reason: Carrier spec sheet allows one degree more.');
       await waitText(history, line('labelReference', report.labelReference, newReference));
       await waitText(history, line('status', report.status, newStatus));
       await waitText(history, line('hasFlag', report.hasFlag, !report.hasFlag));
@@ -138,6 +157,39 @@ describe('the report panel in Chromium', () => {
       expect(formatTemperature(oldMax + 1)).toMatch(/°C$/);
       await detail.getByTestId('history-panel').scrollIntoViewIfNeeded();
       await shot(page, 'report-panel-history');
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
+
+  it('asks for a reason when raised limits clear the alert, and shows the decision withdrawn', async () => {
+    const page = await open(editor.key, `?report=${encodeURIComponent(second.id)}`);
+    try {
+      const detail = page.getByTestId('report-detail');
+      const decision = detail.getByTestId('decision-form');
+      await decision.getByLabel('Rejected').check();
+      await decision.locator('textarea[name=reason]').fill('Excursion above the limit.');
+      await decision.getByRole('button', { name: 'Save decision' }).click();
+      await waitText(detail.getByTestId('review-decision'), 'Rejected');
+
+      await detail.locator('input[name=minTemperature]').fill('-100');
+      await detail.locator('input[name=maxTemperature]').fill('100');
+      await detail.getByRole('button', { name: 'Save limits' }).click();
+      const dialog = detail.getByTestId('change-reason');
+      await waitText(dialog.getByTestId('change-effect'), `The alert will change from ${alertLevelInfo(second.level).label} to None`);
+      // No reason, no change.
+      expect(await dialog.getByRole('button', { name: 'Confirm change' }).isDisabled()).toBe(true);
+      await dialog.locator('textarea[name=changeReason]').fill('Validated stability data for this product.');
+      await dialog.getByRole('button', { name: 'Confirm change' }).click();
+      await waitText(detail.getByTestId('save-limits'), 'Limits saved');
+      const withdrawn = detail.getByTestId('review-withdrawal');
+      await waitText(withdrawn, `alert changed from ${alertLevelInfo(second.level).label} to None`);
+      await waitText(withdrawn, 'reason Validated stability data for this product.');
+      await waitText(withdrawn, 'A new decision is needed.');
+      const history = detail.getByTestId('history-list');
+      await waitText(history, 'Reason: Validated stability data for this product.');
+      await waitText(history, 'Decision withdrawn');
+      await shot(page, 'report-panel-withdrawn');
     } finally {
       await page.context().close();
     }
@@ -189,3 +241,17 @@ describe('the report panel in Chromium', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/** A report of the company's own, other than `except`, with an alert. */
+function anotherAlertingReport(dbFile: string, companyId: string, except: string): { id: string; level: number } {
+  const service = openService(dbFile);
+  try {
+    const caller = { keyId: 'test', companyId, permissions: new Set(['labelReports:read'] as const) };
+    const page = service.reports.list(caller, parseListQuery({ filter: 'alert.level[gte]1', order: 'created[asc]', pageSize: '500', output: 'minimal' }));
+    const row = page.data.find((r) => r.company.id === companyId && r.id !== except);
+    if (!row) throw new Error(`the demo data has a single report of ${companyId} with an alert`);
+    return { id: row.id, level: row.alert.level };
+  } finally {
+    service.close();
+  }
+}
