@@ -177,7 +177,8 @@ export function reviewOf(rows: readonly ReviewEntry[]): Review {
       withdrawal = null;
     }
   }
-  return { acknowledgement, decision, withdrawal, comments };
+  // Only a standing withdrawal is told: a review without one reads as it always did.
+  return { acknowledgement, decision, ...(withdrawal ? { withdrawal } : {}), comments };
 }
 
 export function authorOf(row: ReviewEntry): ReviewAuthor {

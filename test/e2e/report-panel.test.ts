@@ -242,15 +242,22 @@ describe('the report panel in Chromium', () => {
   });
 });
 
-/** A report of the company's own, other than `except`, with an alert. */
+/**
+ * A report of the company's own, other than `except`, with an alert that temperature limits of
+ * -100 and 100 °C clear (the service's preview says so) and without humidity limits.
+ */
 function anotherAlertingReport(dbFile: string, companyId: string, except: string): { id: string; level: number } {
   const service = openService(dbFile);
   try {
-    const caller = { keyId: 'test', companyId, permissions: new Set(['labelReports:read'] as const) };
+    const caller = { keyId: 'test', companyId, permissions: new Set(['labelReports:read', 'labelReports:update'] as const) };
     const page = service.reports.list(caller, parseListQuery({ filter: 'alert.level[gte]1', order: 'created[asc]', pageSize: '500', output: 'minimal' }));
-    const row = page.data.find((r) => r.company.id === companyId && r.id !== except);
-    if (!row) throw new Error(`the demo data has a single report of ${companyId} with an alert`);
-    return { id: row.id, level: row.alert.level };
+    for (const row of page.data) {
+      if (row.company.id !== companyId || row.id === except) continue;
+      if (service.reports.retrieve(caller, row.id).senseConfig.limits.minHumidity !== undefined) continue;
+      const preview = service.reports.preview(caller, row.id, { limits: { minTemperature: -100, maxTemperature: 100 } });
+      if (preview.alertAfter.level === 0) return { id: row.id, level: row.alert.level };
+    }
+    throw new Error(`the demo data has no second report of ${companyId} whose alert wide limits clear`);
   } finally {
     service.close();
   }
