@@ -5,6 +5,7 @@
 import { DEFAULT_DEMO } from '../demo';
 import { VERSION } from '../contract/version';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, write, type Command, type Io } from './args';
+import { auditCommand } from './audit';
 import { demoCommand } from './demo';
 import { exportCommand } from './export';
 import { importCommand } from './import';
@@ -16,7 +17,7 @@ import { serveCommand } from './serve';
 import { syncCommand } from './sync';
 import { webhooksCommand } from './webhooks';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, usersCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, usersCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand, auditCommand];
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;

@@ -1,6 +1,7 @@
 /** SQL for the change log: append in the writer's transaction, read by report or after a checkpoint. */
 import type { Statement } from 'better-sqlite3';
 import type { Actor, ChangeEntry, ChangeKind, FieldChange } from '../schema/change-log';
+import type { AuditChain } from './audit-chain';
 import type { Db } from './database';
 
 export interface NewChange {
@@ -10,6 +11,8 @@ export interface NewChange {
   actor: Actor;
   companies: readonly string[];
   at: string;
+  /** Why, for a change to the verdict; null when none was asked. */
+  reason?: string | null;
 }
 
 interface ChangeRow {
@@ -23,19 +26,22 @@ interface ChangeRow {
   user_name: string | null;
   companies: string;
   at: string;
+  reason: string | null;
 }
 
 export class ChangeLogStore {
   private readonly insert: Statement;
-  private insertWithPerson: Statement | undefined;
   private readonly selectForReport: Statement;
   private readonly selectAfter: Statement;
   private readonly selectLastSeq: Statement;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly chain: AuditChain,
+  ) {
     this.insert = db.prepare(
-      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, reason, user_id, user_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectForReport = db.prepare('SELECT * FROM change_log WHERE label_report_id = ? ORDER BY seq');
     this.selectAfter = db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?');
@@ -45,19 +51,22 @@ export class ChangeLogStore {
   /** Returns the entry's sequence number. */
   append(change: NewChange): number {
     const { actor, apiKeyId } = actorColumns(change.actor);
-    const values = [change.reportId, change.kind, JSON.stringify(change.changes), actor, apiKeyId, JSON.stringify(change.companies), change.at];
     const person = change.actor.kind === 'apiKey' ? change.actor.person : undefined;
-    const result = person ? this.personInsert().run(...values, person.id, person.name) : this.insert.run(...values);
-    return Number(result.lastInsertRowid);
-  }
-
-  /** Prepared when first needed: the columns naming a person came with schema 13. */
-  private personInsert(): Statement {
-    this.insertWithPerson ??= this.db.prepare(
-      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, user_id, user_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    const result = this.insert.run(
+      change.reportId,
+      change.kind,
+      JSON.stringify(change.changes),
+      actor,
+      apiKeyId,
+      JSON.stringify(change.companies),
+      change.at,
+      change.reason ?? null,
+      person?.id ?? null,
+      person?.name ?? null,
     );
-    return this.insertWithPerson;
+    const seq = Number(result.lastInsertRowid);
+    this.chain.seal('change_log', seq);
+    return seq;
   }
 
   /** The report's history, oldest first. */
@@ -94,5 +103,6 @@ function toEntry(row: ChangeRow): ChangeEntry {
           : { kind: 'apiKey', keyId: row.api_key_id ?? '', person: { id: row.user_id, name: row.user_name ?? '' } },
     companies: JSON.parse(row.companies) as string[],
     at: row.at,
+    ...(row.reason === null ? {} : { reason: row.reason }),
   };
 }

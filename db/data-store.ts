@@ -2,6 +2,7 @@
  * The one typed interface to the SQLite file: every store on one connection, and the one way to
  * run a transaction. Nothing outside db/ sees the connection.
  */
+import { AuditChain } from './audit-chain';
 import { ChangeLogStore } from './change-log-store';
 import { CompanyStore } from './company-store';
 import { openDatabase, type Db, type OpenOptions } from './database';
@@ -41,6 +42,8 @@ export class DataStore {
   readonly keys: KeyStore;
   readonly reports: ReportStore;
   readonly changes: ChangeLogStore;
+  /** The hash chains of the change log and the review entries. */
+  readonly audit: AuditChain;
   /** Write transactions open on this connection (nested ones count too). */
   private writing = 0;
   readonly webhooks: WebhookStore;
@@ -60,9 +63,10 @@ export class DataStore {
     this.companies = new CompanyStore(db);
     this.keys = new KeyStore(db);
     this.reports = new ReportStore(db, () => this.writing === 0, options.onReportLoad);
-    this.changes = new ChangeLogStore(db);
+    this.audit = new AuditChain(db);
+    this.changes = new ChangeLogStore(db, this.audit);
     this.webhooks = new WebhookStore(db);
-    this.reviews = new ReviewStore(db);
+    this.reviews = new ReviewStore(db, this.audit);
     this.reviewStates = new ReviewStateStore(db);
     this.sync = new SyncStore(db);
     this.insights = new InsightsStore(db);
@@ -71,7 +75,15 @@ export class DataStore {
 
   /** Opens (creating when missing) and migrates the file. */
   static open(file: string, options: DataStoreOptions = {}): DataStore {
-    return new DataStore(openDatabase(file, options), file, options);
+    const store = new DataStore(openDatabase(file, options), file, options);
+    try {
+      // Entries from before the hash chains join them once; later opens find nothing to seal.
+      store.write(() => store.audit.backfill());
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+    return store;
   }
 
   /** `fn` in one read transaction, so everything it reads describes one moment. Nests. */

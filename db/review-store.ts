@@ -6,6 +6,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { CustomFieldUse, ReviewEntry, ReviewKind } from '../model/review-entry';
 import type { Decision } from '../schema/review';
+import type { AuditChain } from './audit-chain';
 import type { Db } from './database';
 
 export type NewReviewEntry = Omit<ReviewEntry, 'id'>;
@@ -42,7 +43,10 @@ export class ReviewStore {
   private readonly selectFieldUsage: Statement;
   private readonly selectCompanies: Statement;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly chain: AuditChain,
+  ) {
     this.insert = db.prepare(
       `INSERT INTO report_reviews (label_report_id, company_id, kind, text, decision, alert_level, alert_timestamp, api_key_id, api_key_name,
                                    user_id, user_login, user_name, meaning, zone, at)
@@ -95,7 +99,9 @@ export class ReviewStore {
       entry.zone,
       entry.at,
     );
-    return Number(result.lastInsertRowid);
+    const id = Number(result.lastInsertRowid);
+    this.chain.seal('report_reviews', id);
+    return id;
   }
 
   /** The company's review entries of the report, oldest first. */

@@ -37,6 +37,7 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
     description: `Every field with the datapoints and calculated figures, hasFlag and isArchived as the key’s company set them${READ}; a report the company has no access entry on answers 404.`,
   },
   updateLabelReport: { tag: 'Label reports' },
+  previewLabelReportUpdate: { tag: 'Label reports' },
   activateLabel: { tag: 'Label reports' },
   tapLabel: { tag: 'Label reports' },
 
@@ -68,6 +69,10 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   getLabelReportHistory: {
     tag: 'Review',
     description: `Changed fields with their old and new values, who changed them and when, merged with the company’s comments, acknowledgements and decisions${READ}.`,
+  },
+  getLabelReportHistoryCsv: {
+    tag: 'Review',
+    description: `A download (Content-Disposition: attachment) of the report's change log entries (reasons included) and the company's review entries (withdrawals included), each with prev_hash and hash${READ}.`,
   },
   getLabelReportReadingsCsv: {
     tag: 'Review',

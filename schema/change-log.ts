@@ -39,5 +39,7 @@ export const changeEntrySchema = z.object({
   actor: actorSchema,
   companies: z.array(z.string()),
   at: z.string(),
+  /** Why, for a change to the verdict (limits, alert rules, trim, status). */
+  reason: z.string().optional(),
 });
 export type ChangeEntry = z.infer<typeof changeEntrySchema>;

@@ -146,10 +146,28 @@ export const decisionSchema = z.object({
 });
 export type ReviewDecision = z.infer<typeof decisionSchema>;
 
+/** What a change would do to the alert: POST /local/labelReports/:id/preview. */
+export const alertPreviewSchema = z.object({ alertBefore: alertSchema, alertAfter: alertSchema });
+export type AlertPreview = z.infer<typeof alertPreviewSchema>;
+
+/** A decision withdrawn because the alert changed under it: the report awaits a new decision. */
+export const withdrawalSchema = z.object({
+  id: z.string(),
+  /** What withdrew it: the alert's change, by whom, and the reason given. */
+  text: z.string(),
+  /** The alert the change left. */
+  alert: alertSchema,
+  by: reviewAuthorSchema,
+  at: z.string(),
+});
+export type Withdrawal = z.infer<typeof withdrawalSchema>;
+
 /** The caller's company's review of one report: the newest acknowledgement and decision count. */
 export const reviewSchema = z.object({
   acknowledgement: acknowledgementSchema.nullable(),
   decision: decisionSchema.nullable(),
+  /** The withdrawal that ended the last decision, when no decision was taken since; decision is then null. */
+  withdrawal: withdrawalSchema.nullable().optional(),
   /** Oldest first, as a conversation reads. */
   comments: z.array(commentSchema),
 });
@@ -213,6 +231,17 @@ export const historyEntrySchema = z.discriminatedUnion('type', [
     seq: z.int(),
     kind: z.enum(CHANGE_KINDS),
     changes: z.array(historyFieldChangeSchema),
+    /** Why, for a change to the verdict. */
+    reason: z.string().optional(),
+    ...historyBase,
+  }),
+  z.object({
+    type: z.literal('withdrawal'),
+    id: z.string(),
+    /** The decision withdrawn. */
+    previous: z.enum(DECISIONS).nullable(),
+    text: z.string(),
+    alert: alertSchema,
     ...historyBase,
   }),
   z.object({ type: z.literal('comment'), id: z.string(), text: z.string(), ...historyBase }),

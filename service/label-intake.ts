@@ -81,7 +81,7 @@ export class LabelIntake {
       if (reading.numberOfDatapointsAvailable !== undefined) reported.numberOfDatapointsAvailable = reading.numberOfDatapointsAvailable;
       if (reading.numberOfMeasurementsOccurred !== undefined) reported.numberOfMeasurementsOccurred = reading.numberOfMeasurementsOccurred;
       const after = withFigures({ ...before, numberOfTaps: before.numberOfTaps + 1, reported, datapoints: encodeDatapoints(raw) });
-      const saved = this.writer.edit(before, after, actorOf(caller));
+      const saved = this.writer.edit(before, after, actorOf(caller), { via: 'tap' });
       this.events.reportEvent('labelReport.tapped', id);
       return reportDocumentFor(this.data, saved, caller.companyId, this.now);
     });

@@ -24,6 +24,7 @@ import type { ReviewCondition } from '../schema/review-list';
 import type { ReportReviewState, SqlFragment } from '../db/review-state';
 import { reviewWhere } from './review-list';
 import { actorOf, requirePermission, type Caller } from './api-keys';
+import { changeReason } from './change-reason';
 import type { ReportWriter } from './report-writer';
 import { materialize, type ReportDocument } from './report-json';
 import { fullReportDocument, listedReport } from './report-view';
@@ -155,15 +156,15 @@ export class LabelReportService {
     return this.data.read(() => visibleReport(this.data, caller, id, this.now));
   }
 
-  update(caller: Caller, id: string, patch: LabelReportPatch): LabelReport {
-    return materialize(this.updateDocument(caller, id, patch));
+  update(caller: Caller, id: string, patch: LabelReportPatch, reason?: string): LabelReport {
+    return materialize(this.updateDocument(caller, id, patch, reason));
   }
 
   /**
    * Update, answering the report with its datapoint lists left as columns for `reportJson`. The
    * report is read once; the answer is rendered from the report the writer gives back.
    */
-  updateDocument(caller: Caller, id: string, patch: LabelReportPatch): ReportDocument {
+  updateDocument(caller: Caller, id: string, patch: LabelReportPatch, reason?: string): ReportDocument {
     requirePermission(caller, 'labelReports:update');
     return this.data.write(() => {
       const before = this.writer.load(id);
@@ -173,8 +174,25 @@ export class LabelReportService {
       if (patch.limits) checkLimits(after.senseConfig.limits);
       checkRole(role, patch);
       if (caller.person && !mayDo(caller.person, 'edit')) throw new RoleForbiddenError(`a ${caller.person.role} comments but does not edit a label report`);
-      const saved = this.writer.edit(before, after, actorOf(caller));
+      const saved = this.writer.edit(before, after, actorOf(caller), (changes) => changeReason(caller, changes, reason));
       return reportDocumentFor(this.data, saved, caller.companyId, this.now);
+    });
+  }
+
+  /**
+   * What a PATCH would do to the alert, without making it: the same checks as update (role,
+   * limits), nothing written. The desk shows it beside the reason it asks for.
+   */
+  preview(caller: Caller, id: string, patch: LabelReportPatch): { alertBefore: { level: number; timestamp: number }; alertAfter: { level: number; timestamp: number } } {
+    requirePermission(caller, 'labelReports:update');
+    return this.data.read(() => {
+      const before = this.writer.load(id);
+      const role = before && roleOf(before, caller.companyId);
+      if (!before || !role) throw notFound(id);
+      const after = withValues(before, valuesOfPatch(patch), caller.companyId);
+      if (patch.limits) checkLimits(after.senseConfig.limits);
+      checkRole(role, patch);
+      return { alertBefore: { ...before.figures.alert }, alertAfter: { ...after.figures.alert } };
     });
   }
 

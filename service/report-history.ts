@@ -57,6 +57,7 @@ export function mergeHistory(
         seq: change.seq,
         kind: change.kind,
         changes: own.map((c) => ({ field: c.field, old: c.old, new: c.new })),
+        ...(change.reason === undefined ? {} : { reason: change.reason }),
         at: change.at,
         actor: withPerson(nameActor(change.actor), personOfChange(change.actor, loginOf)),
       },
@@ -73,6 +74,9 @@ export function mergeHistory(
     if (row.kind === 'comment') entry = { type: 'comment', text: row.text ?? '', ...base };
     else if (row.kind === 'acknowledgement') {
       entry = { type: 'acknowledgement', note: row.text, alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 }, ...signed, ...base };
+    } else if (row.kind === 'withdrawal') {
+      entry = { type: 'withdrawal', previous: decision, text: row.text ?? '', alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 }, ...base };
+      decision = null;
     } else {
       entry = { type: 'decision', decision: row.decision!, previous: decision, reason: row.text ?? '', ...signed, ...base };
       decision = row.decision;

@@ -24,6 +24,7 @@ import type {
   Review,
   ReviewAuthor,
   ReviewDecision,
+  Withdrawal,
 } from '../schema/review';
 import { toTimeline } from '../sense';
 import { explainAlert } from '../sense/alert-explanation';
@@ -241,13 +242,21 @@ function roleForbidden(message: string): RoleForbiddenError {
 export function reviewOf(rows: readonly ReviewEntry[]): Review {
   let acknowledgement: Acknowledgement | null = null;
   let decision: ReviewDecision | null = null;
+  let withdrawal: Withdrawal | null = null;
   const comments: Comment[] = [];
   for (const row of rows) {
     if (row.kind === 'comment') comments.push(commentOf(row));
     else if (row.kind === 'acknowledgement') acknowledgement = acknowledgementOf(row);
-    else decision = decisionOf(row);
+    else if (row.kind === 'withdrawal') {
+      withdrawal = withdrawalOf(row);
+      decision = null;
+    } else {
+      decision = decisionOf(row);
+      withdrawal = null;
+    }
   }
-  return { acknowledgement, decision, comments };
+  // Only a standing withdrawal is told: a review without one reads as it always did.
+  return { acknowledgement, decision, ...(withdrawal ? { withdrawal } : {}), comments };
 }
 
 export function authorOf(row: ReviewEntry): ReviewAuthor {
@@ -271,6 +280,10 @@ function acknowledgementOf(row: ReviewEntry): Acknowledgement {
     alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 },
     ...signatureOf(row),
   };
+}
+
+function withdrawalOf(row: ReviewEntry): Withdrawal {
+  return { id: String(row.id), text: row.text ?? '', alert: { level: row.alert?.level ?? 0, timestamp: row.alert?.timestamp ?? 0 }, by: authorOf(row), at: row.at };
 }
 
 function decisionOf(row: ReviewEntry): ReviewDecision {

@@ -22,6 +22,16 @@ export interface ReportChange {
   after: Report | undefined;
   changes: readonly FieldChange[];
   actor: Actor;
+  /** What the change is and why, when its caller said. */
+  note?: ChangeNote;
+}
+
+/** What a caller says of its change, beside who made it. */
+export interface ChangeNote {
+  /** Why: kept in the change log beside the old and new values. */
+  reason?: string;
+  /** What made it, when the actor alone does not say (a key's tap is 'tap'). */
+  via?: 'tap';
 }
 
 /** Runs inside the change's transaction: what it writes commits or rolls back with the change. */
@@ -59,7 +69,7 @@ export class ReportWriter {
    * loaded, when the caller has it; else it is loaded here) with its own `updated`. Returns
    * whether anything changed.
    */
-  put(report: Report, actor: Actor, stored: Report | null | undefined = undefined): boolean {
+  put(report: Report, actor: Actor, stored: Report | null | undefined = undefined, note?: ChangeNote): boolean {
     return this.atomically(() => {
       const before = stored === undefined ? this.load(report.id) : (stored ?? undefined);
       if (!before) {
@@ -71,7 +81,7 @@ export class ReportWriter {
       // Written even without a logged change: the order of custom fields is no fact, yet kept.
       this.data.reports.write(report, before);
       const changes = diffReports(before, report);
-      if (changes.length > 0) this.committed({ kind: 'update', before, after: report, changes, actor });
+      if (changes.length > 0) this.committed({ kind: 'update', before, after: report, changes, actor, note });
       return changes.length > 0;
     });
   }
@@ -79,15 +89,17 @@ export class ReportWriter {
   /**
    * `before` (as loaded) becomes `after`, the rules' edit of it: when any value changed,
    * `updated` moves forward, only what changed is written, and the change is logged. Returns
-   * the report as it now stands.
+   * the report as it now stands. `noteOf` says why, given what changed.
    */
-  edit(before: Report, after: Report, actor: Actor): Report {
+  edit(before: Report, after: Report, actor: Actor, noteOf?: ChangeNote | ((changes: readonly FieldChange[]) => ChangeNote | undefined)): Report {
     return this.atomically(() => {
       const changes = diffReports(before, after);
+      // A note may depend on what changed (the reason rule); it may refuse the change by throwing.
+      const note = typeof noteOf === 'function' ? noteOf(changes) : noteOf;
       if (changes.length === 0) return before;
       const saved = { ...after, updated: nextUpdated(before.updated, this.now()) };
       this.data.reports.write(saved, before);
-      this.committed({ kind: 'update', before, after: saved, changes, actor });
+      this.committed({ kind: 'update', before, after: saved, changes, actor, note });
       return saved;
     });
   }
@@ -101,7 +113,10 @@ export class ReportWriter {
     return this.atomically(() => {
       const written = reports.insertNewReports();
       const { actor: kind, apiKeyId } = actorColumns(actor);
+      const lastSeq = this.data.audit.lastId('change_log');
       reports.logNewReports({ kind: 'create', changes: JSON.stringify([]), actor: kind, apiKeyId, at: this.now().toISOString() });
+      // Written in bulk, so chained here, in the same transaction.
+      this.data.audit.sealAfter('change_log', lastSeq);
       return written;
     });
   }
@@ -138,6 +153,7 @@ export class ReportWriter {
       actor: change.actor,
       companies: report.access.map((a) => a.companyId),
       at: this.now().toISOString(),
+      reason: change.note?.reason ?? null,
     });
     for (const listener of this.listeners) listener(change);
   }

@@ -4,6 +4,8 @@
  * Composed here from the database and the one writer; the composition root (host/open-service.ts)
  * adds what lives above the rules (sync, webhook delivery).
  */
+import { AuditTrail } from './audit-trail';
+import { withdrawDecisionsOnAlertChange } from './decision-withdrawal';
 import type { Writable } from 'node:stream';
 import type { DataStore } from '../db/data-store';
 import type { DemoOptions } from '../demo';
@@ -51,6 +53,8 @@ export interface ServiceRules {
   csv: ReportCsvExport;
   /** Facets and group figures of the list's matches. */
   insights: InsightsService;
+  /** The hash chains verified, and the trail as CSV. */
+  audit: AuditTrail;
   importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
   exportBundle(out: Writable): Promise<ExportCounts>;
   createDemoData(options: DemoOptions): DemoSummary;
@@ -69,6 +73,8 @@ export function composeRules(
   onRead?: (read: ReportRead) => void,
 ): { rules: ServiceRules; webhookOutbox: WebhookOutbox } {
   const reports = new LabelReportService(data, writer, now, onRead);
+  // A change that moves the alert withdraws the decisions taken on it, in its transaction.
+  writer.onChange(withdrawDecisionsOnAlertChange(data, now));
   // What taking in labels and sync pulls announce (ReportEvents) lands here, in the transaction of its change.
   const webhookOutbox = new WebhookOutbox(data, reports, now);
   const users = new Users(data, now);
@@ -89,6 +95,7 @@ export function composeRules(
     reportHistory: new ReportHistoryService(data),
     csv: new ReportCsvExport(data),
     insights: new InsightsService(data),
+    audit: new AuditTrail(data),
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),
     createDemoData: (demo) => seedDemo(data, writer, demo, now),

@@ -39,6 +39,11 @@ import {
   reviewStateSchema,
 } from '../../schema/review-list';
 import { parseReviewConditions } from '../../service/review-list';
+import { reasonFromHeader } from '../../service/change-reason';
+import { alertPreviewSchema } from '../../schema/review';
+
+/** The header a PATCH carries its reason in: the body keeps the shape of the interface. */
+const CHANGE_REASON_HEADER = 'x-change-reason';
 
 const REPORT = shape('LabelReport', labelReportSchema);
 const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema).describe('The answer to output=normal (the default).'), [
@@ -112,10 +117,21 @@ const UPDATE_DOC: OperationDoc = {
   summary: 'Change some properties of one label report',
   description:
     'Send only the fields to change; nothing changes unless every field is allowed and valid. ' +
-    'Editors may not change limits; viewers may change only hasFlag and isArchived (403).',
+    'Editors may not change limits; viewers may change only hasFlag and isArchived (403). ' +
+    'A change of limits, trim or status takes its reason in the x-change-reason header (percent-encoded UTF-8): ' +
+    'the desktop app and signed-in people must give one (400 REASON_REQUIRED); a key that gives none is logged as "no reason given (tool)".',
   params: { id: reportId },
   body: PATCH,
   responses: { 200: { description: 'The report after the change', shape: REPORT } },
+};
+
+const PREVIEW_DOC: OperationDoc = {
+  operationId: 'previewLabelReportUpdate',
+  summary: 'The alert a PATCH body would give the report, without changing it',
+  description: 'The same checks as the PATCH (403, 404, 400); nothing is written. The desk shows the change to the alert beside the reason it asks for.',
+  params: { id: reportId },
+  body: PATCH,
+  responses: { 200: { description: 'The alert now and after the change', shape: shape('AlertPreview', alertPreviewSchema) } },
 };
 
 const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_PARAMETERS };
@@ -156,11 +172,17 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports'>, optio
       return reply.type('application/json; charset=utf-8').send(json);
     });
 
+    app.post<{ Params: { id: string } }>('/local/labelReports/:id/preview', { config: { openapi: PREVIEW_DOC, checks: UPDATE_CHECKS } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const patch = parseObjectBody(labelReportPatchSchema, request.body);
+      return reply.send(service.reports.preview(caller, request.params.id, patch));
+    });
+
     app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: UPDATE_DOC, checks: UPDATE_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
       const patch = parseObjectBody(labelReportPatchSchema, request.body);
       const updated = await waitForDatabase(
-        () => service.reports.updateDocument(caller, request.params.id, patch),
+        () => service.reports.updateDocument(caller, request.params.id, patch, reasonFromHeader(request.headers[CHANGE_REASON_HEADER])),
         options.busyWaitMs,
         clients.signal(request, reply),
       );

@@ -82,6 +82,12 @@ const HISTORY_DOC: OperationDoc = {
   params,
   responses: { 200: { description: 'The history', shape: shape('ReportHistory', reportHistorySchema) } },
 };
+const HISTORY_CSV_DOC: OperationDoc = {
+  operationId: 'getLabelReportHistoryCsv',
+  summary: 'The report’s audit trail as CSV: its change log (with reasons) and the company’s review entries, each with its hashes',
+  params,
+  responses: { 200: { description: 'Change log entries by seq, then review entries by id', shape: csvText, mediaType: 'text/csv' } },
+};
 const READINGS_CSV_DOC: OperationDoc = {
   operationId: 'getLabelReportReadingsCsv',
   summary: 'The report’s readings as CSV: timestamp (ISO 8601 UTC), temperature, humidity, inTrimmedRange',
@@ -126,7 +132,7 @@ const READ_WORDS: RouteChecks = { permission: 'labelReports:read', query: [] };
 
 type WithId = { Params: { id: string } };
 
-export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory'>, options: { busyWaitMs: number; clients: ClientGate }) {
+export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory' | 'audit'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { reviews } = service;
   const { clients } = options;
   /** A read at its turn, for a client still there (client-gate.ts). */
@@ -181,6 +187,13 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
     app.get<WithId>('/local/labelReports/:id/history', { config: { openapi: HISTORY_DOC, checks: READ } }, async (request, reply) => {
       const caller = callerOf(request);
       return answer(request, reply, () => service.reportHistory.history(caller, request.params.id));
+    });
+
+    app.get<WithId>('/local/labelReports/:id/history.csv', { config: { openapi: HISTORY_CSV_DOC, checks: READ } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const text = await clients.run(request, () => service.audit.companyCsv(caller, request.params.id));
+      if (text === CLIENT_GONE) return clients.abandon(request, reply);
+      return sendCsv(request, reply, [text], `label-report-${request.params.id}-history.csv`);
     });
 
     app.get<WithId>('/local/labelReports/:id/readings.csv', { config: { openapi: READINGS_CSV_DOC, checks: READINGS_CSV } }, async (request, reply) => {

@@ -44,9 +44,9 @@ import {
   webhookSchema,
 } from '../../schema/webhooks';
 import type { CreatedWebhook, CreateWebhookBody, Delivery, UpdateWebhookBody, Webhook } from '../../schema/webhooks';
-import { companyNameListSchema, customFieldUsageListSchema } from '../../schema/review';
+import { alertPreviewSchema, companyNameListSchema, customFieldUsageListSchema } from '../../schema/review';
 import { reviewListedPageSchema, reviewMinimalPageSchema, type ReviewMinimalReport } from '../../schema/review-list';
-import type { CompanyName, CustomFieldUsage } from '../../schema/review';
+import type { AlertPreview, CompanyName, CustomFieldUsage } from '../../schema/review';
 
 /** status 0 means no HTTP answer at all (service down, or the request was refused by the network). */
 export class ApiClientError extends Error {
@@ -83,7 +83,7 @@ export interface ListParams {
 }
 
 /** One request to the service: JSON in and out, or the answer's text (CSV) with `as: 'text'`. */
-export type RequestOptions = { query?: Record<string, string>; body?: unknown; signal?: AbortSignal; as?: 'json' | 'text' };
+export type RequestOptions = { query?: Record<string, string>; body?: unknown; signal?: AbortSignal; as?: 'json' | 'text'; headers?: Record<string, string> };
 
 export interface ApiClient {
   readonly baseUrl: string;
@@ -100,7 +100,10 @@ export interface ApiClient {
   listReports(params: ListParams & { output: 'minimal' }, signal?: AbortSignal): Promise<Page<MinimalLabelReport>>;
   listReports(params: ListParams & { output?: 'normal' }, signal?: AbortSignal): Promise<Page<ListedLabelReport>>;
   getReport(id: string, signal?: AbortSignal): Promise<LabelReport>;
-  patchReport(id: string, patch: LabelReportPatch): Promise<LabelReport>;
+  /** `reason` travels in the x-change-reason header: why the verdict's inputs changed. */
+  patchReport(id: string, patch: LabelReportPatch, reason?: string): Promise<LabelReport>;
+  /** The alert the patch would give, nothing changed. */
+  previewReport?(id: string, patch: LabelReportPatch): Promise<AlertPreview>;
   session(signal?: AbortSignal): Promise<Session>;
   info(signal?: AbortSignal): Promise<ServiceInfo>;
   listKeys(signal?: AbortSignal): Promise<ApiKeyInfo[]>;
@@ -167,6 +170,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
     for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = { 'x-api-key': options.apiKey, accept: init.as === 'text' ? 'text/csv, text/plain' : 'application/json' };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
+    Object.assign(headers, init.headers);
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -253,9 +257,15 @@ export function createApiClient(options: ClientOptions): ApiClient {
     async getReport(id: string, signal?: AbortSignal) {
       return parse(labelReportSchema, await request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, { signal }), 'a report');
     },
-    async patchReport(id: string, patch: LabelReportPatch) {
-      const body = await request('PATCH', `/v2/labelReports/${encodeURIComponent(id)}`, { body: checked(labelReportPatchSchema, patch) });
+    async patchReport(id: string, patch: LabelReportPatch, reason?: string) {
+      // A header holds Latin-1 only: the reason goes percent-encoded, and the service decodes it.
+      const headers = reason === undefined ? undefined : { 'x-change-reason': encodeURIComponent(reason) };
+      const body = await request('PATCH', `/v2/labelReports/${encodeURIComponent(id)}`, { body: checked(labelReportPatchSchema, patch), headers });
       return parse(labelReportSchema, body, 'a report');
+    },
+    async previewReport(id: string, patch: LabelReportPatch) {
+      const body = await request('POST', `/local/labelReports/${encodeURIComponent(id)}/preview`, { body: checked(labelReportPatchSchema, patch) });
+      return parse(alertPreviewSchema, body, 'the change to the alert');
     },
     async session(signal?: AbortSignal) {
       return parse(sessionSchema, await request('GET', '/local/session', { signal }), 'session details');

@@ -21,6 +21,7 @@ import { FactsPanel } from './FactsPanel';
 import { FiguresPanel } from './FiguresPanel';
 import { FlagArchiveToggles } from './FlagArchiveToggles';
 import { HistoryPanel } from './HistoryPanel';
+import { ChangeReasonDialog } from './ChangeReasonDialog';
 import { LimitsEditor } from './LimitsEditor';
 import { PendingMark } from './PendingMark';
 import { PrintedLimits } from './PrintView';
@@ -71,6 +72,7 @@ function DetailBody({ report }: { report: LabelReport }) {
       <ReviewPanel report={report} rights={reviewRights(report, session)} />
       <PrintedLimits limits={report.senseConfig.limits} />
       <h3 className="section-title">Edit</h3>
+      <ChangeReasonDialog />
       <LimitsEditor key={`limits:${version}`} report={report} rights={rights} notice={notices.limits} />
       <BookkeepingEditor key={`book:${version}`} report={report} rights={rights} notice={notices.bookkeeping} />
       <CustomFieldsEditor key={`cf:${version}`} report={report} rights={rights} notice={notices.customFields} />

@@ -240,6 +240,11 @@ export function ReviewPanel({ report, rights }: { report: LabelReport; rights: R
                   <span className={`decision decision--${review.decision.decision}`}>{decisionLabel(review.decision.decision)}</span> —{' '}
                   {review.decision.reason} <ByLine author={review.decision.by} at={review.decision.at} zone={zone} signed={review.decision} />
                 </>
+              ) : review.withdrawal ? (
+                <span data-testid="review-withdrawal">
+                  <span className="decision decision--withdrawn">Withdrawn</span> — {review.withdrawal.text}.{' '}
+                  <strong>A new decision is needed.</strong> <ByLine author={review.withdrawal.by} at={review.withdrawal.at} zone={zone} />
+                </span>
               ) : (
                 'None yet.'
               )}

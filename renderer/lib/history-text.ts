@@ -112,11 +112,22 @@ export function historyLines(entry: HistoryEntry, zone: TimeZoneSetting, company
     case 'change':
       if (entry.kind === 'create') return [{ label: 'Created', text: 'the report came into this database' }];
       if (entry.kind === 'remove') return [{ label: 'Removed', text: 'the report left this database' }];
-      return entry.changes.map((c) => ({
-        label: fieldLabel(c.field, companyNames),
-        old: valueText(c.field, c.old, zone),
-        text: valueText(c.field, c.new, zone),
-      }));
+      return [
+        ...entry.changes.map((c) => ({
+          label: fieldLabel(c.field, companyNames),
+          old: valueText(c.field, c.old, zone),
+          text: valueText(c.field, c.new, zone),
+        })),
+        ...(entry.reason === undefined ? [] : [{ label: 'Reason', text: entry.reason }]),
+      ];
+    case 'withdrawal':
+      return [
+        {
+          label: 'Decision withdrawn',
+          ...(entry.previous !== null && { old: decisionLabel(entry.previous) }),
+          text: `${entry.text}; the report awaits a new decision`,
+        },
+      ];
     case 'comment':
       return [{ label: 'Comment', text: entry.text }];
     case 'acknowledgement':

@@ -10,6 +10,7 @@ import type { ApiClient } from '../api/client';
 import { labelReportPatchSchema } from '../../schema/report';
 import type { LabelReport, LabelReportPatch } from '../../schema/report';
 import { plainApiError, plainZodError } from '../lib/plain-words';
+import type { AlertPreview } from '../../schema/review';
 
 /** Parts of the detail that save separately, so each shows its own result next to its form. */
 export type EditSection = 'limits' | 'bookkeeping' | 'customFields' | 'flags' | 'trim';
@@ -38,14 +39,35 @@ export interface DetailState {
   open(id: string): Promise<void>;
   close(): void;
   reload(): Promise<void>;
-  /** Validate and send a PATCH; resolves true when the server accepted it. */
-  save(section: EditSection, patch: LabelReportPatch): Promise<boolean>;
+  /**
+   * Validate and send a PATCH; resolves true when the server accepted it. A change to what the
+   * verdict rests on (limits, trim, status) is not sent yet: it waits in `pending` for a reason.
+   */
+  save(section: EditSection, patch: LabelReportPatch, reason?: string): Promise<boolean>;
+  /** A verdict change waiting for its reason, with what it does to the alert once known. */
+  pending: PendingChange | null;
+  /** Sends the pending change with its reason. */
+  confirm(reason: string): Promise<boolean>;
+  /** Drops the pending change. */
+  cancelPending(): void;
   clearOutcome(): void;
   /**
    * A problem a form found before sending, shown in the section's one message line (replacing
    * an earlier "saved"); null clears that section's message.
    */
   refuse(section: EditSection, message: string | null): void;
+}
+
+export interface PendingChange {
+  section: EditSection;
+  patch: LabelReportPatch;
+  /** Null while it is asked, or when the service could not tell. */
+  preview: AlertPreview | null;
+}
+
+/** Whether the patch changes what the alert and the decision rest on. */
+export function changesVerdict(report: LabelReport, patch: LabelReportPatch): boolean {
+  return patch.limits !== undefined || patch.trim !== undefined || (patch.status !== undefined && patch.status !== report.status);
 }
 
 /** What each section does, to complete "This key may not …". */
@@ -75,6 +97,7 @@ export function createDetailStore(options: DetailStoreOptions) {
     error: null,
     saving: null,
     outcome: null,
+    pending: null,
 
     async open(id) {
       controller?.abort();
@@ -82,7 +105,7 @@ export function createDetailStore(options: DetailStoreOptions) {
       controller = own;
       // Keep showing the same report while it reloads; a different one starts blank.
       const keep = get().report?.id === id ? get().report : null;
-      set({ id, report: keep, loading: true, error: null, outcome: null });
+      set({ id, report: keep, loading: true, error: null, outcome: null, pending: keep ? get().pending : null });
       const client = options.getClient();
       if (!client) {
         set({ loading: false, error: 'Not connected to the LabelDesk service.' });
@@ -109,7 +132,7 @@ export function createDetailStore(options: DetailStoreOptions) {
       if (id) await get().open(id);
     },
 
-    async save(section, patch) {
+    async save(section, patch, reason) {
       const { report } = get();
       const client = options.getClient();
       if (!report || !client) return false;
@@ -119,9 +142,20 @@ export function createDetailStore(options: DetailStoreOptions) {
         return false;
       }
       const id = report.id;
+      if (reason === undefined && changesVerdict(report, checked.data)) {
+        const pending: PendingChange = { section, patch: checked.data, preview: null };
+        set({ pending, outcome: null });
+        try {
+          const preview = (await client.previewReport?.(id, checked.data)) ?? null;
+          if (get().pending === pending) set({ pending: { ...pending, preview } });
+        } catch (err) {
+          if (get().pending === pending) set({ pending: null, outcome: { section, ok: false, message: plainApiError(err, SECTION_ACTIONS[section]) } });
+        }
+        return false;
+      }
       set({ saving: section, outcome: null });
       try {
-        const updated = await client.patchReport(id, checked.data);
+        const updated = await client.patchReport(id, checked.data, reason);
         options.onReportChanged?.(updated);
         if (get().id === id) set({ report: updated, saving: null, outcome: { section, ok: true, message: SAVED_MESSAGES[section] } });
         return true;
@@ -132,6 +166,15 @@ export function createDetailStore(options: DetailStoreOptions) {
         return false;
       }
     },
+
+    async confirm(reason) {
+      const pending = get().pending;
+      if (!pending) return false;
+      set({ pending: null });
+      return get().save(pending.section, pending.patch, reason);
+    },
+
+    cancelPending: () => set({ pending: null }),
 
     clearOutcome: () => set({ outcome: null }),
 

@@ -126,7 +126,8 @@ export function createReviewStore(options: { getClient(): ApiClient | null }) {
 
       async refresh() {
         const reportId = get().reportId;
-        if (reportId) await fetchParts(reportId, { alerts: true, review: false, history: true });
+        // The review too: a change that moved the alert has withdrawn the decision.
+        if (reportId) await fetchParts(reportId, { alerts: true, review: true, history: true });
       },
 
       clear() {

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { MIGRATIONS, schemaVersion, SCHEMA_VERSION } from '../../db/database';
+import { MIGRATIONS, openDatabase, schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import { DataStore } from '../../db/data-store';
 import peopleAndAudit from '../../db/migrations/013-people-and-audit';
 import { databaseAt, temporaryFolder } from './migration-fixture';
@@ -28,11 +28,17 @@ it('keeps every review entry written by a key and accepts people, signatures and
   db.prepare(`INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at) VALUES ('r1', 'create', '[]', 'import', NULL, '["acme"]', '2026-11-01T00:00:00.000Z')`).run();
   db.close();
 
+  // The migration alone, before the data store seals the old entries into their chains.
+  openDatabase(file).close();
+  const migrated = new Database(file, { readonly: true });
+  expect(schemaVersion(migrated)).toBe(SCHEMA_VERSION);
+  expect(migrated.prepare('SELECT seq, reason, user_id, hash FROM change_log').all()).toEqual([{ seq: 1, reason: null, user_id: null, hash: null }]);
+  migrated.close();
+
   const data = DataStore.open(file);
   try {
     const raw = new Database(file, { readonly: true });
-    expect(schemaVersion(raw)).toBe(SCHEMA_VERSION);
-    expect(raw.prepare('SELECT seq, reason, user_id, hash FROM change_log').all()).toEqual([{ seq: 1, reason: null, user_id: null, hash: null }]);
+    expect(raw.prepare('SELECT COUNT(*) FROM change_log WHERE hash IS NULL').pluck().get()).toBe(0);
     raw.close();
 
     const before = data.reviews.entries('r1', 'acme');

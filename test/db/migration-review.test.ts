@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { ChangeLogStore } from '../../db/change-log-store';
 import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import review from '../../db/migrations/004-review';
 import { openService } from '../../host/open-service';
@@ -24,7 +23,8 @@ it('adds the review to a database holding reports, a change log and webhooks, ke
   const file = join(dir(), 'before-review.sqlite');
   const bundled = makeReport('v1', { access: [{ companyId: 'nordic', role: 'editor' }] });
   const db = databaseAt(file, REVIEW_VERSION - 1, [bundled]);
-  new ChangeLogStore(db).append({ reportId: 'v1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
+  // The schema of that version: the entry as its change log held it.
+  db.prepare(`INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at) VALUES (?, 'create', '[]', 'import', NULL, ?, ?)`).run('v1', '["acme","nordic"]', '2026-11-01T00:00:00.000Z');
   db.prepare(
     `INSERT INTO webhooks (id, company_id, url, events, description, enabled, created, secret)
      VALUES ('wh1', 'acme', 'http://127.0.0.1:9/hook', '["labelReport.tapped"]', '', 1, '2026-11-01T00:00:00.000Z', 'whsec_c2VjcmV0')`,

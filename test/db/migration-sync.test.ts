@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { ChangeLogStore } from '../../db/change-log-store';
 import { MIGRATIONS, schemaVersion, SCHEMA_VERSION } from '../../db/database';
 import sync from '../../db/migrations/005-sync';
 import { openService } from '../../host/open-service';
@@ -23,7 +22,8 @@ it('adds sync to a database holding reports, a change log and webhooks, keeping 
   const file = join(dir(), 'before-sync.sqlite');
   const bundled = [makeReport('s1', { access: [{ companyId: 'nordic', role: 'editor' }] }), makeReport('s2')];
   const db = databaseAt(file, SYNC_VERSION - 1, bundled);
-  new ChangeLogStore(db).append({ reportId: 's1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
+  // The schema of that version: the entry as its change log held it.
+  db.prepare(`INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at) VALUES (?, 'create', '[]', 'import', NULL, ?, ?)`).run('s1', '["acme","nordic"]', '2026-11-01T00:00:00.000Z');
   db.prepare(
     `INSERT INTO webhooks (id, company_id, url, events, description, enabled, created, secret)
      VALUES ('wh1', 'acme', 'http://127.0.0.1:9/hook', '["labelReport.tapped"]', '', 1, '2026-11-01T00:00:00.000Z', 'whsec_c2VjcmV0')`,

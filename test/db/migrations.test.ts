@@ -10,7 +10,6 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStore } from '../../db/data-store';
 import { migrate, MIGRATIONS, schemaVersion, SCHEMA_VERSION, type Db } from '../../db/database';
-import { ChangeLogStore } from '../../db/change-log-store';
 import { ReportStore } from '../../db/report-store';
 import { openService } from '../../host/open-service';
 import { rowsFromReport } from '../../db/report-convert';
@@ -100,7 +99,8 @@ describe('migrations', () => {
     const bundled = makeReport('w1', { access: [{ companyId: 'nordic', role: 'editor' }] });
     const r = recordFromBundle(bundled);
     new ReportStore(db).replace(r);
-    new ChangeLogStore(db).append({ reportId: 'w1', kind: 'create', changes: [], actor: { kind: 'import' }, companies: ['acme', 'nordic'], at: '2026-11-01T00:00:00.000Z' });
+    // The schema of that version: the entry as its change log held it.
+  db.prepare(`INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at) VALUES (?, 'create', '[]', 'import', NULL, ?, ?)`).run('w1', '["acme","nordic"]', '2026-11-01T00:00:00.000Z');
     db.close();
 
     const reference = openService(join(dir, `reference-${++n}.sqlite`), { now: () => new Date('2026-11-20T10:00:00.000Z') });

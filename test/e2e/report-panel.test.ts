@@ -11,7 +11,7 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, reportPdf } from '../../cli/report';
 import { openService } from '../../host/open-service';
@@ -25,6 +25,8 @@ import type { LabelReport } from '../../schema/report';
 import type { AlertExplanation } from '../../schema/review';
 import type { CreatedApiKey } from '../../service/api-keys';
 import { pdfText } from '../support/pdf-text';
+import { parseListQuery } from '../../query/list-query';
+import { alertLevelInfo } from '../../renderer/lib/format';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
 import { formatUtc } from '../../sense/alert-rules';
 import { launchChromium, prepare, shot, waitAttr, waitText, watchProblems } from './browser';
@@ -37,6 +39,7 @@ let browser: Browser;
 let target: ReportWithExcursions;
 let editor: CreatedApiKey;
 let readOnly: CreatedApiKey;
+let second: { id: string; level: number };
 const problems: string[] = [];
 
 beforeAll(async () => {
@@ -45,6 +48,7 @@ beforeAll(async () => {
   dbFile = prepared.dbFile;
   uiDir = prepared.uiDir;
   target = findReportWithExcursions(prepared.dbFile, 'acme');
+  second = anotherAlertingReport(prepared.dbFile, 'acme', target.report.id);
   const acme = prepared.summary.keys.filter((k) => k.companyId === 'acme');
   editor = acme.find((k) => k.permissions.includes('labelReports:update'))!;
   readOnly = acme.find((k) => !k.permissions.includes('labelReports:update'))!;
@@ -57,6 +61,15 @@ afterAll(async () => {
   await service?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/** The confirmation a verdict change waits in: it tells what the alert does, and takes the reason. */
+async function confirmChange(detail: Locator, reason: string): Promise<void> {
+  const dialog = detail.getByTestId('change-reason');
+  await waitText(dialog.getByTestId('change-effect'), 'The alert');
+  await dialog.locator('textarea[name=changeReason]').fill(reason);
+  await dialog.getByRole('button', { name: 'Confirm change' }).click();
+  await expect.poll(() => dialog.count()).toBe(0);
+}
 
 async function open(key: string, search: string, expected?: RegExp): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
@@ -106,6 +119,8 @@ describe('the report panel in Chromium', () => {
       const oldMax = report.senseConfig.limits.maxTemperature;
       await detail.locator('input[name=maxTemperature]').fill(String(oldMax + 1));
       await detail.getByRole('button', { name: 'Save limits' }).click();
+      // Nothing is saved before the reason is given, beside what the change does to the alert.
+      await confirmChange(detail, 'Carrier spec sheet allows one degree more.');
       await waitText(detail.getByTestId('save-limits'), 'Limits saved');
 
       // Reference and status, in one save.
@@ -115,6 +130,7 @@ describe('the report panel in Chromium', () => {
       await bookkeeping.locator('input[name=labelReference]').fill(newReference);
       await bookkeeping.locator('select[name=status]').selectOption(newStatus);
       await bookkeeping.getByRole('button', { name: 'Save' }).click();
+      await confirmChange(detail, 'Shipment delivered.');
       await waitText(detail.getByTestId('save-bookkeeping'), 'Saved');
 
       // The flag, a switch that shows its state.
@@ -135,6 +151,7 @@ describe('the report panel in Chromium', () => {
       await detail.locator('input[name=trimStart]').fill(toDateTimeInput(trim.startTime, 'local'));
       await detail.locator('input[name=trimEnd]').fill(toDateTimeInput(trim.endTime, 'local'));
       await detail.getByRole('button', { name: 'Apply trim' }).click();
+      await confirmChange(detail, 'First and last readings were taken at the dock.');
       await waitText(detail.getByTestId('trim-state'), 'Trimmed to');
 
       // A comment, and the decision with its reason.
@@ -156,6 +173,7 @@ describe('the report panel in Chromium', () => {
       const line = (field: string, old: unknown, now: unknown) =>
         `${fieldLabel(field, new Map())}: ${valueText(field, old, 'local')} → ${valueText(field, now, 'local')}`;
       await waitText(history, line('limits.maxTemperature', oldMax, oldMax + 1));
+      await waitText(history, 'Reason: Carrier spec sheet allows one degree more.');
       await waitText(history, line('labelReference', report.labelReference, newReference));
       await waitText(history, line('status', report.status, newStatus));
       await waitText(history, line('hasFlag', report.hasFlag, !report.hasFlag));
@@ -328,6 +346,39 @@ describe('the report panel in Chromium', () => {
     expect(texts.app.some((l) => /^Save\b/.test(l))).toBe(false);
   });
 
+  it('asks for a reason when raised limits clear the alert, and shows the decision withdrawn', async () => {
+    const page = await open(editor.key, `?report=${encodeURIComponent(second.id)}`);
+    try {
+      const detail = page.getByTestId('report-detail');
+      const decision = detail.getByTestId('decision-form');
+      await decision.getByLabel('Rejected').check();
+      await decision.locator('textarea[name=reason]').fill('Excursion above the limit.');
+      await decision.getByRole('button', { name: 'Save decision' }).click();
+      await waitText(detail.getByTestId('review-decision'), 'Rejected');
+
+      await detail.locator('input[name=minTemperature]').fill('-100');
+      await detail.locator('input[name=maxTemperature]').fill('100');
+      await detail.getByRole('button', { name: 'Save limits' }).click();
+      const dialog = detail.getByTestId('change-reason');
+      await waitText(dialog.getByTestId('change-effect'), `The alert will change from ${alertLevelInfo(second.level).label} to None`);
+      // No reason, no change.
+      expect(await dialog.getByRole('button', { name: 'Confirm change' }).isDisabled()).toBe(true);
+      await dialog.locator('textarea[name=changeReason]').fill('Validated stability data for this product.');
+      await dialog.getByRole('button', { name: 'Confirm change' }).click();
+      await waitText(detail.getByTestId('save-limits'), 'Limits saved');
+      const withdrawn = detail.getByTestId('review-withdrawal');
+      await waitText(withdrawn, `alert changed from ${alertLevelInfo(second.level).label} to None`);
+      await waitText(withdrawn, 'reason Validated stability data for this product.');
+      await waitText(withdrawn, 'A new decision is needed.');
+      const history = detail.getByTestId('history-list');
+      await waitText(history, 'Reason: Validated stability data for this product.');
+      await waitText(history, 'Decision withdrawn');
+      await shot(page, 'report-panel-withdrawn');
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
+
   it('tells a read-only key once, in words, and offers it no forms', async () => {
     const page = await open(readOnly.key, `?report=${encodeURIComponent(target.report.id)}`);
     try {
@@ -374,3 +425,24 @@ describe('the report panel in Chromium', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/**
+ * A report of the company's own, other than `except`, with an alert that temperature limits of
+ * -100 and 100 °C clear (the service's preview says so) and without humidity limits.
+ */
+function anotherAlertingReport(dbFile: string, companyId: string, except: string): { id: string; level: number } {
+  const service = openService(dbFile);
+  try {
+    const caller = { keyId: 'test', companyId, permissions: new Set(['labelReports:read', 'labelReports:update'] as const) };
+    const page = service.reports.list(caller, parseListQuery({ filter: 'alert.level[gte]1', order: 'created[asc]', pageSize: '500', output: 'minimal' }));
+    for (const row of page.data) {
+      if (row.company.id !== companyId || row.id === except) continue;
+      if (service.reports.retrieve(caller, row.id).senseConfig.limits.minHumidity !== undefined) continue;
+      const preview = service.reports.preview(caller, row.id, { limits: { minTemperature: -100, maxTemperature: 100 } });
+      if (preview.alertAfter.level === 0) return { id: row.id, level: row.alert.level };
+    }
+    throw new Error(`the demo data has no second report of ${companyId} whose alert wide limits clear`);
+  } finally {
+    service.close();
+  }
+}

@@ -106,6 +106,8 @@ describe('the document', () => {
       '/local/labelReports/{id}/acknowledgement': ['put'],
       '/local/labelReports/{id}/decision': ['put'],
       '/local/labelReports/{id}/history': ['get'],
+      '/local/labelReports/{id}/history.csv': ['get'],
+      '/local/labelReports/{id}/preview': ['post'],
       '/local/labelReports/{id}/readings.csv': ['get'],
       '/local/labelReports': ['get'],
       '/local/labelReports.csv': ['get'],

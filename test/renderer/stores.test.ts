@@ -222,7 +222,7 @@ describe('detail store and edits', () => {
     const before = stores.detail.getState().report!;
     expect(before.alert.level).toBe(1);
 
-    expect(await stores.detail.getState().save('limits', { limits: { maxTemperature: 15 } })).toBe(true);
+    expect(await stores.detail.getState().save('limits', { limits: { maxTemperature: 15 } }, 'wider limits')).toBe(true);
     const after = stores.detail.getState().report!;
     expect(after.senseConfig.limits.maxTemperature).toBe(15);
     expect(after.alert.level).toBe(0);
@@ -232,7 +232,7 @@ describe('detail store and edits', () => {
     expect(row.minimalSenseData.flattenedDatapoints.every((f) => f === 0)).toBe(true);
 
     // Back again, so other tests see the fixture as built.
-    await stores.detail.getState().save('limits', { limits: { maxTemperature: 8 } });
+    await stores.detail.getState().save('limits', { limits: { maxTemperature: 8 } }, 'back');
     expect(stores.detail.getState().report!.alert.level).toBe(1);
     expect(stores.list.getState().rowAt(5)!.alert.level).toBe(1);
   });
@@ -274,11 +274,11 @@ describe('detail store and edits', () => {
     const f = server.facts[1]; // critical: readings 10–19 out of range
     await detail.getState().open(f.id);
     const start = detail.getState().report!.calculatedSenseData.datapoints[0].timestamp;
-    expect(await detail.getState().save('trim', { trim: { startTime: start, endTime: start + 5 * 600 } })).toBe(true);
+    expect(await detail.getState().save('trim', { trim: { startTime: start, endTime: start + 5 * 600 } }, 'dock readings')).toBe(true);
     const trimmed = detail.getState().report!;
     expect(trimmed.trimmedSenseData?.datapoints).toHaveLength(6);
     expect(trimmed.alert.level).toBe(0);
-    expect(await detail.getState().save('trim', { trim: null })).toBe(true);
+    expect(await detail.getState().save('trim', { trim: null }, 'whole run')).toBe(true);
     expect(detail.getState().report!.trimmedSenseData).toBeNull();
     expect(detail.getState().report!.alert.level).toBe(2);
   });

@@ -1,0 +1,106 @@
+/**
+ * The audit trail as an auditor reads it: every chain verified, and every entry of the change
+ * log and the review as CSV (RFC 4180, like the other CSVs), hashes included, so a copy can be
+ * checked against the file later.
+ */
+import { AUDIT_TABLES, type AuditTable, type ChainReport, type Row } from '../db/audit-chain';
+import type { DataStore } from '../db/data-store';
+import type { FieldChange } from '../schema/change-log';
+import { requirePermission, type Caller } from './api-keys';
+import { notFound } from './label-reports';
+import { CSV_BOM, csvLine, type CsvValue } from './report-csv';
+
+export const AUDIT_CSV_COLUMNS = [
+  'table',
+  'reportId',
+  'entry',
+  'at',
+  'kind',
+  'companyId',
+  'actor',
+  'apiKeyId',
+  'apiKeyName',
+  'userId',
+  'userLogin',
+  'userName',
+  'changes',
+  'reason',
+  'text',
+  'decision',
+  'alertLevel',
+  'alertTimestamp',
+  'meaning',
+  'zone',
+  'prevHash',
+  'hash',
+] as const;
+
+export class AuditTrail {
+  constructor(private readonly data: DataStore) {}
+
+  /** Reads every chain; see AuditChain.verify. */
+  verify(): ChainReport {
+    return this.data.read(() => this.data.audit.verify());
+  }
+
+  /** Every entry of every report (or of one), change log first, each table in chain order. */
+  *csv(reportId?: string): Generator<string> {
+    yield csvLine(AUDIT_CSV_COLUMNS);
+    const lines: string[] = [];
+    this.data.read(() => {
+      for (const table of AUDIT_TABLES) for (const row of this.data.audit.rows(table, reportId)) lines.push(csvLine(auditCsvValues(table, row)));
+    });
+    yield* lines;
+  }
+
+  /**
+   * A report's trail as its company sees it (the history's download): the change log with other
+   * companies' own flag and archive changes left out, and the company's own review entries.
+   */
+  companyCsv(caller: Caller, reportId: string): string {
+    requirePermission(caller, 'labelReports:read');
+    return this.data.read(() => {
+      if (!this.data.reports.isVisible(caller.companyId, reportId)) throw notFound(reportId);
+      let text = CSV_BOM + csvLine(AUDIT_CSV_COLUMNS);
+      for (const row of this.data.audit.rows('change_log', reportId)) {
+        const all = JSON.parse(row.changes as string) as FieldChange[];
+        const own = all.filter((c) => c.companyId === undefined || c.companyId === caller.companyId);
+        if (row.kind === 'update' && own.length === 0) continue;
+        text += csvLine(auditCsvValues('change_log', { ...row, changes: JSON.stringify(own) }));
+      }
+      for (const row of this.data.audit.rows('report_reviews', reportId)) {
+        if (row.company_id === caller.companyId) text += csvLine(auditCsvValues('report_reviews', row));
+      }
+      return text;
+    });
+  }
+}
+
+function auditCsvValues(table: AuditTable, row: Row): CsvValue[] {
+  const v = (name: string): CsvValue => (row[name] === undefined ? null : (row[name] as CsvValue));
+  const review = table === 'report_reviews';
+  return [
+    table,
+    v('label_report_id'),
+    review ? v('id') : v('seq'),
+    v('at'),
+    v('kind'),
+    review ? v('company_id') : null,
+    review ? null : v('actor'),
+    v('api_key_id'),
+    v('api_key_name'),
+    v('user_id'),
+    v('user_login'),
+    v('user_name'),
+    review ? null : v('changes'),
+    v('reason'),
+    v('text'),
+    v('decision'),
+    v('alert_level'),
+    v('alert_timestamp'),
+    v('meaning'),
+    v('zone'),
+    v('prev_hash'),
+    v('hash'),
+  ];
+}
