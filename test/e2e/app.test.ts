@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSummary } from '../../service/demo-seeder';
 import { startService } from '../../host/start-service';
 import type { LabelReport, ListedLabelReport, MinimalLabelReport, Page as ApiPage } from '../../schema/report';
-import { launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
+import { confirmChange, launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
 
 const REPORTS = 3000;
 const NOT_ARCHIVED = 'isArchived[eq]false';
@@ -281,11 +281,13 @@ describe('LabelDesk in Chromium', () => {
       };
       if (target.trimmedSenseData !== null) {
         await detail.getByTestId('trim-form').getByRole('button', { name: 'Clear trim' }).click();
+        await confirmChange(detail, 'The whole run counts again.');
         await waitText(detail.getByTestId('trim-state'), 'Not trimmed');
       }
       await detail.locator('input[name=trimStart]').fill(local(from));
       await detail.locator('input[name=trimEnd]').fill(local(to));
       await detail.getByRole('button', { name: 'Apply trim' }).click();
+      await confirmChange(detail, 'Label activated before loading; the trim keeps the shipment.');
       await waitText(detail.getByTestId('trim-state'), 'Trimmed to');
       await waitText(detail.getByTestId('trim-note'), 'For the trimmed range');
       const trimmed = await getReport(keys.acme, target.id);
@@ -297,6 +299,7 @@ describe('LabelDesk in Chromium', () => {
       await shot(page, 'report-detail-trimmed');
 
       await detail.getByTestId('trim-form').getByRole('button', { name: 'Clear trim' }).click();
+      await confirmChange(detail, 'The whole run counts again.');
       await waitText(detail.getByTestId('trim-state'), 'Not trimmed');
       expect((await getReport(keys.acme, target.id)).trimmedSenseData).toBeNull();
       if (target.trimmedSenseData !== null) {
@@ -330,6 +333,7 @@ describe('LabelDesk in Chromium', () => {
       await detail.locator('input[name=minTemperature]').fill(String(lo));
       await detail.locator('input[name=maxTemperature]').fill(String(hi));
       await detail.getByRole('button', { name: 'Save limits' }).click();
+      await confirmChange(detail, 'Product spec sheet, revision 4.');
       await waitText(detail.getByTestId('save-limits'), 'Limits saved');
       await waitText(detail.getByTestId('alert-line'), 'None');
       const after = await getReport(keys.acme, target.id);
@@ -341,6 +345,7 @@ describe('LabelDesk in Chromium', () => {
       await detail.locator('input[name=minTemperature]').fill(String(before.senseConfig.limits.minTemperature));
       await detail.locator('input[name=maxTemperature]').fill(String(before.senseConfig.limits.maxTemperature));
       await detail.getByRole('button', { name: 'Save limits' }).click();
+      await confirmChange(detail, 'Product spec sheet, revision 4.');
       await waitText(detail.getByTestId('alert-line'), before.alert.level === 2 ? 'Critical' : 'Moderate');
       expect((await getReport(keys.acme, target.id)).alert).toEqual(before.alert);
     } finally {

@@ -84,3 +84,12 @@ export async function waitGone(locator: Locator) {
 export async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
+
+/** The confirmation a verdict change waits in: it tells what the alert does, and takes the reason. */
+export async function confirmChange(detail: Locator, reason: string): Promise<void> {
+  const dialog = detail.getByTestId('change-reason');
+  await waitText(dialog.getByTestId('change-effect'), 'The alert');
+  await dialog.locator('textarea[name=changeReason]').fill(reason);
+  await dialog.getByRole('button', { name: 'Confirm change' }).click();
+  await expect.poll(() => dialog.count()).toBe(0);
+}

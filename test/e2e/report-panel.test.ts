@@ -29,7 +29,7 @@ import { parseListQuery } from '../../query/list-query';
 import { alertLevelInfo } from '../../renderer/lib/format';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
 import { formatUtc } from '../../sense/alert-rules';
-import { launchChromium, prepare, shot, waitAttr, waitText, watchProblems } from './browser';
+import { confirmChange, launchChromium, prepare, shot, waitAttr, waitText, watchProblems } from './browser';
 
 let dir: string;
 let dbFile: string;
@@ -61,15 +61,6 @@ afterAll(async () => {
   await service?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-/** The confirmation a verdict change waits in: it tells what the alert does, and takes the reason. */
-async function confirmChange(detail: Locator, reason: string): Promise<void> {
-  const dialog = detail.getByTestId('change-reason');
-  await waitText(dialog.getByTestId('change-effect'), 'The alert');
-  await dialog.locator('textarea[name=changeReason]').fill(reason);
-  await dialog.getByRole('button', { name: 'Confirm change' }).click();
-  await expect.poll(() => dialog.count()).toBe(0);
-}
 
 async function open(key: string, search: string, expected?: RegExp): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });

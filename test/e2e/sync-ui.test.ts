@@ -14,7 +14,7 @@ import { startDesktopService, type DesktopService } from '../../host/desktop-ser
 import { FaultProxy } from '../support/fault-proxy';
 import { makeReport, startTestService, type TestService } from '../support/service-fixture';
 import { putReports } from '../support/sync-reports';
-import { launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
+import { confirmChange, launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
 
 const REPORTS = ['ship-1', 'ship-2', 'ship-3'];
 /** More than one pull page (100 reports): older, so the three above head the list. */
@@ -192,6 +192,7 @@ describe('sync in Chromium', () => {
       await proxy.offline();
       await detail.locator('input[name=maxTemperature]').fill('4');
       await detail.getByRole('button', { name: 'Save limits' }).click();
+      await confirmChange(detail, 'Colder product on this lane.');
       await waitText(detail.getByTestId('save-limits'), 'Limits saved');
       await waitAttr(detail.getByTestId('figures-source'), 'data-source', 'local-edit');
       await waitText(detail.getByTestId('figures-source'), 'Recalculated here after your edit, waiting for the remote');
