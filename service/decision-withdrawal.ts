@@ -5,7 +5,7 @@
  * review again and nobody can make an alarm go away under a standing release or rejection.
  */
 import type { DataStore } from '../db/data-store';
-import type { ReviewEntry } from '../model/review-entry';
+import type { EntryPerson, ReviewEntry } from '../model/review-entry';
 import type { Actor } from '../schema/change-log';
 import { ALERT_LEVEL_NAMES } from '../sense/alert-rules';
 import { keyNameOf } from './report-review';
@@ -33,9 +33,10 @@ export function withdrawDecisionsOnAlertChange(data: DataStore, now: () => Date)
         text,
         decision: null,
         alert: { level: after.figures.alert.level, timestamp: after.figures.alert.timestamp },
-        keyId: who.keyId,
-        keyName: who.name,
-        person: null,
+        // A person's change names the person, as their own entries do; a key or the service names itself.
+        keyId: who.person ? null : who.keyId,
+        keyName: who.person ? null : who.name,
+        person: who.person,
         meaning: null,
         zone: null,
         // The change log entry of the same change carries this moment too.
@@ -58,9 +59,14 @@ function levelName(level: number): string {
   return ALERT_LEVEL_NAMES[level] ?? `level ${level}`;
 }
 
-function whoOf(data: DataStore, change: ReportChange): { keyId: string; name: string } {
+function whoOf(data: DataStore, change: ReportChange): { keyId: string; name: string; person: EntryPerson | null } {
   const { actor } = change;
-  if (actor.kind !== 'apiKey') return { keyId: actor.kind, name: SERVICE_ACTOR_NAMES[actor.kind] };
+  if (actor.kind !== 'apiKey') return { keyId: actor.kind, name: SERVICE_ACTOR_NAMES[actor.kind], person: null };
+  if (actor.person && change.note?.via !== 'tap') {
+    const login = data.users.find(actor.person.id)?.login ?? '';
+    const person = { id: actor.person.id, login, name: actor.person.name };
+    return { keyId: actor.keyId, name: login ? `${person.name} (${login})` : person.name, person };
+  }
   const keyName = keyNameOf(data, actor.keyId) ?? `key ${actor.keyId}`;
-  return { keyId: actor.keyId, name: change.note?.via === 'tap' ? `the tap (${keyName})` : keyName };
+  return { keyId: actor.keyId, name: change.note?.via === 'tap' ? `the tap (${keyName})` : keyName, person: null };
 }

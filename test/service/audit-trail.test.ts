@@ -114,6 +114,20 @@ describe('a change that moves the alert withdraws the decisions taken on it', ()
     d.service.close();
   });
 
+  it('a change by a signed-in person names the person in the withdrawal, as their own entries do', () => {
+    const d = openDesk();
+    decided(d);
+    d.service.users.create(null, 'acme', { login: 'anna', name: 'Anna Berg', role: 'approver', password: 'correct horse battery' });
+    const anna = d.service.apiKeys.authenticate(d.service.users.signIn('anna', 'correct horse battery').token);
+    d.service.reports.update(anna, 'r1', RAISED, 'spec allows 15');
+    const withdrawal = d.service.reportHistory.history(d.tool, 'r1').entries.find((e) => e.type === 'withdrawal');
+    expect(withdrawal).toMatchObject({
+      text: 'decision withdrawn: alert changed from Moderate to None by Anna Berg (anna), reason spec allows 15',
+      actor: { person: { login: 'anna', name: 'Anna Berg' } },
+    });
+    d.service.close();
+  });
+
   it('a change that leaves the alert as it was withdraws nothing', () => {
     const d = openDesk();
     decided(d);
