@@ -45,6 +45,8 @@ export interface ReviewClient {
   history(id: string, signal?: AbortSignal): Promise<ReportHistory>;
   /** The readings as CSV text, the whole run. */
   readingsCsv(id: string, signal?: AbortSignal): Promise<string>;
+  /** The report's audit trail as CSV text, as the company sees it, hashes included. */
+  historyCsv(id: string, signal?: AbortSignal): Promise<string>;
 }
 
 export function reviewClient(client: ApiClient): ReviewClient {
@@ -72,6 +74,9 @@ export function reviewClient(client: ApiClient): ReviewClient {
     },
     async readingsCsv(id, signal) {
       return parse(z.string(), await client.request('GET', reportPath(id, 'readings.csv'), { signal, as: 'text' }), 'readings');
+    },
+    async historyCsv(id, signal) {
+      return parse(z.string(), await client.request('GET', reportPath(id, 'history.csv'), { signal, as: 'text' }), 'a history');
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What people hand on from the report: a PDF of its print view (the desktop app renders and
- * saves it; a browser prints the page, whose print styles keep only the report) and its
- * readings as CSV.
+ * saves it; a browser prints the page, whose print styles keep only the report), its readings
+ * and its audit trail as CSV.
  */
 import { useState } from 'react';
 import { reviewClient } from '../api/review-client';
@@ -40,13 +40,14 @@ export function ReportOutput({ reportId }: { reportId: string }) {
     }
   };
 
-  const saveCsv = async () => {
+  const saveCsv = async (what: 'readings' | 'history') => {
     const client = stores.connection.getState().client;
     if (!client) return;
     setBusy(true);
     setMessage(null);
     try {
-      download(await reviewClient(client).readingsCsv(reportId), `label-report-${reportId}-readings.csv`);
+      const csv = reviewClient(client);
+      download(await (what === 'readings' ? csv.readingsCsv(reportId) : csv.historyCsv(reportId)), `label-report-${reportId}-${what}.csv`);
     } catch (err) {
       setMessage({ ok: false, text: plainApiError(err, 'read reports') });
     } finally {
@@ -59,8 +60,11 @@ export function ReportOutput({ reportId }: { reportId: string }) {
       <button type="button" className="button" onClick={() => void savePdf()} disabled={busy} data-testid="save-pdf">
         Save PDF
       </button>
-      <button type="button" className="button" onClick={() => void saveCsv()} disabled={busy} data-testid="save-csv">
+      <button type="button" className="button" onClick={() => void saveCsv('readings')} disabled={busy} data-testid="save-csv">
         Readings CSV
+      </button>
+      <button type="button" className="button" onClick={() => void saveCsv('history')} disabled={busy} data-testid="save-history-csv" title="Every change and review entry, with reasons, signatures and hashes">
+        History CSV
       </button>
       {message && (
         <p className={`save-message save-message--${message.ok ? 'ok' : 'error'}`} role={message.ok ? 'status' : 'alert'}>

@@ -9,7 +9,7 @@
  * app's report panel printed to PDF says what the command line's PDF of the same report says,
  * with the whole chart and none of the screen's forms or messages.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -365,6 +365,16 @@ describe('the report panel in Chromium', () => {
       await waitText(history, 'Reason: Validated stability data for this product.');
       await waitText(history, 'Decision withdrawn');
       await shot(page, 'report-panel-withdrawn');
+
+      // The trail as CSV, from the panel: the reason, the old and new limit, the withdrawal, each entry's hash.
+      const saving = page.waitForEvent('download');
+      await detail.getByTestId('save-history-csv').click();
+      const download = await saving;
+      expect(download.suggestedFilename()).toBe(`label-report-${second.id}-history.csv`);
+      const csv = readFileSync((await download.path())!, 'utf8');
+      expect(csv).toContain('Validated stability data for this product.');
+      expect(csv).toContain('withdrawal');
+      expect(csv).toMatch(/\b[0-9a-f]{64}\b/);
     } finally {
       await page.context().close();
     }
