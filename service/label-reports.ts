@@ -167,13 +167,7 @@ export class LabelReportService {
   updateDocument(caller: Caller, id: string, patch: LabelReportPatch, reason?: string): ReportDocument {
     requirePermission(caller, 'labelReports:update');
     return this.data.write(() => {
-      const before = this.writer.load(id);
-      const role = before && roleOf(before, caller.companyId);
-      if (!before || !role) throw notFound(id);
-      const after = withValues(before, valuesOfPatch(patch), caller.companyId);
-      if (patch.limits) checkLimits(after.senseConfig.limits);
-      checkRole(role, patch);
-      if (caller.person && !mayDo(caller.person, 'edit')) throw new RoleForbiddenError(`a ${caller.person.role} comments but does not edit a label report`);
+      const { before, after } = this.edited(caller, id, patch);
       const saved = this.writer.edit(before, after, actorOf(caller), (changes) => changeReason(caller, changes, reason));
       return reportDocumentFor(this.data, saved, caller.companyId, this.now);
     });
@@ -186,14 +180,21 @@ export class LabelReportService {
   preview(caller: Caller, id: string, patch: LabelReportPatch): { alertBefore: { level: number; timestamp: number }; alertAfter: { level: number; timestamp: number } } {
     requirePermission(caller, 'labelReports:update');
     return this.data.read(() => {
-      const before = this.writer.load(id);
-      const role = before && roleOf(before, caller.companyId);
-      if (!before || !role) throw notFound(id);
-      const after = withValues(before, valuesOfPatch(patch), caller.companyId);
-      if (patch.limits) checkLimits(after.senseConfig.limits);
-      checkRole(role, patch);
+      const { before, after } = this.edited(caller, id, patch);
       return { alertBefore: { ...before.figures.alert }, alertAfter: { ...after.figures.alert } };
     });
+  }
+
+  /** The report before and after the patch, once the caller may make it (404, limits 400, role 403). */
+  private edited(caller: Caller, id: string, patch: LabelReportPatch): { before: Report; after: Report } {
+    const before = this.writer.load(id);
+    const role = before && roleOf(before, caller.companyId);
+    if (!before || !role) throw notFound(id);
+    const after = withValues(before, valuesOfPatch(patch), caller.companyId);
+    if (patch.limits) checkLimits(after.senseConfig.limits);
+    checkRole(role, patch);
+    if (caller.person && !mayDo(caller.person, 'edit')) throw new RoleForbiddenError(`a ${caller.person.role} comments but does not edit a label report`);
+    return { before, after };
   }
 
   /** The report as a company sees it through retrieve, whoever asks: what its webhooks are sent. */
