@@ -5,7 +5,7 @@
  * never followed), rotation, rollback, leases after a crash and a stop, and pruning.
  */
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { toApiError } from '../../http/errors';
 import type { Delivery } from '../../schema/webhooks';
 import { RetrySchedule } from '../../webhooks/retry-schedule';
@@ -324,6 +324,7 @@ describe('the worker between events', () => {
     // let them go: the worker sleeps instead of looking again on every turn of the event loop.
     // Another webhook's message wakes it, and its whole delivery (many turns) takes a few looks.
     const looks = vi.spyOn(h.data.webhooks, 'due');
+    onTestFinished(() => looks.mockRestore());
     h.webhooks.test(ACME, other.id);
     await quick.waitFor(2);
     await logUntil(h, other.id, (log) => log.length === 2 && settled(log));
