@@ -120,8 +120,13 @@ class TableChain {
 export class AuditChain {
   private readonly chains: Record<AuditTable, TableChain>;
 
+  private readonly backfillPending: Statement;
+  private readonly backfillDone: Statement;
+
   constructor(db: Db) {
     this.chains = { change_log: new TableChain(db, 'change_log'), report_reviews: new TableChain(db, 'report_reviews') };
+    this.backfillPending = db.prepare('SELECT count(*) FROM audit_backfill').pluck();
+    this.backfillDone = db.prepare('DELETE FROM audit_backfill');
   }
 
   seal(table: AuditTable, id: number): void {
@@ -145,6 +150,18 @@ export class AuditChain {
   /** Seals entries from before the chains (see TableChain.backfill); the caller holds the write transaction. */
   backfill(): number {
     return AUDIT_TABLES.reduce((n, table) => n + this.chains[table].backfill(), 0);
+  }
+
+  /**
+   * The backfill, once: the migration that brought the chains asks for it, and every later write
+   * seals its own entries. Reading both tables whole at every open would cost each start of the
+   * service and of the command line seconds at a million reports.
+   */
+  backfillOnce(): number {
+    if ((this.backfillPending.get() as number) === 0) return 0;
+    const sealed = this.backfill();
+    this.backfillDone.run();
+    return sealed;
   }
 
   /** Reads every chain and names the first wrong entry of each broken one. */

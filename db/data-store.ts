@@ -77,8 +77,8 @@ export class DataStore {
   static open(file: string, options: DataStoreOptions = {}): DataStore {
     const store = new DataStore(openDatabase(file, options), file, options);
     try {
-      // Entries from before the hash chains join them once; later opens find nothing to seal.
-      store.write(() => store.audit.backfill());
+      // Entries from before the hash chains join them once, at the first open after the migration.
+      store.write(() => store.audit.backfillOnce());
     } catch (err) {
       store.close();
       throw err;

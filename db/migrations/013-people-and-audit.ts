@@ -83,4 +83,9 @@ INSERT INTO report_reviews_v13 (id, label_report_id, company_id, kind, text, dec
 DROP TABLE report_reviews;
 ALTER TABLE report_reviews_v13 RENAME TO report_reviews;
 CREATE INDEX report_reviews_report ON report_reviews(label_report_id, company_id, id);
+
+-- The entries above have no hash yet: the first open after this migration seals them (in code,
+-- as SQLite has no SHA-256) and empties this table.
+CREATE TABLE audit_backfill (pending INTEGER NOT NULL) STRICT;
+INSERT INTO audit_backfill VALUES (1);
 `;

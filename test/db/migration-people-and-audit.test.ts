@@ -39,6 +39,8 @@ it('keeps every review entry written by a key and accepts people, signatures and
   try {
     const raw = new Database(file, { readonly: true });
     expect(raw.prepare('SELECT COUNT(*) FROM change_log WHERE hash IS NULL').pluck().get()).toBe(0);
+    // Sealed once: later opens do not read the chains again.
+    expect(raw.prepare('SELECT COUNT(*) FROM audit_backfill').pluck().get()).toBe(0);
     raw.close();
 
     const before = data.reviews.entries('r1', 'acme');
