@@ -33,13 +33,17 @@ export function presentedKeys(request: FastifyRequest): Set<string> {
   return found;
 }
 
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export function authenticate(apiKeys: ApiKeys, request: FastifyRequest): Caller {
   const keys = presentedKeys(request);
   if (keys.size > 1) {
     throw new ApiError(401, 'API_KEY_CONFLICT', 'the request carries two different API keys; send exactly one');
   }
   const [key] = keys;
-  return apiKeys.authenticate(key);
+  // A write is a person's doing; a read may be an open page polling on its own (the page says
+  // when its person is active through /local/session/activity).
+  return apiKeys.authenticate(key, !READS.has(request.method));
 }
 
 /** Every route registered in `scope` answers 401 unless the request carries a valid key. */

@@ -58,6 +58,7 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   signIn: { tag: 'People' },
   unlockSession: { tag: 'People', description: 'A wrong password answers 401 PASSWORD_WRONG and counts as a failed sign-in; the fifth in a row locks the account and ends the session.' },
   signOut: { tag: 'People', description: 'A session also ends when the service stops.' },
+  sessionActivity: { tag: 'People', description: 'The app sends it while its person uses the page (at most every half lock time); a locked session answers 401 SESSION_LOCKED.' },
   listUsers: { tag: 'People', description: 'Administrators only; a key with apiKeys:manage while the company has nobody yet.' },
   createUser: { tag: 'People', description: 'Administrators only; a key with apiKeys:manage while the company has nobody yet (the first administrator).' },
   updateUser: { tag: 'People', description: 'Administrators only. The company keeps at least one administrator who may sign in.' },

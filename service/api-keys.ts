@@ -45,7 +45,7 @@ export class ApiKeys {
   constructor(
     private readonly data: DataStore,
     /** Sessions of people signed in, whose tokens travel like keys; asked first. */
-    private readonly people?: { resolve(key: string): Caller | undefined },
+    private readonly people?: { resolve(key: string, personActing: boolean): Caller | undefined },
   ) {}
 
   private get keys() {
@@ -79,13 +79,17 @@ export class ApiKeys {
     return key;
   }
 
-  /** The caller behind a key, or a refusal that says whether the key was missing or wrong. */
-  authenticate(key: string | undefined): Caller {
+  /**
+   * The caller behind a key, or a refusal that says whether the key was missing or wrong.
+   * `personActing` says whether the request is a person's own doing rather than a page's
+   * background read: only that keeps a person's session from locking.
+   */
+  authenticate(key: string | undefined, personActing = true): Caller {
     if (key === undefined || key === '') throw new UnauthenticatedError('API_KEY_MISSING', 'an API key is required: send it in the x-api-key header');
     const hash = hashKey(key);
     const session = this.sessionKeys.get(hash);
     if (session) return session;
-    const person = this.people?.resolve(key);
+    const person = this.people?.resolve(key, personActing);
     if (person) return person;
     const record = this.keys.findByHash(hash);
     if (!record || record.revoked !== null) throw new UnauthenticatedError('API_KEY_INVALID', 'the API key is unknown or revoked');

@@ -260,16 +260,15 @@ export class Users {
 
   /**
    * The caller behind a session token, or undefined when it is none. A session idle longer than
-   * its company allows is locked: refused until the password unlocks it.
+   * its company allows is locked: refused until the password unlocks it. Only what the person
+   * does counts as activity (`personActing`): an open page's own polling reads would otherwise
+   * keep an empty desk unlocked forever.
    */
-  resolve(key: string): Caller | undefined {
+  resolve(key: string, personActing: boolean): Caller | undefined {
     const session = this.sessions.get(tokenHash(key));
     if (!session) return undefined;
-    const now = this.now().getTime();
-    const { lockAfterMinutes } = this.data.read(() => this.store.settings(session.companyId));
-    if (!session.locked && now - session.lastSeen > lockAfterMinutes * 60_000) session.locked = true;
-    if (session.locked) throw new UnauthenticatedError('SESSION_LOCKED', 'the session is locked after inactivity: enter the password to unlock it');
-    session.lastSeen = now;
+    this.checkIdle(session);
+    if (personActing) session.lastSeen = this.now().getTime();
     // Read again: a role changed or an account disabled counts from the next request.
     const user = this.data.read(() => this.store.find(session.person.id));
     if (!user || user.disabledAt !== null || user.lockedAt !== null) {
@@ -283,6 +282,20 @@ export class Users {
       permissions: new Set(ROLE_GRANTS[user.role].permissions),
       person: session.person,
     };
+  }
+
+  /** The page says its person is at the desk (keys pressed, clicks, scrolls): the session stays open. */
+  touchSession(token: string): void {
+    const session = this.sessions.get(tokenHash(token));
+    if (!session) throw new UnauthenticatedError('SESSION_ENDED', 'the session has ended: sign in again');
+    this.checkIdle(session);
+    session.lastSeen = this.now().getTime();
+  }
+
+  private checkIdle(session: Session): void {
+    const { lockAfterMinutes } = this.data.read(() => this.store.settings(session.companyId));
+    if (!session.locked && this.now().getTime() - session.lastSeen > lockAfterMinutes * 60_000) session.locked = true;
+    if (session.locked) throw new UnauthenticatedError('SESSION_LOCKED', 'the session is locked after inactivity: enter the password to unlock it');
   }
 
   /**

@@ -57,6 +57,13 @@ const SIGN_OUT_DOC: OperationDoc = {
   refusals: [401],
   public: true,
 };
+const ACTIVITY_DOC: OperationDoc = {
+  operationId: 'sessionActivity',
+  summary: 'Say the session’s person is at the desk (a key press, a click): only this and writes keep the session from locking, not reads',
+  responses: { 204: { description: 'The session stays open' } },
+  refusals: [401],
+  public: true,
+};
 const LIST_USERS_DOC: OperationDoc = {
   operationId: 'listUsers',
   summary: 'The users of the caller’s company (administrators; apiKeys:manage)',
@@ -133,6 +140,11 @@ export function sessionRoutes(service: Pick<ServedService, 'users'>, options: { 
       const session = token(request);
       const body = parseObjectBody(unlockBodySchema, request.body);
       return waitForDatabase(() => users.unlockSession(session, body.password), options.busyWaitMs);
+    });
+    app.post('/local/session/activity', { config: { openapi: ACTIVITY_DOC } }, async (request, reply) => {
+      const session = token(request);
+      await waitForDatabase(() => users.touchSession(session), options.busyWaitMs);
+      return reply.code(204).send();
     });
     app.post('/local/session/sign-out', { config: { openapi: SIGN_OUT_DOC } }, async (request, reply) => {
       const session = token(request);

@@ -76,12 +76,23 @@ export async function signOutSession(baseUrl: string, token: string, fetchImpl?:
   await sessionClient(baseUrl, token, fetchImpl).request('POST', '/local/session/sign-out');
 }
 
-/** What the service says of the token now: fine, locked, or gone. */
-export async function sessionState(baseUrl: string, token: string, fetchImpl?: typeof fetch): Promise<'ok' | 'locked' | 'ended'> {
+type SessionState = 'ok' | 'locked' | 'ended';
+
+async function sessionAnswer(ask: Promise<unknown>): Promise<SessionState> {
   try {
-    await sessionClient(baseUrl, token, fetchImpl).request('GET', '/local/session');
+    await ask;
     return 'ok';
   } catch (err) {
     return (err as { code?: string }).code === 'SESSION_LOCKED' ? 'locked' : 'ended';
   }
+}
+
+/** What the service says of the token now: fine, locked, or gone. */
+export function sessionState(baseUrl: string, token: string, fetchImpl?: typeof fetch): Promise<SessionState> {
+  return sessionAnswer(sessionClient(baseUrl, token, fetchImpl).request('GET', '/local/session'));
+}
+
+/** Says the session's person is at the desk; answers what the service says of the session then. */
+export function sendSessionActivity(baseUrl: string, token: string, fetchImpl?: typeof fetch): Promise<SessionState> {
+  return sessionAnswer(sessionClient(baseUrl, token, fetchImpl).request('POST', '/local/session/activity'));
 }

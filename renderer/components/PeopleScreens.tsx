@@ -99,6 +99,7 @@ export function useIdleLock(): void {
       stores.connection.getState().lock();
     }
     const activity = () => {
+      stores.connection.getState().personActive(Date.now());
       clearTimeout(timer);
       timer = setTimeout(fire, minutes * 60_000);
     };

@@ -9,7 +9,7 @@ import type { Connection, LabelDeskBridge } from '../../contract/ipc';
 import { ApiClientError, createApiClient, errorMessage, NETWORK_ERROR } from '../api/client';
 import { plainProblem, SIGNED_OUT } from '../lib/problem-text';
 import type { ApiClient, Session } from '../api/client';
-import { sessionState, signIn, signOutSession, unlockSession } from '../api/people-client';
+import { sendSessionActivity, sessionState, signIn, signOutSession, unlockSession } from '../api/people-client';
 
 export const STORAGE_KEY = 'labeldesk.apiKey';
 /** The signed-in person's session token, for reloads of this window only. */
@@ -71,6 +71,11 @@ export interface ConnectionState {
   signInPerson(login: string, password: string): Promise<string | null>;
   signOutPerson(): Promise<void>;
   lock(): void;
+  /**
+   * The person is using the page (a key, a click, a scroll): tells the service, at most twice
+   * per lock time, as its lock counts only what the person does, not the page's own reads.
+   */
+  personActive(now: number): void;
   /** Answers the refusal's words, or null when unlocked. */
   unlock(password: string): Promise<string | null>;
 }
@@ -93,6 +98,7 @@ export function takeKeyFromFragment(href: string): { key: string; cleanUrl: stri
 export function createConnectionStore() {
   return createStore<ConnectionState>()((set, get) => {
     let lastEnv: ConnectionEnv | null = null;
+    let lastActivitySent = -Infinity;
 
     /** Checks a key against /local/session; on success the renderer is ready as that company. */
     async function attach(baseUrl: string, apiKey: string, source: ConnectionSource, env: ConnectionEnv): Promise<boolean> {
@@ -186,6 +192,18 @@ export function createConnectionStore() {
         set({ locked: false });
         if (env && toolKey) await attach(get().baseUrl, toolKey, get().source ?? 'entered', env);
         else get().signOut(SIGNED_OUT);
+      },
+
+      personActive(now) {
+        const env = lastEnv;
+        const token = env?.storage.getItem(PERSON_STORAGE_KEY);
+        if (!env || !token || get().locked || !get().session?.person) return;
+        const every = Math.min(60_000, (get().lockAfterMinutes * 60_000) / 2);
+        if (now - lastActivitySent < every) return;
+        lastActivitySent = now;
+        void sendSessionActivity(get().baseUrl, token, env.fetch).then((state) => {
+          if (state === 'locked') set({ locked: true });
+        });
       },
 
       lock() {

@@ -90,6 +90,12 @@ describe('people in Chromium', () => {
     await lock.getByRole('button', { name: 'Unlock' }).click();
     await waitGone(lock);
     expect(await reason.inputValue()).toBe('kept across the lock');
+    // The person's typing tells the service they are there: its lock counts only that, not the
+    // page's own reads.
+    await page.clock.fastForward('02:00');
+    const told = page.waitForRequest((request) => request.url().endsWith('/local/session/activity') && request.method() === 'POST');
+    await reason.press('End');
+    expect((await (await told).response())?.status()).toBe(204);
   });
 
   it('signs out to the sign-in screen, which says when an account locks', async () => {

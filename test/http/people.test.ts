@@ -1,7 +1,7 @@
 /**
  * People over HTTP on a real service: signing in, the token sent as a key, who /local/session
- * says is signed in, the lock after inactivity (401 SESSION_LOCKED, the service's clock moved)
- * and unlocking, the users routes' refusals in the order of decisions §3, signatures with a
+ * says is signed in, the lock after inactivity (401 SESSION_LOCKED, the service's clock moved;
+ * reads do not count as activity, writes and the page's activity signal do) and unlocking, the users routes' refusals in the order of decisions §3, signatures with a
  * wrong then a right password, and answers that fit /openapi.json.
  */
 import Ajv2020 from 'ajv/dist/2020';
@@ -123,6 +123,28 @@ describe('people over HTTP', () => {
     expect(unlocked.status).toBe(200);
     expect(unlocked.body.token).toBe(admin);
     expect((await call('/local/session', { token: admin })).status).toBe(200);
+
+    // An open page's reads, one a minute, do not keep an empty desk open…
+    for (let minute = 1; minute <= 3; minute++) {
+      clock += 60_000;
+      const read = await call('/v2/labelReports/r1', { token: admin });
+      expect(read.status, `minute ${minute}`).toBe(minute <= 2 ? 200 : 401);
+    }
+    expect((await call('/local/session/unlock', { token: admin, method: 'POST', body: { password: PASSWORD } })).status).toBe(200);
+    // …while the person's own doing does: the page's activity signal, and writes.
+    for (let minute = 1; minute <= 5; minute++) {
+      clock += 90_000;
+      const acted = minute % 2 === 0
+        ? await call('/local/session/activity', { token: admin, method: 'POST' })
+        : await call('/local/settings', { token: admin, method: 'PUT', body: { lockAfterMinutes: 2 } });
+      expect(acted.status, `step ${minute}`).toBe(minute % 2 === 0 ? 204 : 200);
+    }
+    clock += 3 * 60_000;
+    const idle = await call('/local/session/activity', { token: admin, method: 'POST' });
+    expect([idle.status, idle.body.code]).toEqual([401, 'SESSION_LOCKED']);
+    expect((await call('/local/session/unlock', { token: admin, method: 'POST', body: { password: PASSWORD } })).status).toBe(200);
+    expect((await call('/local/session/activity', { token: 'lds_not-a-session', method: 'POST' })).body.code).toBe('SESSION_ENDED');
+
     expect((await call('/local/session/sign-out', { token: admin, method: 'POST' })).status).toBe(204);
     expect((await call('/local/session', { token: admin })).body.code).toBe('API_KEY_INVALID');
   });
