@@ -38,6 +38,7 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   },
   updateLabelReport: { tag: 'Label reports' },
   previewLabelReportUpdate: { tag: 'Label reports' },
+  updateLabelReportLocal: { tag: 'Label reports' },
   activateLabel: { tag: 'Label reports' },
   tapLabel: { tag: 'Label reports' },
 

@@ -7,20 +7,20 @@
  *
  * Custom fields are a family: `customFields.<id>`, one field per id.
  */
-import type { CustomFieldValue, LabelReportPatch, Role, Status } from '../schema/report';
-import type { Limits, Trim } from '../schema/sense';
+import type { CustomFieldValue, LocalReportPatch, Role, Status } from '../schema/report';
+import type { AlertsConfig, Limits, Trim } from '../schema/sense';
 import { stateOf, type Report } from './report';
 import { withFigures } from './report-figures';
 
 /** A field's value: what the change log and sync carry. */
-export type FieldValue = string | number | boolean | null | Trim | CustomFieldValue;
+export type FieldValue = string | number | boolean | null | Trim | AlertsConfig | CustomFieldValue;
 
 /** Field names and the values to set, in the order they are set. */
 export type FieldValues = ReadonlyMap<string, FieldValue>;
 
 export interface SettableField {
   readonly name: string;
-  readonly patchKey: keyof LabelReportPatch;
+  readonly patchKey: keyof LocalReportPatch;
   readonly role: Role;
   readonly senseInput: boolean;
   readonly perCompany: boolean;
@@ -29,8 +29,8 @@ export interface SettableField {
   /** Sets the value in `report`, a copy the caller owns. */
   set(report: Report, value: FieldValue, companyId: string): void;
   /** The value `patch` sets, or undefined when it leaves the field alone. */
-  fromPatch(patch: LabelReportPatch): FieldValue | undefined;
-  toPatch(patch: LabelReportPatch, value: FieldValue): void;
+  fromPatch(patch: LocalReportPatch): FieldValue | undefined;
+  toPatch(patch: LocalReportPatch, value: FieldValue): void;
 }
 
 const CUSTOM = 'customFields.';
@@ -130,6 +130,23 @@ export const SETTABLE_FIELDS: readonly SettableField[] = [
       p.trim = value as Trim | null;
     },
   },
+  {
+    // Set through /local only; a mirrored report's rules are the remote's (never sent back).
+    name: 'alertsConfig',
+    patchKey: 'alertsConfig',
+    role: 'owner',
+    senseInput: true,
+    perCompany: false,
+    synced: false,
+    get: (r) => r.alertsConfig,
+    set: (r, value) => {
+      r.alertsConfig = (value as AlertsConfig | null) ?? null;
+    },
+    fromPatch: (p) => p.alertsConfig,
+    toPatch: (p, value) => {
+      p.alertsConfig = value as AlertsConfig | null;
+    },
+  },
   stateField('hasFlag'),
   stateField('isArchived'),
 ];
@@ -180,7 +197,7 @@ export function isSyncedField(name: string): boolean {
 }
 
 /** What a PATCH body sets, field by field: each limit key, each custom field, and the rest by name. */
-export function valuesOfPatch(patch: LabelReportPatch): FieldValues {
+export function valuesOfPatch(patch: LocalReportPatch): FieldValues {
   const values = new Map<string, FieldValue>();
   for (const field of SETTABLE_FIELDS) {
     const value = field.fromPatch(patch);
@@ -191,8 +208,8 @@ export function valuesOfPatch(patch: LabelReportPatch): FieldValues {
 }
 
 /** One PATCH that sets these fields to these values: sent twice, it changes nothing the second time. */
-export function patchOfValues(values: Iterable<readonly [string, FieldValue]>): LabelReportPatch {
-  const patch: LabelReportPatch = {};
+export function patchOfValues(values: Iterable<readonly [string, FieldValue]>): LocalReportPatch {
+  const patch: LocalReportPatch = {};
   for (const [name, value] of values) fieldNamed(name).toPatch(patch, value);
   return patch;
 }
@@ -203,7 +220,7 @@ export function fieldValue(report: Report, name: string, companyId: string): Fie
 }
 
 /** The least role that may set a PATCH body key: the one its fields need (custom fields: an editor). */
-export function roleToSet(patchKey: keyof LabelReportPatch): Role {
+export function roleToSet(patchKey: keyof LocalReportPatch): Role {
   return SETTABLE_FIELDS.find((f) => f.patchKey === patchKey)?.role ?? CUSTOM_FIELD_ROLE;
 }
 

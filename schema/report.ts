@@ -196,6 +196,19 @@ export const labelReportPatchSchema = z.strictObject({
 });
 export type LabelReportPatch = z.infer<typeof labelReportPatchSchema>;
 
+/**
+ * A PATCH beside /v2, under /local: the same fields, and the report's alert rules, which the
+ * interface's PATCH does not take. `null` puts the default rules back; a list has at least one
+ * rule, as a report edited to have none could never alert.
+ */
+export const localReportPatchSchema = labelReportPatchSchema.extend({
+  alertsConfig: z
+    .strictObject({ rules: alertsConfigSchema.shape.rules.min(1, 'alertsConfig.rules needs at least one rule; send alertsConfig null for the default rules') })
+    .nullable()
+    .optional(),
+});
+export type LocalReportPatch = z.infer<typeof localReportPatchSchema>;
+
 /** The two refusals of a role (decisions §3), word for word: a sync client recognises them by their text too. */
 export const ROLE_MESSAGES = {
   limits: 'Only the label report owner can update limits',

@@ -7,12 +7,13 @@ import { roleOf, type Report } from '../model/report';
 import { mayDo } from '../model/person';
 import { roleToSet, valuesOfPatch, withValues } from '../model/report-fields';
 import type { ListQuery } from '../query/list-query';
-import { InvalidInputError, NotFoundError, RoleForbiddenError } from '../model/errors';
+import { ConflictError, InvalidInputError, NotFoundError, RoleForbiddenError } from '../model/errors';
 import {
   ROLE_MESSAGES,
   type Company,
   type LabelReport,
   type LabelReportPatch,
+  type LocalReportPatch,
   type ListedLabelReport,
   type MinimalLabelReport,
   type Page,
@@ -156,7 +157,7 @@ export class LabelReportService {
     return this.data.read(() => visibleReport(this.data, caller, id, this.now));
   }
 
-  update(caller: Caller, id: string, patch: LabelReportPatch, reason?: string): LabelReport {
+  update(caller: Caller, id: string, patch: LocalReportPatch, reason?: string): LabelReport {
     return materialize(this.updateDocument(caller, id, patch, reason));
   }
 
@@ -164,7 +165,7 @@ export class LabelReportService {
    * Update, answering the report with its datapoint lists left as columns for `reportJson`. The
    * report is read once; the answer is rendered from the report the writer gives back.
    */
-  updateDocument(caller: Caller, id: string, patch: LabelReportPatch, reason?: string): ReportDocument {
+  updateDocument(caller: Caller, id: string, patch: LocalReportPatch, reason?: string): ReportDocument {
     requirePermission(caller, 'labelReports:update');
     return this.data.write(() => {
       const { before, after } = this.edited(caller, id, patch);
@@ -177,7 +178,7 @@ export class LabelReportService {
    * What a PATCH would do to the alert, without making it: the same checks as update (role,
    * limits), nothing written. The desk shows it beside the reason it asks for.
    */
-  preview(caller: Caller, id: string, patch: LabelReportPatch): { alertBefore: { level: number; timestamp: number }; alertAfter: { level: number; timestamp: number } } {
+  preview(caller: Caller, id: string, patch: LocalReportPatch): { alertBefore: { level: number; timestamp: number }; alertAfter: { level: number; timestamp: number } } {
     requirePermission(caller, 'labelReports:update');
     return this.data.read(() => {
       const { before, after } = this.edited(caller, id, patch);
@@ -186,7 +187,7 @@ export class LabelReportService {
   }
 
   /** The report before and after the patch, once the caller may make it (404, limits 400, role 403). */
-  private edited(caller: Caller, id: string, patch: LabelReportPatch): { before: Report; after: Report } {
+  private edited(caller: Caller, id: string, patch: LocalReportPatch): { before: Report; after: Report } {
     const before = this.writer.load(id);
     const role = before && roleOf(before, caller.companyId);
     if (!before || !role) throw notFound(id);
@@ -194,6 +195,11 @@ export class LabelReportService {
     if (patch.limits) checkLimits(after.senseConfig.limits);
     checkRole(role, patch);
     if (caller.person && !mayDo(caller.person, 'edit')) throw new RoleForbiddenError(`a ${caller.person.role} comments but does not edit a label report`);
+    // A mirror takes its rules from the remote at every pull, and sync sends none back: an edit
+    // here would quietly come undone.
+    if (patch.alertsConfig !== undefined && this.data.sync.isMirrored(id)) {
+      throw new ConflictError('ALERT_RULES_MIRRORED', 'the alert rules of a report mirrored from a remote instance are the remote’s: change them there');
+    }
     return { before, after };
   }
 
@@ -262,8 +268,8 @@ function checkLimits(limits: Limits): void {
 }
 
 /** Every key the body sets (an empty list counts) needs its least role, from the field registry. */
-function checkRole(role: Role, patch: LabelReportPatch): void {
-  const needed = (Object.keys(patch) as (keyof LabelReportPatch)[]).filter((k) => patch[k] !== undefined).map(roleToSet);
+function checkRole(role: Role, patch: LocalReportPatch): void {
+  const needed = (Object.keys(patch) as (keyof LocalReportPatch)[]).filter((k) => patch[k] !== undefined).map(roleToSet);
   if (role === 'viewer' && needed.some((r) => r !== 'viewer')) {
     throw new RoleForbiddenError(ROLE_MESSAGES.viewer);
   }

@@ -6,7 +6,7 @@
  * 400, see body.ts) → query parameters (400) → body fields (400) → role (403, in the service).
  */
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   LIST_PARAMETERS,
@@ -17,6 +17,7 @@ import {
 } from '../../query/list-query';
 import {
   labelReportPatchSchema,
+  localReportPatchSchema,
   labelReportSchema,
   listedLabelReportSchema,
   minimalLabelReportSchema,
@@ -53,6 +54,7 @@ const MINIMAL_PAGE = shape('MinimalLabelReportPage', pageSchema(minimalLabelRepo
   shape('MinimalLabelReport', minimalLabelReportSchema),
 ]);
 const PATCH = shape('LabelReportPatch', labelReportPatchSchema);
+const LOCAL_PATCH = shape('LocalLabelReportPatch', localReportPatchSchema);
 
 const reportId = z.string().describe('The report id (a UUID in practice); any text is looked up as given.');
 
@@ -125,12 +127,24 @@ const UPDATE_DOC: OperationDoc = {
   responses: { 200: { description: 'The report after the change', shape: REPORT } },
 };
 
+const LOCAL_UPDATE_DOC: OperationDoc = {
+  operationId: 'updateLabelReportLocal',
+  summary: 'Change some properties of one label report, its alert rules included',
+  description:
+    'The /v2 PATCH, with `alertsConfig` besides: `{"rules": [{"level": 1|2, "kind": "cumulative"|"singleEvent", "seconds": N}, …]}` ' +
+    '(at least one rule) or null for the default rules. Only the owner changes alert rules (403); ' +
+    'a report mirrored from a remote instance keeps the remote’s (409 ALERT_RULES_MIRRORED). Alert rules need a reason like limits.',
+  params: { id: reportId },
+  body: LOCAL_PATCH,
+  responses: { 200: { description: 'The report after the change', shape: REPORT } },
+};
+
 const PREVIEW_DOC: OperationDoc = {
   operationId: 'previewLabelReportUpdate',
   summary: 'The alert a PATCH body would give the report, without changing it',
   description: 'The same checks as the PATCH (403, 404, 400); nothing is written. The desk shows the change to the alert beside the reason it asks for.',
   params: { id: reportId },
-  body: PATCH,
+  body: LOCAL_PATCH,
   responses: { 200: { description: 'The alert now and after the change', shape: shape('AlertPreview', alertPreviewSchema) } },
 };
 
@@ -174,20 +188,24 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports'>, optio
 
     app.post<{ Params: { id: string } }>('/local/labelReports/:id/preview', { config: { openapi: PREVIEW_DOC, checks: UPDATE_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      const patch = parseObjectBody(labelReportPatchSchema, request.body);
+      const patch = parseObjectBody(localReportPatchSchema, request.body);
       return reply.send(service.reports.preview(caller, request.params.id, patch));
     });
 
-    app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: UPDATE_DOC, checks: UPDATE_CHECKS } }, async (request, reply) => {
-      const caller = callerOf(request);
-      const patch = parseObjectBody(labelReportPatchSchema, request.body);
-      const updated = await waitForDatabase(
-        () => service.reports.updateDocument(caller, request.params.id, patch, reasonFromHeader(request.headers[CHANGE_REASON_HEADER])),
-        options.busyWaitMs,
-        clients.signal(request, reply),
-      );
-      return sendReport(reply, updated);
-    });
+    // One handler for both: /v2 keeps the interface's fields, /local adds the alert rules.
+    const update = (schema: typeof labelReportPatchSchema | typeof localReportPatchSchema) =>
+      async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+        const caller = callerOf(request);
+        const patch = parseObjectBody(schema, request.body);
+        const updated = await waitForDatabase(
+          () => service.reports.updateDocument(caller, request.params.id, patch, reasonFromHeader(request.headers[CHANGE_REASON_HEADER])),
+          options.busyWaitMs,
+          clients.signal(request, reply),
+        );
+        return sendReport(reply, updated);
+      };
+    app.patch<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: UPDATE_DOC, checks: UPDATE_CHECKS } }, update(labelReportPatchSchema));
+    app.patch<{ Params: { id: string } }>('/local/labelReports/:id', { config: { openapi: LOCAL_UPDATE_DOC, checks: UPDATE_CHECKS } }, update(localReportPatchSchema));
   };
 }
 

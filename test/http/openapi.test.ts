@@ -108,6 +108,7 @@ describe('the document', () => {
       '/local/labelReports/{id}/decision': ['put'],
       '/local/labelReports/{id}/history': ['get'],
       '/local/labelReports/{id}/history.csv': ['get'],
+      '/local/labelReports/{id}': ['patch'],
       '/local/labelReports/{id}/preview': ['post'],
       '/local/labelReports/{id}/readings.csv': ['get'],
       '/local/labelReports': ['get'],
