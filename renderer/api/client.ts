@@ -19,7 +19,7 @@ import {
   type Session,
 } from '../../schema/local';
 import {
-  labelReportPatchSchema,
+  localReportPatchSchema,
   labelReportSchema,
   listedLabelReportSchema,
   minimalLabelReportSchema,
@@ -28,7 +28,7 @@ import {
 } from '../../schema/report';
 import type {
   LabelReport,
-  LabelReportPatch,
+  LocalReportPatch,
   ListedLabelReport,
   MinimalLabelReport,
   Page,
@@ -101,9 +101,9 @@ export interface ApiClient {
   listReports(params: ListParams & { output?: 'normal' }, signal?: AbortSignal): Promise<Page<ListedLabelReport>>;
   getReport(id: string, signal?: AbortSignal): Promise<LabelReport>;
   /** `reason` travels in the x-change-reason header: why the verdict's inputs changed. */
-  patchReport(id: string, patch: LabelReportPatch, reason?: string): Promise<LabelReport>;
+  patchReport(id: string, patch: LocalReportPatch, reason?: string): Promise<LabelReport>;
   /** The alert the patch would give, nothing changed. */
-  previewReport?(id: string, patch: LabelReportPatch): Promise<AlertPreview>;
+  previewReport?(id: string, patch: LocalReportPatch): Promise<AlertPreview>;
   session(signal?: AbortSignal): Promise<Session>;
   info(signal?: AbortSignal): Promise<ServiceInfo>;
   listKeys(signal?: AbortSignal): Promise<ApiKeyInfo[]>;
@@ -257,14 +257,16 @@ export function createApiClient(options: ClientOptions): ApiClient {
     async getReport(id: string, signal?: AbortSignal) {
       return parse(labelReportSchema, await request('GET', `/v2/labelReports/${encodeURIComponent(id)}`, { signal }), 'a report');
     },
-    async patchReport(id: string, patch: LabelReportPatch, reason?: string) {
+    async patchReport(id: string, patch: LocalReportPatch, reason?: string) {
       // A header holds Latin-1 only: the reason goes percent-encoded, and the service decodes it.
       const headers = reason === undefined ? undefined : { 'x-change-reason': encodeURIComponent(reason) };
-      const body = await request('PATCH', `/v2/labelReports/${encodeURIComponent(id)}`, { body: checked(labelReportPatchSchema, patch), headers });
+      // Alert rules are set beside the interface, under /local; everything else through /v2.
+      const path = patch.alertsConfig === undefined ? '/v2/labelReports/' : '/local/labelReports/';
+      const body = await request('PATCH', path + encodeURIComponent(id), { body: checked(localReportPatchSchema, patch), headers });
       return parse(labelReportSchema, body, 'a report');
     },
-    async previewReport(id: string, patch: LabelReportPatch) {
-      const body = await request('POST', `/local/labelReports/${encodeURIComponent(id)}/preview`, { body: checked(labelReportPatchSchema, patch) });
+    async previewReport(id: string, patch: LocalReportPatch) {
+      const body = await request('POST', `/local/labelReports/${encodeURIComponent(id)}/preview`, { body: checked(localReportPatchSchema, patch) });
       return parse(alertPreviewSchema, body, 'the change to the alert');
     },
     async session(signal?: AbortSignal) {

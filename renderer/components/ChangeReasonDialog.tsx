@@ -1,5 +1,5 @@
 /**
- * The confirmation a change to the verdict's inputs (limits, trim, status) waits in: it says in
+ * The confirmation a change to the verdict's inputs (limits, alert rules, trim, status) waits in: it says in
  * words what the change does to the alert, and takes the reason the change log keeps beside it.
  * A decision already taken is withdrawn when the alert changes, and the dialog says so.
  */
@@ -8,7 +8,7 @@ import type { FormEvent } from 'react';
 import { alertLevelInfo } from '../lib/format';
 import { stores, useDetail } from '../state/stores';
 
-const WHAT: Record<string, string> = { limits: 'the limits', trim: 'the trim', bookkeeping: 'the status' };
+const WHAT: Record<string, string> = { limits: 'the limits', alertRules: 'the alert rules', trim: 'the trim', bookkeeping: 'the status' };
 
 export function ChangeReasonDialog() {
   const pending = useDetail((s) => s.pending);

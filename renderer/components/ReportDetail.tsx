@@ -12,6 +12,7 @@ import { editRights, lockNotices, reviewRights } from '../lib/permissions';
 import type { TimeRange } from '../lib/report-view';
 import { stores, useCatalogue, useConnection, useDetail, useReview } from '../state/stores';
 import { useTimeZone } from '../state/time-zone';
+import { AlertRulesEditor } from './AlertRulesEditor';
 import { AlertsPanel } from './AlertsPanel';
 import { AlertBadge } from './AlertBadge';
 import { BookkeepingEditor } from './BookkeepingEditor';
@@ -74,6 +75,7 @@ function DetailBody({ report }: { report: LabelReport }) {
       <h3 className="section-title">Edit</h3>
       <ChangeReasonDialog />
       <LimitsEditor key={`limits:${version}`} report={report} rights={rights} notice={notices.limits} />
+      <AlertRulesEditor key={`rules:${version}`} report={report} rights={rights} />
       <BookkeepingEditor key={`book:${version}`} report={report} rights={rights} notice={notices.bookkeeping} />
       <CustomFieldsEditor key={`cf:${version}`} report={report} rights={rights} notice={notices.customFields} />
       <TrimEditor key={`trim:${version}`} report={report} rights={rights} viewRange={viewRange} notice={notices.trim} />

@@ -7,13 +7,13 @@
 import { createStore } from 'zustand/vanilla';
 import { isAbortError } from '../api/client';
 import type { ApiClient } from '../api/client';
-import { labelReportPatchSchema } from '../../schema/report';
-import type { LabelReport, LabelReportPatch } from '../../schema/report';
+import { localReportPatchSchema } from '../../schema/report';
+import type { LabelReport, LocalReportPatch } from '../../schema/report';
 import { plainApiError, plainZodError } from '../lib/plain-words';
 import type { AlertPreview } from '../../schema/review';
 
 /** Parts of the detail that save separately, so each shows its own result next to its form. */
-export type EditSection = 'limits' | 'bookkeeping' | 'customFields' | 'flags' | 'trim';
+export type EditSection = 'limits' | 'alertRules' | 'bookkeeping' | 'customFields' | 'flags' | 'trim';
 
 export interface SaveOutcome {
   section: EditSection;
@@ -41,9 +41,9 @@ export interface DetailState {
   reload(): Promise<void>;
   /**
    * Validate and send a PATCH; resolves true when the server accepted it. A change to what the
-   * verdict rests on (limits, trim, status) is not sent yet: it waits in `pending` for a reason.
+   * verdict rests on (limits, alert rules, trim, status) is not sent yet: it waits in `pending` for a reason.
    */
-  save(section: EditSection, patch: LabelReportPatch, reason?: string): Promise<boolean>;
+  save(section: EditSection, patch: LocalReportPatch, reason?: string): Promise<boolean>;
   /** A verdict change waiting for its reason, with what it does to the alert once known. */
   pending: PendingChange | null;
   /** Sends the pending change with its reason. */
@@ -60,19 +60,20 @@ export interface DetailState {
 
 export interface PendingChange {
   section: EditSection;
-  patch: LabelReportPatch;
+  patch: LocalReportPatch;
   /** Null while it is asked, or when the service could not tell. */
   preview: AlertPreview | null;
 }
 
 /** Whether the patch changes what the alert and the decision rest on. */
-export function changesVerdict(report: LabelReport, patch: LabelReportPatch): boolean {
-  return patch.limits !== undefined || patch.trim !== undefined || (patch.status !== undefined && patch.status !== report.status);
+export function changesVerdict(report: LabelReport, patch: LocalReportPatch): boolean {
+  return patch.limits !== undefined || patch.alertsConfig !== undefined || patch.trim !== undefined || (patch.status !== undefined && patch.status !== report.status);
 }
 
 /** What each section does, to complete "This key may not …". */
 const SECTION_ACTIONS: Record<EditSection, string> = {
   limits: 'change the limits',
+  alertRules: 'change the alert rules',
   bookkeeping: 'change the status or the reference',
   customFields: 'change custom fields',
   flags: 'flag or archive reports',
@@ -81,6 +82,7 @@ const SECTION_ACTIONS: Record<EditSection, string> = {
 
 const SAVED_MESSAGES: Record<EditSection, string> = {
   limits: 'Limits saved; figures and alert level recalculated.',
+  alertRules: 'Alert rules saved; alert level recalculated.',
   bookkeeping: 'Saved.',
   customFields: 'Custom fields saved.',
   flags: 'Saved for your company only: flag and archive are not shared with other companies.',
@@ -136,7 +138,7 @@ export function createDetailStore(options: DetailStoreOptions) {
       const { report } = get();
       const client = options.getClient();
       if (!report || !client) return false;
-      const checked = labelReportPatchSchema.safeParse(patch);
+      const checked = localReportPatchSchema.safeParse(patch);
       if (!checked.success) {
         set({ outcome: { section, ok: false, message: plainZodError(checked.error) } });
         return false;

@@ -1,7 +1,7 @@
 /**
  * People at the desk in Chromium against the real service: the first administrator made from the
  * desk's own key, who is then signed in and named in the header; an acknowledgement signed with a
- * wrong then the right password; the lock after inactivity (the page's clock moved past the
+ * wrong then the right password; the report's alert rules edited with a reason; the lock after inactivity (the page's clock moved past the
  * company's idle time, never slept through) that keeps the open report and asks only for the
  * password; signing out to the sign-in screen, whose lockout rule is said in words.
  */
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../host/start-service';
 import { PERMISSIONS } from '../../schema/report';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
-import { launchChromium, prepare, shot, waitGone, waitText, watchProblems } from './browser';
+import { confirmChange, launchChromium, prepare, shot, waitGone, waitText, watchProblems } from './browser';
 
 let dir: string;
 let service: RunningService;
@@ -75,6 +75,36 @@ describe('people in Chromium', () => {
     const decision = detail.getByTestId('decision-form');
     expect(await decision.locator('input[name=decision]:checked').count()).toBe(0);
     await shot(page, 'people-signed');
+  });
+
+  it('edits the alert rules with a reason, the person named in the change log, and puts the defaults back', async () => {
+    const detail = page.getByTestId('report-detail');
+    const form = detail.getByTestId('alert-rules-form');
+    const rows = form.getByTestId('alert-rule-row');
+    for (let n = await rows.count(); n > 0; n--) await rows.nth(n - 1).getByRole('button', { name: 'Remove' }).click();
+    await form.getByRole('button', { name: 'Save alert rules' }).click();
+    await waitText(detail.getByTestId('save-alertRules'), 'at least one alert rule');
+    await form.getByRole('button', { name: 'Add a rule' }).click();
+    await rows.first().locator('select[name=rule-level]').selectOption('1');
+    await rows.first().locator('input[name=rule-minutes]').fill('100000');
+    await form.scrollIntoViewIfNeeded();
+    await shot(page, 'people-alert-rules');
+    await form.getByRole('button', { name: 'Save alert rules' }).click();
+    await waitText(detail.getByTestId('change-effect'), 'to None');
+    const why = 'Customer accepts any excursion under 69 days';
+    await confirmChange(detail, why);
+    await waitText(detail.getByTestId('save-alertRules'), 'Alert rules saved');
+
+    const report = service.service.reports.retrieve({ keyId: 'test', companyId: 'acme', permissions: new Set(PERMISSIONS) }, target.report.id);
+    expect([report.alertsConfig, report.alert.level]).toEqual([{ rules: [{ level: 1, kind: 'cumulative', seconds: 6_000_000 }] }, 0]);
+    const change = service.service.history(target.report.id).find((e) => e.changes.some((c) => c.field === 'alertsConfig'));
+    expect(change).toMatchObject({ reason: why, actor: { kind: 'apiKey', person: { name: 'Anna Berg' } } });
+
+    await form.getByRole('button', { name: 'Use the default rules' }).click();
+    await confirmChange(detail, 'Back to the company’s rules');
+    await waitText(detail.getByTestId('save-alertRules'), 'Alert rules saved');
+    const back = service.service.reports.retrieve({ keyId: 'test', companyId: 'acme', permissions: new Set(PERMISSIONS) }, target.report.id);
+    expect([back.alertsConfig, back.alert.level]).toEqual([null, target.report.alert.level]);
   });
 
   it('locks after the company’s idle time, keeps the page, and unlocks with the password', async () => {
