@@ -14,7 +14,8 @@
  *
  * Each fragment takes the SQL of the report id and of its current alert level, and binds the
  * company's id at each `?` (given as `params`), so it fits any statement with positional
- * parameters. Each reads the review entries by their (report, company, id) index.
+ * parameters. They read `review_current`, which triggers on the review entries keep (migration
+ * 016): one row per report and company, so no fragment walks a report's entries.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
@@ -25,26 +26,30 @@ export interface SqlFragment {
   params: unknown[];
 }
 
-/** The kinds of entry that settle a decision: the newest of these is the one that counts. */
-const SETTLING = `('decision', 'withdrawal')`;
-
-/** The company's newest decision or withdrawal entry of the report, as a subquery of one column. */
-function newestSettling(report: string, column: string, companyId: string): SqlFragment {
+/** The company's kept review state of the report (migration 016), as a subquery of one column. */
+function kept(report: string, column: string, companyId: string): SqlFragment {
   return {
-    sql: `(SELECT ${column} FROM report_reviews rs WHERE rs.label_report_id = ${report} AND rs.company_id = ? AND rs.kind IN ${SETTLING}
-            ORDER BY rs.id DESC LIMIT 1)`,
+    sql: `(SELECT ${column} FROM review_current rc WHERE rc.label_report_id = ${report} AND rc.company_id = ?)`,
     params: [companyId],
   };
 }
 
 /** The current decision ('released', 'rejected', 'onHold'), or NULL: none made, or the newest withdrawn. */
 export function currentDecision(report: string, companyId: string): SqlFragment {
-  return newestSettling(report, 'rs.decision', companyId);
+  return kept(report, 'rc.decision', companyId);
 }
 
 /** 1 when the company's newest decision or withdrawal is a withdrawal, else 0 or NULL. */
 export function decisionWithdrawn(report: string, companyId: string): SqlFragment {
-  return newestSettling(report, `rs.kind = 'withdrawal'`, companyId);
+  return kept(report, 'rc.withdrawn', companyId);
+}
+
+/** The report's current decision of the company is `decision`: the decided reports read from their index. */
+export function hasDecision(report: string, companyId: string, decision: string): SqlFragment {
+  return {
+    sql: `+${report} IN (SELECT rd.label_report_id FROM review_current rd WHERE rd.company_id = ? AND rd.decision = ?)`,
+    params: [companyId, decision],
+  };
 }
 
 /** The company is the report's owner or one of its editors: who may acknowledge and decide. */
@@ -57,14 +62,10 @@ export function mayReview(report: string, companyId: string): SqlFragment {
 
 export function awaitingAcknowledgement(report: string, level: string, companyId: string): SqlFragment {
   const may = mayReview(report, companyId);
+  const acknowledged = kept(report, 'rc.acknowledged_level', companyId);
   return {
-    sql: `(${level} >= 1 AND ${may.sql}
-           AND NOT EXISTS (SELECT 1 FROM report_reviews ak
-                            WHERE ak.label_report_id = ${report} AND ak.company_id = ? AND ak.kind = 'acknowledgement'
-                              AND ak.alert_level >= ${level}
-                              AND ak.id > coalesce((SELECT max(wd.id) FROM report_reviews wd
-                                                     WHERE wd.label_report_id = ${report} AND wd.company_id = ? AND wd.kind = 'withdrawal'), 0)))`,
-    params: [...may.params, companyId, companyId],
+    sql: `(${level} >= 1 AND ${may.sql} AND coalesce(${acknowledged.sql}, -1) < ${level})`,
+    params: [...may.params, ...acknowledged.params],
   };
 }
 
@@ -83,10 +84,8 @@ export function awaitingReview(report: string, level: string, companyId: string)
  */
 export function currentDecisionsCte(name: string): string {
   return `${name}(rk, decision) AS (
-  SELECT k.rk, x.decision FROM report_reviews x JOIN report_keys k ON k.report_id = x.label_report_id
-   WHERE x.company_id = ? AND x.kind = 'decision'
-     AND x.id = (SELECT max(y.id) FROM report_reviews y
-                  WHERE y.label_report_id = x.label_report_id AND y.company_id = x.company_id AND y.kind IN ${SETTLING}))`;
+  SELECT k.rk, x.decision FROM review_current x JOIN report_keys k ON k.report_id = x.label_report_id
+   WHERE x.company_id = ? AND x.decision IS NOT NULL)`;
 }
 
 /** Where the company's review of one report stands, with the whole run's excursion count the list sorts by. */

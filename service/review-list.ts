@@ -3,7 +3,7 @@
  * by `review` (where the caller company's review of each report stands) and with that state on
  * every row. The /v2 filter keys stay the interface's: review state is this desk's own.
  */
-import { awaitingAcknowledgement, awaitingReview, currentDecision, type SqlFragment } from '../db/review-state';
+import { awaitingAcknowledgement, awaitingReview, currentDecision, hasDecision, type SqlFragment } from '../db/review-state';
 import { InvalidInputError } from '../model/errors';
 import { REVIEW_CONDITIONS, type ReviewCondition } from '../schema/review-list';
 
@@ -41,10 +41,8 @@ export function reviewWhere(conditions: readonly ReviewCondition[], companyId: s
         const decision = currentDecision('l.id', companyId);
         return { sql: `${decision.sql} IS NULL`, params: decision.params };
       }
-      default: {
-        const decision = currentDecision('l.id', companyId);
-        return { sql: `${decision.sql} = ?`, params: [...decision.params, condition.slice('decision.'.length)] };
-      }
+      default:
+        return hasDecision('l.id', companyId, condition.slice('decision.'.length));
     }
   });
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
