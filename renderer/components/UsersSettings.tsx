@@ -27,6 +27,10 @@ export function UsersSettings() {
   const [settings, setSettings] = useState<CompanySettingsAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [form, setForm] = useState({ login: '', name: '', role: 'reviewer' as UserRole, password: '' });
+  // The person whose password is being set, and what is typed: never a browser prompt, which
+  // shows the password in clear and cannot say why it was refused.
+  const [resetting, setResetting] = useState<{ id: string; password: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     if (!client || !isAdmin) return;
@@ -51,6 +55,17 @@ export function UsersSettings() {
       setError(plainProblem(err));
     }
   };
+  const resetPassword = (e: FormEvent, user: UserInfoAnswer) => {
+    e.preventDefault();
+    if (!resetting) return;
+    const { password } = resetting;
+    setNotice(null);
+    void run(async () => {
+      await api.resetPassword(user.id, password);
+      setResetting(null);
+      setNotice(`${user.name} signs in with the new password from now on.`);
+    });
+  };
   const create = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
@@ -63,6 +78,11 @@ export function UsersSettings() {
     <section className="panel" aria-labelledby="users-title" data-testid="users-settings">
       <h3 id="users-title">People</h3>
       {error && <ErrorBanner message={error} />}
+      {notice && (
+        <p className="save-message save-message--ok" role="status" data-testid="users-notice">
+          {notice}
+        </p>
+      )}
       {settings && (
         <div className="review-form__row">
           <label className="field">
@@ -94,7 +114,7 @@ export function UsersSettings() {
             </tr>
           </thead>
           <tbody>
-            {users.map((u) => (
+            {users.flatMap((u) => [
               <tr key={u.id} data-login={u.login}>
                 <td>{u.name}</td>
                 <td>{u.login}</td>
@@ -117,19 +137,38 @@ export function UsersSettings() {
                   <button type="button" className="button button--small" onClick={() => void run(() => api.updateUser(u.id, { disabled: !u.disabled }))}>
                     {u.disabled ? 'Enable' : 'Disable'}
                   </button>{' '}
-                  <button
-                    type="button"
-                    className="button button--small"
-                    onClick={() => {
-                      const password = window.prompt(`A new password for ${u.name} (at least 10 characters)`);
-                      if (password) void run(() => api.resetPassword(u.id, password));
-                    }}
-                  >
+                  <button type="button" className="button button--small" onClick={() => setResetting(resetting?.id === u.id ? null : { id: u.id, password: '' })}>
                     Reset password
                   </button>
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              resetting?.id === u.id && (
+                <tr key={`${u.id}:reset`}>
+                  <td colSpan={5}>
+                    <form className="review-form__row" data-testid="reset-password-form" onSubmit={(e) => resetPassword(e, u)}>
+                      <label className="field">
+                        <span className="field__label">A new password for {u.name} (at least 10 characters)</span>
+                        <input
+                          name="new-password"
+                          type="password"
+                          autoComplete="new-password"
+                          value={resetting.password}
+                          onChange={(e) => setResetting({ id: u.id, password: e.target.value })}
+                          required
+                          autoFocus
+                        />
+                      </label>
+                      <button type="submit" className="button button--primary">
+                        Set password
+                      </button>
+                      <button type="button" className="button" onClick={() => setResetting(null)}>
+                        Cancel
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ),
+            ])}
           </tbody>
         </table>
       )}

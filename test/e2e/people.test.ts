@@ -3,7 +3,8 @@
  * desk's own key, who is then signed in and named in the header; an acknowledgement signed with a
  * wrong then the right password; the report's alert rules edited with a reason; the lock after inactivity (the page's clock moved past the
  * company's idle time, never slept through) that keeps the open report and asks only for the
- * password; signing out to the sign-in screen, whose lockout rule is said in words.
+ * password; signing out to the sign-in screen, whose lockout rule is said in words; an
+ * administrator adding a person and setting a new password for them.
  */
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -32,8 +33,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   page = await context.newPage();
-  // Refused signatures and the lock answer 401/403, which Chromium logs.
-  watchProblems(page, problems, /status of 40[13]/);
+  // Refused signatures and passwords and the lock answer 400/401/403, which Chromium logs.
+  watchProblems(page, problems, /status of 40[013]/);
   await page.clock.install();
 }, 120_000);
 
@@ -137,6 +138,30 @@ describe('people in Chromium', () => {
     await form.locator('input[name=password]').fill(PASSWORD);
     await form.getByRole('button', { name: 'Sign in' }).click();
     await waitText(page.getByTestId('header-person'), 'Anna Berg (anna)');
+    expect(problems).toEqual([]);
+  });
+
+  it('lets the administrator add a person and set a new password in a form that says why one is refused', async () => {
+    await page.getByRole('tablist', { name: 'Screens' }).getByRole('tab', { name: 'Settings' }).click();
+    const users = page.getByTestId('users-settings');
+    const create = users.getByTestId('create-user-form');
+    await create.locator('input[name=name]').fill('Vera Sol');
+    await create.locator('input[name=login]').fill('vera');
+    await create.locator('select[name=role]').selectOption('viewer');
+    await create.locator('input[name=password]').fill(PASSWORD);
+    await create.getByRole('button', { name: 'Add' }).click();
+    const row = users.locator('tr[data-login=vera]');
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    const reset = users.getByTestId('reset-password-form');
+    await reset.locator('input[name=new-password]').fill('short');
+    await reset.getByRole('button', { name: 'Set password' }).click();
+    await waitText(users, '10 characters');
+    await reset.locator('input[name=new-password]').fill('a much longer passphrase');
+    await reset.getByRole('button', { name: 'Set password' }).click();
+    await waitText(users.getByTestId('users-notice'), 'Vera Sol signs in with the new password from now on.');
+    await waitGone(reset);
+    expect(() => service.service.users.signIn('vera', PASSWORD)).toThrow();
+    expect(service.service.users.signIn('vera', 'a much longer passphrase').person.login).toBe('vera');
     expect(problems).toEqual([]);
   });
 });
