@@ -35,7 +35,7 @@ beforeAll(async () => {
   // Refused signatures and the lock answer 401/403, which Chromium logs.
   watchProblems(page, problems, /status of 40[13]/);
   await page.clock.install();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
