@@ -25,6 +25,8 @@ export default defineConfig({
     hookTimeout: 240_000,
     expect: { poll: { timeout: 30_000 } },
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // The run's shared folder: the renderer built and demo databases made once per run.
+    globalSetup: ['./test/support/global-setup.ts'],
     projects: [
       {
         extends: true,

@@ -336,7 +336,7 @@ describe('importBundle', () => {
     );
     expect(lines(syntax)).toEqual([expect.stringMatching(/^\$\.labelReports\[290\]: invalid JSON on line 1: /)]);
     expect(workerStarts).toHaveBeenCalledTimes(3 * PARSE_WORKERS);
-  }, 60_000);
+  });
 });
 
 describe('validateBundleReport (the datapoint fast path)', () => {

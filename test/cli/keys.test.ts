@@ -85,7 +85,7 @@ describe('labeldesk keys', () => {
 
     server!.kill('SIGTERM');
     expect(await exited).toBe(0);
-  }, 60_000);
+  });
 
   it('says what is wrong: unknown company, permission or key, missing arguments, missing database', async () => {
     const [company, permission, unknownKey, noCompany, noSub, noDb] = await Promise.all([
@@ -108,5 +108,5 @@ describe('labeldesk keys', () => {
     expect(noSub.stderr).toMatch(/unknown keys command 'rotate'/);
     expect(noDb.code).toBe(1);
     expect(noDb.stderr).toMatch(/there is no database at/);
-  }, 60_000);
+  });
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   const prepared = await prepare('report-cli', { reports: 60, seed: 3 });
   ({ dir, uiDir, dbFile } = prepared);
   target = findReportWithExcursions(dbFile, 'acme');
-}, 120_000);
+});
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

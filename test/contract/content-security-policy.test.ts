@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { UI_CONTENT_SECURITY_POLICY, UI_CONTENT_SECURITY_POLICY_META } from '../../contract/content-security-policy';
 import { startService, type RunningService } from '../../host/start-service';
 import { withContentSecurityPolicy } from '../../main/window-policy';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { builtUi } from '../support/run-cache';
 
 function directives(policy: string): string[] {
   return policy.split(';').map((d) => d.trim()).filter((d) => d !== '');
@@ -30,19 +24,15 @@ test('the desktop window adds the contract policy to the service responses', () 
 });
 
 describe('the page the service serves, built as npm run build:renderer builds it', () => {
-  let outDir: string;
   let running: RunningService;
 
   beforeAll(async () => {
-    // A build of its own, so the check never reads a stale dist/ nor races another build of it.
-    outDir = mkdtempSync(path.join(tmpdir(), 'labeldesk-ui-'));
-    await build({ configFile: path.join(root, 'renderer/vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
-    running = await startService({ dbFile: ':memory:', staticDir: outDir });
+    // The run's own build (test/support/run-cache.ts), so the check never reads a stale dist/ nor races another build of it.
+    running = await startService({ dbFile: ':memory:', staticDir: await builtUi() });
   });
 
   afterAll(async () => {
     await running?.close();
-    rmSync(outDir, { recursive: true, force: true });
   });
 
   test('carries the contract policy in its header and in its meta tag', async () => {

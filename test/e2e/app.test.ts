@@ -34,7 +34,7 @@ beforeAll(async () => {
   keys = { acme: pickKey(summary, 'acme'), nordic: pickKey(summary, 'nordic'), fresh: pickKey(summary, 'fresh') };
   service = await startService({ dbFile, port: 0, staticDir: uiDir });
   browser = await launchChromium();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -1,7 +1,7 @@
 /**
- * What the end-to-end tests share: the renderer built into a temp folder (so a test never
- * serves a stale dist/ and never races other builds) beside a database of demo data, Chromium,
- * a watch on the page for console errors and CSP violations, and waiting for what the page shows.
+ * What the end-to-end tests share: the renderer built once per run (so a test never serves a
+ * stale dist/ and never races other builds) beside a database of demo data, Chromium, a watch on
+ * the page for console errors and CSP violations, and waiting for what the page shows.
  *
  * Screenshots go to test-artifacts/screenshots/ (gitignored).
  */
@@ -11,18 +11,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { build } from 'vite';
 import { expect } from 'vitest';
 import type { DemoOptions } from '../../demo';
 import type { DemoSummary } from '../../service/demo-seeder';
-import { openService } from '../../host/open-service';
+import { builtUi, demoDatabase } from '../support/run-cache';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = join(REPO, 'test-artifacts', 'screenshots');
 
 export interface Prepared {
-  /** The temp folder holding everything below; the test removes it. */
+  /** The temp folder holding the database; the test removes it. */
   dir: string;
+  /** The built renderer, shared by the run's files: only read it. */
   uiDir: string;
   dbFile: string;
   /** The demo data written, with its keys. */
@@ -30,33 +30,45 @@ export interface Prepared {
 }
 
 /**
- * A temp folder with the renderer built into it and a database of demo data, for a service to open.
+ * A temp folder with a database of demo data for a service to open, and the built renderer.
  * `define` sets the build's compile-time constants (a test may shrink a limit to reach it cheaply).
+ * Both are made once per run (test/support/run-cache.ts); the database is this file's own copy.
  */
 export async function prepare(name: string, demo: DemoOptions, define?: Record<string, string>): Promise<Prepared> {
   const dir = mkdtempSync(join(tmpdir(), `labeldesk-${name}-`));
-  const uiDir = join(dir, 'ui');
-  await build({
-    configFile: join(REPO, 'renderer/vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir: uiDir, emptyOutDir: true },
-    ...(define ? { define } : {}),
-  });
+  const uiDir = await builtUi(define);
   const dbFile = join(dir, 'demo.sqlite');
-  const service = openService(dbFile);
-  try {
-    return { dir, uiDir, dbFile, summary: service.createDemoData(demo) };
-  } finally {
-    service.close();
-  }
+  return { dir, uiDir, dbFile, summary: await demoDatabase(dbFile, demo) };
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** This worker's Chromium, launched by the first file that asks and shared by the files after it. */
+let shared: Promise<Browser> | undefined;
+
+function launch(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/**
+ * Chromium for one test file. Launching it costs more than most tests, so the worker's files
+ * share one, each in contexts of its own (no cookie, storage or cache crosses from one context to
+ * another). The browser given closes as the file expects, but closing ends only the contexts
+ * still open; Chromium itself ends with the worker (playwright ends it when the process exits).
+ */
+export async function launchChromium(): Promise<Browser> {
+  let browser = shared ? await shared.catch(() => undefined) : undefined;
+  if (!browser?.isConnected()) {
+    shared = launch();
+    browser = await shared;
+    const contextsOnly = async () => {
+      await Promise.all(browser!.contexts().map((context) => context.close()));
+    };
+    browser.close = contextsOnly;
+  }
+  return browser;
 }
 
 /**

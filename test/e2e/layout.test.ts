@@ -80,7 +80,7 @@ beforeAll(async () => {
   proxy = await startProxy(() => service?.url ?? null);
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   browser = await launchChromium();
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

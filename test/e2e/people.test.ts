@@ -36,7 +36,7 @@ beforeAll(async () => {
   // Refused signatures and passwords and the lock answer 400/401/403, which Chromium logs.
   watchProblems(page, problems, /status of 40[013]/);
   await page.clock.install();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

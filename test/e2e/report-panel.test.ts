@@ -54,7 +54,7 @@ beforeAll(async () => {
   readOnly = acme.find((k) => !k.permissions.includes('labelReports:update'))!;
   service = await startService({ dbFile: prepared.dbFile, port: 0, staticDir: prepared.uiDir });
   browser = await launchChromium();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

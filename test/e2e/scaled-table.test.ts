@@ -35,7 +35,7 @@ beforeAll(async () => {
   key = reader.key;
   service = await startService({ dbFile, port: 0, staticDir: uiDir });
   browser = await launchChromium();
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

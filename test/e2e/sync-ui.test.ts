@@ -39,7 +39,7 @@ beforeAll(async () => {
   proxy = await FaultProxy.start(remote.url);
   desk = await startDesktopService({ dbFile, port: 0, companyId: 'acme', staticDir: uiDir });
   browser = await launchChromium();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -31,7 +31,7 @@ beforeAll(async () => {
   desk = await startDesktopService({ dbFile, port: 0, companyId: 'acme', staticDir: uiDir });
   receiver = await Receiver.start();
   browser = await launchChromium();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

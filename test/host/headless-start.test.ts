@@ -62,4 +62,4 @@ test('prints the URL with the key, serves the UI and /v2, and stops on Ctrl-C wi
   child.kill('SIGINT');
   expect(await exit).toBe(0);
   expect(out).toContain('LabelDesk stopped.');
-}, 60_000);
+});

@@ -148,7 +148,7 @@ beforeAll(async () => {
   reportId = pickReport(dbFile);
   receiver = await Receiver.start();
   running = await startService({ dbFile, port: 0, staticDir: join(dir, 'no-ui') });
-}, 120_000);
+});
 
 afterAll(async () => {
   await running?.close();

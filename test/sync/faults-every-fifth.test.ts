@@ -45,7 +45,7 @@ describe.each(REMOTE_KINDS)('against a %s remote', (remote) => {
       await eventually(async () => {
         expect(worker.status()).toMatchObject({ pending: 0 });
         expect(await pair.localIds()).toEqual(await pair.remoteIds());
-      }, 60_000);
+      });
       await worker.stop();
       await pair.proxy.heal();
       await pair.expectMirrored();

@@ -1,0 +1,88 @@
+/**
+ * What test files would otherwise each make again, made once per run in the run's folder
+ * (test/support/global-setup.ts): the renderer built (a build per define set) and demo databases
+ * (one per size and seed, copied for each file that asks, so every file still writes to its own).
+ *
+ * Workers coordinate without locks: an entry is made in a folder of the maker's own and renamed
+ * into place whole, which fails when another worker was first; the loser's copy is dropped. So
+ * no reader ever sees half an entry, and no worker waits on another.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { inject } from 'vitest';
+import type { DemoOptions } from '../../demo';
+import { openService } from '../../host/open-service';
+import type { DemoSummary } from '../../service/demo-seeder';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** This worker's entries, by name, so a second file in the same worker neither checks nor makes them again. */
+const made = new Map<string, Promise<string>>();
+
+/** The run's folder `name`, made by `make(into)` unless this run has it already. */
+function entry(name: string, make: (into: string) => Promise<void>): Promise<string> {
+  let ready = made.get(name);
+  if (!ready) {
+    ready = (async () => {
+      const target = join(inject('runDir'), name);
+      if (existsSync(target)) return target;
+      const own = `${target}.${process.pid}`;
+      rmSync(own, { recursive: true, force: true });
+      mkdirSync(own, { recursive: true });
+      await make(own);
+      try {
+        renameSync(own, target);
+      } catch (error) {
+        if (!existsSync(target)) throw error;
+        rmSync(own, { recursive: true, force: true });
+      }
+      return target;
+    })();
+    made.set(name, ready);
+    // A failure is not kept: the next file that asks tries again, and fails on its own.
+    ready.catch(() => made.delete(name));
+  }
+  return ready;
+}
+
+/**
+ * The renderer built as `npm run build:renderer` builds it, into the run's folder rather than
+ * dist/ (so a test never serves a stale dist/ nor races another build of it). `define` sets the
+ * build's compile-time constants (a test may shrink a limit to reach it cheaply); each set is a
+ * build of its own. Tests only read it.
+ */
+export function builtUi(define?: Record<string, string>): Promise<string> {
+  const name = define ? `ui-${createHash('sha256').update(JSON.stringify(define)).digest('hex').slice(0, 12)}` : 'ui';
+  return entry(name, async (into) => {
+    await build({
+      configFile: join(REPO, 'renderer/vite.config.ts'),
+      logLevel: 'error',
+      build: { outDir: into, emptyOutDir: true },
+      ...(define ? { define } : {}),
+    });
+  });
+}
+
+/**
+ * A database of demo data at `dbFile` (which must not exist yet), with what the seeding
+ * answered. The data is made once per run for each size and seed and copied: the copy is the
+ * same database, keys included, so each file gets the data it always got, to change as it likes.
+ */
+export async function demoDatabase(dbFile: string, demo: DemoOptions): Promise<DemoSummary> {
+  const template = await entry(`demo-${demo.reports}-${demo.seed}`, async (into) => {
+    const service = openService(join(into, 'demo.sqlite'));
+    try {
+      writeFileSync(join(into, 'summary.json'), JSON.stringify(service.createDemoData(demo)));
+    } finally {
+      service.close();
+    }
+  });
+  // The database and any journal beside it (closing leaves none today; a copy without one would be torn).
+  for (const file of readdirSync(template)) {
+    if (file.startsWith('demo.sqlite')) copyFileSync(join(template, file), dbFile + file.slice('demo.sqlite'.length));
+  }
+  return JSON.parse(readFileSync(join(template, 'summary.json'), 'utf8')) as DemoSummary;
+}
