@@ -131,18 +131,22 @@ function rangeBins(key: string, edges: readonly number[], labels: readonly strin
 
 /**
  * The distributions, as ranges of the list's filter keys: each range's reports are what the list
- * answers for the filter plus its conditions.
+ * answers for the filter plus its conditions. `by` is the group-by of /local/insights/groups
+ * that answers one group per range, in this order.
  */
-export const DISTRIBUTIONS: readonly { title: string; bins: readonly Bin[] }[] = [
+export const DISTRIBUTIONS: readonly { by: string; title: string; bins: readonly Bin[] }[] = [
   {
+    by: 'bins.secondsOutOfRange',
     title: 'Time out of range',
     bins: rangeBins('calculatedSenseData.durationOfViolations.all', [0, 3600, 21600, 86400], ['none', 'up to 1 h', '1–6 h', '6–24 h', 'over 24 h'], 'upper', 'eq'),
   },
   {
+    by: 'bins.degreeHours',
     title: 'Degree-hours',
     bins: rangeBins('calculatedSenseData.analysedValues.temperature.degreeHour', [0, 1, 10, 100], ['0', 'up to 1', '1–10', '10–100', 'over 100'], 'upper'),
   },
   {
+    by: 'bins.mkt',
     title: 'Mean kinetic temperature',
     bins: rangeBins('calculatedSenseData.analysedValues.temperature.meanKineticTemperature', [2, 8, 15, 25], ['below 2 °C', '2–8 °C', '8–15 °C', '15–25 °C', '25 °C and above'], 'lower'),
   },
