@@ -152,6 +152,11 @@ export const DISTRIBUTIONS: readonly { by: string; title: string; bins: readonly
   },
 ];
 
+/** Reports per range of each distribution (the groups of its `by`), in the ranges' order; a range without reports is 0. */
+export function binCounts(bins: readonly { groups: readonly { value: unknown; count: number }[] }[]): number[][] {
+  return DISTRIBUTIONS.map((d, i) => d.bins.map((b) => bins[i].groups.find((g) => g.value === b.label)?.count ?? 0));
+}
+
 /** The distributions' counts (`counts[i][j]`: bin j of distribution i) as table rows. */
 export function distributionRows(counts: readonly (readonly number[])[]): (string | number)[][] {
   return DISTRIBUTIONS.flatMap((d, i) => d.bins.map((b, j) => [d.title, b.label, counts[i][j]]));
