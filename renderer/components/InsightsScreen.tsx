@@ -168,7 +168,7 @@ function BarChart({
         {labels.map((label, i) => (
           <li key={label}>
             {opens(i) ? (
-              <button type="button" className="insights__bar" data-bar={label} onClick={() => onBar!(i)}>
+              <button type="button" className="insights__bar" data-bar={label} data-count={values[i]} onClick={() => onBar!(i)}>
                 {label}: {values[i].toLocaleString()}
                 {share && share[i] !== null ? ` (${share[i]} % with an excursion)` : ''}
               </button>
