@@ -97,7 +97,7 @@ async function openEveryBar(search: string, charts: string[]): Promise<Record<st
     for (const { bar, count: shown } of all) {
       await page.locator(`[data-chart="${chart}"] button[data-bar="${bar}"]`).click();
       await page.getByTestId('report-count').waitFor();
-      await expect.poll(() => count(page), `${chart}: ${bar}`).toBe(shown);
+      await expect.poll(() => count(page), { message: `${chart}: ${bar}` }).toBe(shown);
       for (const title of await chipTitles(page)) {
         if (!before.includes(title)) await page.getByTestId('filter-chips').getByRole('button', { name: `Remove filter: ${title}`, exact: true }).click();
       }
