@@ -11,6 +11,7 @@
  *   npm run bench insights -- --million          # 100 000 and 1 000 000 (building it takes most of an hour)
  *   BENCH_SAMPLES=30                             # requests per row
  *   BENCH_SCREEN_REPS=5                          # Insights screen repetitions; 0 leaves Chromium out
+ *   BENCH_HTTP=0                                 # the Insights screen alone
  */
 import { loadavg } from 'node:os';
 import { startService } from '../host/start-service';
@@ -63,7 +64,7 @@ export async function run(): Promise<void> {
     const running = await startService({ dbFile: db.file, port: 0 });
     const client = new SiteClient();
     try {
-      for (const c of cases()) {
+      for (const c of process.env.BENCH_HTTP === '0' ? [] : cases()) {
         const url = running.url + c.path;
         const first = await client.get(url);
         if (first.status !== 200) throw new Error(`${c.path} answered ${first.status}: ${first.body.toString().slice(0, 300)}`);
