@@ -4,18 +4,24 @@
  * site's key, as the Insights screen and local tools make them. Facets of every key the browser
  * shows at once, and a monthly group-by with every figure (and a few others), unfiltered and
  * filtered; beside them the list's first page and count for the same filters, and the load.
+ * Then, at 100 000 reports, the Insights screen in Chromium (bench/insights-screen.ts): from a
+ * filter change to every chart drawn.
  *
  *   npm run bench insights                       # 100 000 reports
  *   npm run bench insights -- --million          # 100 000 and 1 000 000 (building it takes most of an hour)
  *   BENCH_SAMPLES=30                             # requests per row
+ *   BENCH_SCREEN_REPS=5                          # Insights screen repetitions; 0 leaves Chromium out
+ *   BENCH_HTTP=0                                 # the Insights screen alone
  */
 import { loadavg } from 'node:os';
 import { startService } from '../host/start-service';
 import { fmt, SITE, siteDatabase } from './site-database';
 import { SiteClient } from './site-client';
 import { median, percentile } from './stats';
+import { SCREEN_TARGET_MS, timeInsightsScreen, type ScreenSample } from './insights-screen';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
+const SCREEN_REPS = Number(process.env.BENCH_SCREEN_REPS ?? 5);
 const log = (line: string) => console.log(`insights: ${line}`);
 const BROWSER_KEYS = 'status,alert.level,mode,type,company.id,hasFlag,isArchived,decision,customFields.batch,customFields.pallets';
 
@@ -44,6 +50,9 @@ function cases(): Case[] {
   out.push({ name: 'groups by mode — all', path: '/local/insights/groups?by=mode', target: null });
   out.push({ name: 'groups by customFields.batch (1 000 values) — all', path: '/local/insights/groups?by=customFields.batch', target: null });
   out.push({ name: 'groups by created.week, UTC — all', path: '/local/insights/groups?by=created.week', target: null });
+  out.push({ name: 'groups by bins.mkt — all', path: '/local/insights/groups?by=bins.mkt', target: null });
+  out.push({ name: 'groups by bins.secondsOutOfRange — awaiting review', path: '/local/insights/groups?by=bins.secondsOutOfRange&review=awaitingReview', target: null });
+  out.push({ name: 'facets, all browser keys — awaiting review', path: `/local/insights/facets?keys=${BROWSER_KEYS}&review=awaitingReview`, target: null });
   return out;
 }
 
@@ -55,7 +64,7 @@ export async function run(): Promise<void> {
     const running = await startService({ dbFile: db.file, port: 0 });
     const client = new SiteClient();
     try {
-      for (const c of cases()) {
+      for (const c of process.env.BENCH_HTTP === '0' ? [] : cases()) {
         const url = running.url + c.path;
         const first = await client.get(url);
         if (first.status !== 200) throw new Error(`${c.path} answered ${first.status}: ${first.body.toString().slice(0, 300)}`);
@@ -73,6 +82,30 @@ export async function run(): Promise<void> {
       client.close();
       await running.close();
     }
+    if (size <= 100_000 && SCREEN_REPS > 0) await screen(db.file);
   }
   log(`site key company: ${SITE.company}; load average (1 min) is printed per row: two cores are shared`);
+}
+
+/** The Insights screen in Chromium: p50 and p95 per action, against the target, with the load. */
+async function screen(dbFile: string): Promise<void> {
+  const loadBefore = loadavg();
+  const rows = new Map<string, ScreenSample[]>();
+  await timeInsightsScreen(dbFile, SCREEN_REPS, (name, sample) => {
+    log(`  screen: ${name}: ${sample.ms.toFixed(0)} ms (${sample.requests} requests, the slowest ${sample.slowest.toFixed(0)} ms)`);
+    rows.set(name, [...(rows.get(name) ?? []), sample]);
+  });
+  const loadAfter = loadavg();
+  console.log('');
+  console.log('| Insights screen (100 000 reports, 1920×1080) | p50 ms | p95 ms | slowest request p50 | requests | target ms | n |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const [name, samples] of rows) {
+    const ms = samples.map((s) => s.ms);
+    const p50 = median(ms);
+    console.log(
+      `| ${name} | ${p50.toFixed(0)} | ${percentile(ms, 95).toFixed(0)} | ${median(samples.map((s) => s.slowest)).toFixed(0)} | ${median(samples.map((s) => s.requests))} | ≤ ${SCREEN_TARGET_MS}${p50 <= SCREEN_TARGET_MS ? ' ✓' : ' ✗'} | ${samples.length} |`,
+    );
+  }
+  console.log('');
+  log(`screen: load average (1, 5, 15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import {
   ALERT_WORDS,
   DECISION_WORDS,
+  binCounts,
   DISTRIBUTIONS,
   distributionRows,
   groupsTable,
@@ -130,8 +131,6 @@ export interface Report {
   tables: Table[];
 }
 
-const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined && p !== '').join(',');
-
 /** Every figure of the Insights screen for this filter, as charts and tables. */
 export function insightsReport(service: Service, o: Options): Report {
   const caller: Caller = { keyId: 'session', companyId: o.companyId, permissions: new Set(['labelReports:read']) };
@@ -139,9 +138,7 @@ export function insightsReport(service: Service, o: Options): Report {
   const time = service.insights.groups(caller, query, `created.${o.period}`, o.zone);
   const split = service.insights.groups(caller, query, o.by, o.zone);
   const name = (g: GroupRow) => (g.label ?? (g.value === null ? '(not set)' : String(g.value)));
-  const bins = DISTRIBUTIONS.map((d) =>
-    d.bins.map((b) => service.reports.list(caller, parseListQuery({ filter: join(o.filter, b.filter), customFields: o.customFields, pageSize: '1', output: 'minimal' })).totalDocuments),
-  );
+  const bins = binCounts(DISTRIBUTIONS.map((d) => service.insights.groups(caller, query, d.by, o.zone)));
   const totals = totalsOf(time.groups);
   const worst = worstTen(split.groups, o.minReports);
   const shareBars = (groups: readonly GroupRow[], label: (g: GroupRow) => string) =>

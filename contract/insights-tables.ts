@@ -131,22 +131,31 @@ function rangeBins(key: string, edges: readonly number[], labels: readonly strin
 
 /**
  * The distributions, as ranges of the list's filter keys: each range's reports are what the list
- * answers for the filter plus its conditions.
+ * answers for the filter plus its conditions. `by` is the group-by of /local/insights/groups
+ * that answers one group per range, in this order.
  */
-export const DISTRIBUTIONS: readonly { title: string; bins: readonly Bin[] }[] = [
+export const DISTRIBUTIONS: readonly { by: string; title: string; bins: readonly Bin[] }[] = [
   {
+    by: 'bins.secondsOutOfRange',
     title: 'Time out of range',
     bins: rangeBins('calculatedSenseData.durationOfViolations.all', [0, 3600, 21600, 86400], ['none', 'up to 1 h', '1–6 h', '6–24 h', 'over 24 h'], 'upper', 'eq'),
   },
   {
+    by: 'bins.degreeHours',
     title: 'Degree-hours',
     bins: rangeBins('calculatedSenseData.analysedValues.temperature.degreeHour', [0, 1, 10, 100], ['0', 'up to 1', '1–10', '10–100', 'over 100'], 'upper'),
   },
   {
+    by: 'bins.mkt',
     title: 'Mean kinetic temperature',
     bins: rangeBins('calculatedSenseData.analysedValues.temperature.meanKineticTemperature', [2, 8, 15, 25], ['below 2 °C', '2–8 °C', '8–15 °C', '15–25 °C', '25 °C and above'], 'lower'),
   },
 ];
+
+/** Reports per range of each distribution (the groups of its `by`), in the ranges' order; a range without reports is 0. */
+export function binCounts(bins: readonly { groups: readonly { value: unknown; count: number }[] }[]): number[][] {
+  return DISTRIBUTIONS.map((d, i) => d.bins.map((b) => bins[i].groups.find((g) => g.value === b.label)?.count ?? 0));
+}
 
 /** The distributions' counts (`counts[i][j]`: bin j of distribution i) as table rows. */
 export function distributionRows(counts: readonly (readonly number[])[]): (string | number)[][] {

@@ -22,7 +22,9 @@ export type StoreGrouping =
       segments: readonly { until: number | null; offsetSeconds: number }[];
     }
   /** One group of every match. */
-  | { kind: 'all' };
+  | { kind: 'all' }
+  /** Group i: the rows meeting `cases[i]` (compiled list conditions over l, disjoint); key null: none of them. */
+  | { kind: 'cases'; cases: readonly { where: string; params: readonly unknown[] }[] };
 
 export type ColumnKey = 'status' | 'alert.level' | 'mode' | 'type' | 'company.id' | 'hasFlag' | 'isArchived';
 
@@ -210,6 +212,11 @@ export class InsightsStore {
     switch (grouping.kind) {
       case 'all':
         return [{ sql: `${withClause()}SELECT NULL AS key, ${select} FROM ${from('')} ${where} ${groupBy('NULL')}`, params: [...cteParams, companyId, ...filter.params] }];
+      case 'cases': {
+        const key = `CASE ${grouping.cases.map((c, i) => `WHEN (${c.where}) THEN ${i}`).join(' ')} END`;
+        const params = grouping.cases.flatMap((c) => c.params);
+        return [{ sql: `${withClause()}SELECT ${key} AS key, ${select} FROM ${from('')} ${where} ${groupBy('1')}`, params: [...cteParams, ...params, companyId, ...filter.params] }];
+      }
       case 'column': {
         const key = COLUMNS[grouping.key];
         return [{ sql: `${withClause()}SELECT ${key} AS key, ${select} FROM ${from('')} ${where} ${groupBy(key)}`, params: [...cteParams, companyId, ...filter.params] }];

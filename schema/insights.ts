@@ -18,6 +18,9 @@ export const TIME_FIELDS = ['created', 'startTime'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
 export const TIME_UNITS = ['day', 'week', 'month'] as const;
 export type TimeUnit = (typeof TIME_UNITS)[number];
+/** Group-bys into the ranges of a figure (contract/insights-tables.ts DISTRIBUTIONS), one group per range. */
+export const BIN_KEYS = ['bins.secondsOutOfRange', 'bins.degreeHours', 'bins.mkt'] as const;
+export type BinKey = (typeof BIN_KEYS)[number];
 
 /** The alert levels a report can have, as the keys of `alertLevels`. */
 export const ALERT_LEVELS = [-1, 0, 1, 2] as const;
@@ -25,11 +28,16 @@ export const ALERT_LEVELS = [-1, 0, 1, 2] as const;
 /**
  * The list conditions that pick exactly a value's or a group's reports: appended to the
  * request's own `filter` and `customFields`, the list answers those reports and no other.
- * Absent where the list query has no condition for it (a decision; a custom field's absence).
+ * A decision's is a `review` condition of GET /local/labelReports. Absent where the list has no
+ * condition for it (a custom field's absence).
  */
 const conditionsSchema = {
   filter: z.string().optional().describe('filter conditions that pick exactly these reports, to append to the request’s filter'),
   customFields: z.string().optional().describe('customFields conditions that pick exactly these reports, to append to the request’s customFields'),
+  review: z
+    .string()
+    .optional()
+    .describe('The review condition of GET /local/labelReports that picks exactly these reports (a decision), to append to the request’s review; absent when the request holds it already'),
 };
 
 export const facetValueSchema = z.object({
@@ -58,7 +66,11 @@ const decisionCountsSchema = z.object({
 }) as z.ZodObject<Record<(typeof DECISIONS)[number] | 'none', z.ZodInt>>;
 
 export const groupSchema = z.object({
-  /** The key's value, or the bucket's local start (`YYYY-MM-DD` for a day or the Monday of a week, `YYYY-MM` for a month); null as in facets. */
+  /**
+   * The key's value, the bucket's local start (`YYYY-MM-DD` for a day or the Monday of a week,
+   * `YYYY-MM` for a month) or a range's words (`1–6 h`); null as in facets, and for a range the
+   * reports in none of them (those without an MKT).
+   */
   value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
   label: z.string().optional(),
   /** A time bucket's bounds: from (inclusive) and to (exclusive), ISO 8601 UTC. */
@@ -97,4 +109,5 @@ export type Groups = z.infer<typeof groupsSchema>;
 export type GroupBy =
   | { kind: 'key'; key: GroupKey }
   | { kind: 'customField'; field: string }
-  | { kind: 'time'; field: TimeField; unit: TimeUnit };
+  | { kind: 'time'; field: TimeField; unit: TimeUnit }
+  | { kind: 'bins'; key: BinKey };

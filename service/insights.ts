@@ -8,14 +8,17 @@
 import type { DataStore } from '../db/data-store';
 import type { GroupFigures, StoreGrouping } from '../db/insights-store';
 import { invalidInput } from '../model/errors';
-import { quote, type ListQuery } from '../query/list-query';
+import { parseListQuery, quote, type ListQuery } from '../query/list-query';
+import { DISTRIBUTIONS } from '../contract/insights-tables';
 import {
   ALERT_LEVELS,
+  BIN_KEYS,
   CUSTOM_FIELD_PREFIX,
   FACET_KEYS,
   GROUP_KEYS,
   TIME_FIELDS,
   TIME_UNITS,
+  type BinKey,
   type FacetKey,
   type FacetValue,
   type Facets,
@@ -27,12 +30,15 @@ import {
   type TimeUnit,
 } from '../schema/insights';
 import { DECISIONS } from '../schema/review';
+import type { ReviewCondition } from '../schema/review-list';
+import type { SqlFilter } from '../db/report-store';
 import { requirePermission, type Caller } from './api-keys';
 import { bucketBounds, checkZone, offsetSegments } from './insights-zone';
+import { reviewWhere } from './review-list';
 
 const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
 const KEYS_HINT = `known are ${FACET_KEYS.join(', ')} and customFields.<custom field id>`;
-const BY_HINT = `known are ${GROUP_KEYS.join(', ')}, customFields.<custom field id> and ${TIME_FIELDS.flatMap((f) => TIME_UNITS.map((u) => `${f}.${u}`)).join(', ')}`;
+const BY_HINT = `known are ${GROUP_KEYS.join(', ')}, customFields.<custom field id>, ${TIME_FIELDS.flatMap((f) => TIME_UNITS.map((u) => `${f}.${u}`)).join(', ')} and ${BIN_KEYS.join(', ')}`;
 export const DEFAULT_GROUP_BY = 'created.month';
 export const DEFAULT_ZONE = 'UTC';
 
@@ -61,6 +67,7 @@ export function parseGroupBy(text: string | undefined): GroupBy {
   const field = customFieldOf(by, 'INVALID_BY', 'group-by key');
   if (field !== null) return { kind: 'customField', field };
   if ((GROUP_KEYS as readonly string[]).includes(by)) return { kind: 'key', key: by as GroupKey };
+  if ((BIN_KEYS as readonly string[]).includes(by)) return { kind: 'bins', key: by as BinKey };
   const [timeField, unit, ...rest] = by.split('.');
   if (rest.length === 0 && (TIME_FIELDS as readonly string[]).includes(timeField) && (TIME_UNITS as readonly string[]).includes(unit)) {
     return { kind: 'time', field: timeField as TimeField, unit: unit as TimeUnit };
@@ -106,11 +113,22 @@ const byCountThenValue = (a: { count: number; value: unknown }, b: { count: numb
 export class InsightsService {
   constructor(private readonly data: DataStore) {}
 
-  /** Each value of each asked key among the filter's matches, with its count. */
-  facets(caller: Caller, q: ListQuery, keysText?: string): Facets {
+  /**
+   * The list's filter narrowed by the review conditions, as GET /local/labelReports narrows it:
+   * the same SQL, so the same reports.
+   */
+  private compile(caller: Caller, q: ListQuery, review: readonly ReviewCondition[]): SqlFilter {
+    const compiled = this.data.reports.compile(q);
+    const narrow = reviewWhere(review, caller.companyId);
+    return narrow === null ? compiled : { ...compiled, where: `(${compiled.where}) AND (${narrow.sql})`, params: [...compiled.params, ...narrow.params] };
+  }
+
+  /** Each value of each asked key among the filter's matches (narrowed by `review`, as the review list), with its count. */
+  facets(caller: Caller, q: ListQuery, keysText?: string, review: readonly ReviewCondition[] = []): Facets {
     requirePermission(caller, 'labelReports:read');
     const asked = parseFacetKeys(keysText);
-    const sql = this.data.reports.compile(q);
+    const sql = this.compile(caller, q, review);
+    const askedDecision = review.find((c) => c.startsWith('decision.'));
     const companyId = caller.companyId;
     const store = this.data.insights;
     return this.data.read(() => {
@@ -124,9 +142,14 @@ export class InsightsService {
             .sort(byCountThenValue);
         } else if (a.key === 'decision') {
           const decided = store.decisions(companyId, sql, { kind: 'all' });
-          const values: FacetValue[] = decided.map((row) => ({ value: row.decision, count: row.count }));
+          // The review list's condition for the value; left out when the request holds it already.
+          const condition = (value: string | null): Pick<FacetValue, 'review'> => {
+            const c = `decision.${value ?? 'none'}`;
+            return c === askedDecision ? {} : { review: c };
+          };
+          const values: FacetValue[] = decided.map((row) => ({ value: row.decision, count: row.count, ...condition(row.decision) }));
           const none = totalDocuments - decided.reduce((sum, row) => sum + row.count, 0);
-          if (none > 0) values.push({ value: null, count: none });
+          if (none > 0) values.push({ value: null, count: none, ...condition(null) });
           facets.decision = values.sort(byCountThenValue);
         } else {
           const key = a.key;
@@ -139,12 +162,12 @@ export class InsightsService {
     });
   }
 
-  /** The filter's matches split by `by`, with the figures of each group. */
-  groups(caller: Caller, q: ListQuery, byText?: string, zoneText?: string): Groups {
+  /** The filter's matches (narrowed by `review`, as the review list) split by `by`, with the figures of each group. */
+  groups(caller: Caller, q: ListQuery, byText?: string, zoneText?: string, review: readonly ReviewCondition[] = []): Groups {
     requirePermission(caller, 'labelReports:read');
     const by = parseGroupBy(byText);
     const zone = checkZone(zoneText === undefined || zoneText === '' ? DEFAULT_ZONE : zoneText);
-    const sql = this.data.reports.compile(q);
+    const sql = this.compile(caller, q, review);
     const companyId = caller.companyId;
     const store = this.data.insights;
     return this.data.read(() => {
@@ -163,7 +186,11 @@ export class InsightsService {
         const place = this.placeOf(by, f.key, zone, companies);
         return { ...place, ...figuresOf(f, decided.get(JSON.stringify(f.key))) };
       });
-      groups.sort(by.kind === 'time' ? (a, b) => (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0) : byCountThenValue);
+      if (by.kind === 'bins') {
+        const labels = binsOf(by.key).map((b) => b.label as unknown);
+        const at = (g: Group) => (g.value === null ? labels.length : labels.indexOf(g.value));
+        groups.sort((a, b) => at(a) - at(b));
+      } else groups.sort(by.kind === 'time' ? (a, b) => (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0) : byCountThenValue);
       return { total, by: byName(by), zone, groups };
     });
   }
@@ -179,6 +206,9 @@ export class InsightsService {
         const segments = range ? offsetSegments(zone, range.min, range.max) : [{ until: null, offsetSeconds: 0 }];
         return { kind: 'time', field: by.field, unit: by.unit, segments };
       }
+      case 'bins':
+        // Each range compiled by the list's own compiler, so a group is exactly what the list answers for it.
+        return { kind: 'cases', cases: binsOf(by.key).map((b) => this.data.reports.compile(parseListQuery({ filter: b.filter }))) };
     }
   }
 
@@ -200,6 +230,11 @@ export class InsightsService {
             : `calculatedSenseData.startTime[gte]${Math.ceil(from / 1000)},calculatedSenseData.startTime[lt]${Math.ceil(to / 1000)}`;
         return { value: String(key), from: new Date(from).toISOString(), to: new Date(to).toISOString(), filter };
       }
+      case 'bins': {
+        if (key === null) return { value: null };
+        const bin = binsOf(by.key)[key as number];
+        return { value: bin.label, filter: bin.filter };
+      }
     }
   }
 }
@@ -209,9 +244,14 @@ function customFieldValue(field: string, key: string | number | null, count: num
   return { value: String(key), count, customFields: `${field}[eq]${conditionValue(String(key))}` };
 }
 
+function binsOf(key: BinKey) {
+  return DISTRIBUTIONS.find((d) => d.by === key)!.bins;
+}
+
 function byName(by: GroupBy): string {
   switch (by.kind) {
     case 'key':
+    case 'bins':
       return by.key;
     case 'customField':
       return CUSTOM_FIELD_PREFIX + by.field;

@@ -2,12 +2,15 @@
  * GET /local/insights/facets and /local/insights/groups: the list's query (filter and
  * customFields, the list's own parser), the same key and permission, and the same order of
  * refusals: key (401) → permission (403) → query parameters (400: unknown or repeated ones, then
- * filter, customFields, then the route's own keys, by and zone).
+ * filter, customFields, review as GET /local/labelReports judges them, then the route's own keys,
+ * by and zone).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseListQuery, type ListQuery } from '../../query/list-query';
 import { facetsSchema, facetValueSchema, groupSchema, groupsSchema } from '../../schema/insights';
+import { REVIEW_CONDITIONS, type ReviewCondition } from '../../schema/review-list';
+import { parseReviewConditions } from '../../service/review-list';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
@@ -17,6 +20,9 @@ import { queryParametersOf, type RouteChecks } from '../route-checks';
 const FILTER_QUERY = {
   filter: z.string().describe('As GET /v2/labelReports'),
   customFields: z.string().describe('As GET /v2/labelReports'),
+  review: z
+    .string()
+    .describe(`As GET /local/labelReports: conditions on the company's review, comma separated, all of which must hold: ${REVIEW_CONDITIONS.join(', ')}. At most one decision.`),
 };
 
 const FACETS_DOC: OperationDoc = {
@@ -42,7 +48,7 @@ const GROUPS_DOC: OperationDoc = {
     by: z
       .string()
       .describe(
-        'status, alert.level, mode, type, company.id, hasFlag, isArchived, customFields.<custom field id>, or a time bucket: created.day, created.week, created.month, startTime.day, startTime.week, startTime.month. Default created.month.',
+        'status, alert.level, mode, type, company.id, hasFlag, isArchived, customFields.<custom field id>, a time bucket: created.day, created.week, created.month, startTime.day, startTime.week, startTime.month, or the ranges of a figure: bins.secondsOutOfRange, bins.degreeHours, bins.mkt (each range a group, in order; value null: in no range, as a report without an MKT). Default created.month.',
       ),
     zone: z.string().describe('The IANA time zone whose days, weeks (from Monday) and months the time buckets are. Default UTC.'),
   },
@@ -50,13 +56,14 @@ const GROUPS_DOC: OperationDoc = {
   refusals: [400],
 };
 
-const FACETS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'keys'] };
-const GROUPS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'by', 'zone'] };
+const FACETS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'keys', 'review'] };
+const GROUPS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'by', 'zone', 'review'] };
 
-/** The list's query from the route's declared parameters, parsed by the list's own parser. */
-function listQueryOf(request: FastifyRequest): ListQuery {
+/** The list's query and review conditions from the route's declared parameters, parsed by the review list's own parsers. */
+function listQueryOf(request: FastifyRequest): { query: ListQuery; review: ReviewCondition[] } {
   const given = queryParametersOf(request);
-  return parseListQuery({ filter: given.get('filter'), customFields: given.get('customFields') });
+  const query = parseListQuery({ filter: given.get('filter'), customFields: given.get('customFields') });
+  return { query, review: parseReviewConditions(given.get('review')) };
 }
 
 export function insightsRoutes(service: Pick<ServedService, 'insights'>, options: { clients: ClientGate }) {
@@ -68,16 +75,16 @@ export function insightsRoutes(service: Pick<ServedService, 'insights'>, options
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/insights/facets', { config: { openapi: FACETS_DOC, checks: FACETS_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      const query = listQueryOf(request);
+      const { query, review } = listQueryOf(request);
       const keys = queryParametersOf(request).get('keys');
-      return answer(request, reply, () => service.insights.facets(caller, query, keys));
+      return answer(request, reply, () => service.insights.facets(caller, query, keys, review));
     });
 
     app.get('/local/insights/groups', { config: { openapi: GROUPS_DOC, checks: GROUPS_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      const query = listQueryOf(request);
+      const { query, review } = listQueryOf(request);
       const given = queryParametersOf(request);
-      return answer(request, reply, () => service.insights.groups(caller, query, given.get('by'), given.get('zone')));
+      return answer(request, reply, () => service.insights.groups(caller, query, given.get('by'), given.get('zone'), review));
     });
   };
 }

@@ -5,9 +5,12 @@ import type { ApiClient, ListParams } from './client';
 
 export type { FacetValue, Facets, Group, Groups } from '../../schema/insights';
 
+/** The list's filter, and the review list's `review` conditions (GET /local/labelReports). */
+type Filters = Pick<ListParams, 'filter' | 'customFields'> & { review?: string };
+
 export interface InsightsClient {
-  facets(params: Pick<ListParams, 'filter' | 'customFields'> & { keys: string }, signal?: AbortSignal): Promise<Facets>;
-  groups(params: Pick<ListParams, 'filter' | 'customFields'> & { by: string; zone: string }, signal?: AbortSignal): Promise<Groups>;
+  facets(params: Filters & { keys: string }, signal?: AbortSignal): Promise<Facets>;
+  groups(params: Filters & { by: string; zone: string }, signal?: AbortSignal): Promise<Groups>;
 }
 
 function query(params: Record<string, string | undefined>): Record<string, string> {

@@ -2,7 +2,8 @@
  * Beside the filters: for the filters in force, each value of each key with how many reports
  * hold it ("Air freight 12 034"). A click adds that value as a filter, or removes it when it is
  * the filter already. Counts come from the service (/local/insights/facets), exact and as the
- * key's company sees the reports, and are asked again whenever the filters or the list change.
+ * key's company sees the reports, for every filter of the browser (the review and decision ones
+ * too), and are asked again whenever the filters or the list change.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { insightsClient } from '../api/insights-client';
@@ -13,7 +14,7 @@ import { CUSTOM_FIELD_PREFIX, FACET_KEYS } from '../../schema/insights';
 import type { Mode, ReportType, Status } from '../../schema/report';
 import { modeLabel, statusLabel, typeLabel } from '../lib/format';
 import { toApiParams } from '../lib/list-query';
-import type { AlertFilter, ListFilters } from '../lib/list-query';
+import type { AlertFilter, DecisionFilter, ListFilters } from '../lib/list-query';
 import { stores, useCatalogue, useConnection, useList } from '../state/stores';
 import './insights.css';
 
@@ -64,7 +65,7 @@ export function facetValueLabel(key: string, v: Pick<FacetValue, 'value' | 'labe
 
 /**
  * The filter change a click on a value makes: the value's filter, or none when it is in force
- * already. Null where the filter bar has no filter for it (a decision, a custom field not set).
+ * already. Null where the filter bar has no filter for it (a custom field not set).
  */
 export function facetPatch(filters: ListFilters, key: string, value: FacetValue['value']): Partial<ListFilters> | null {
   const toggle = <K extends keyof ListFilters>(name: K, set: ListFilters[K], none: ListFilters[K]): Partial<ListFilters> =>
@@ -86,6 +87,8 @@ export function facetPatch(filters: ListFilters, key: string, value: FacetValue[
       return toggle('flagged', value ? 'yes' : 'no', '');
     case 'isArchived':
       return toggle('archived', value ? 'yes' : 'no', '');
+    case 'decision':
+      return toggle('decision', (value ?? 'none') as DecisionFilter, '');
     default: {
       if (!key.startsWith(CUSTOM_FIELD_PREFIX) || value === null) return null;
       const fieldId = key.slice(CUSTOM_FIELD_PREFIX.length);
@@ -130,7 +133,7 @@ export function FacetsPanel() {
     if (!client) return;
     const abort = new AbortController();
     insightsClient(client)
-      .facets({ filter: params.filter, customFields: params.customFields, keys }, abort.signal)
+      .facets({ filter: params.filter, customFields: params.customFields, review: params.review, keys }, abort.signal)
       .then((answer) => {
         setFacets(answer);
         setError(null);
@@ -139,17 +142,12 @@ export function FacetsPanel() {
         if (!abort.signal.aborted) setError(errorMessage(err));
       });
     return () => abort.abort();
-  }, [client, params.filter, params.customFields, keys, total]);
+  }, [client, params.filter, params.customFields, params.review, keys, total]);
 
   const filters = query.filters;
   return (
     <section className="facets" aria-label="Counts per value" data-testid="facets" aria-busy={facets === null}>
       {error && <p role="alert">{error}</p>}
-      {(filters.review || filters.decision) && (
-        <p className="muted small" data-testid="facets-review-note">
-          Counted without the review and decision filters, which the counts cannot apply.
-        </p>
-      )}
       {facets &&
         Object.entries(facets.facets).map(([key, values]) => (
           <div key={key} className="facets__key" data-facet={key}>

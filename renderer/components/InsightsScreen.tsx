@@ -2,10 +2,12 @@
  * The Insights screen: the reports the browser's filters match, per week or month (with the share
  * that had an excursion), split by mode, owner, type or a custom field, the ten worst values of
  * that split, time out of range, degree-hours and MKT as distributions, and alert levels and
- * decisions. Every bar says its figure in words beside its colour; a bar whose reports the
- * browser's filters can say opens the browser filtered to exactly them. The zone the weeks and
- * months are counted in is this computer's, said once at the top. Each table downloads as CSV,
- * and the page prints to A4.
+ * decisions, all for every filter of the browser (the review and decision ones too). Every bar
+ * says its figure in words beside its colour and opens the browser filtered to exactly its
+ * reports: its value's filter, added to those in force (a created month as days, a start-time
+ * bucket or a range of a figure as a range chip, a decision as the decision filter). A bar with
+ * no reports opens nothing. The zone the weeks and months are counted in is this computer's,
+ * said once at the top. Each table downloads as CSV, and the page prints to A4.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
@@ -14,6 +16,7 @@ import { insightsClient } from '../api/insights-client';
 import type { Group, Groups } from '../api/insights-client';
 import {
   ALERT_WORDS,
+  binCounts,
   DECISION_WORDS,
   DISTRIBUTIONS,
   distributionRows,
@@ -26,7 +29,7 @@ import {
 } from '../../contract/insights-tables';
 import { CUSTOM_FIELD_PREFIX } from '../../schema/insights';
 import { toApiParams } from '../lib/list-query';
-import type { ListFilters } from '../lib/list-query';
+import type { ListFilters, RangeFilter } from '../lib/list-query';
 import { stores, useCatalogue, useConnection, useList } from '../state/stores';
 import { facetActive, facetPatch, facetTitle, facetValueLabel } from './FacetsPanel';
 import './insights.css';
@@ -38,25 +41,43 @@ const COLOURS = { reports: '#3b6ea5', share: '#c0392b', bins: '#5b8c5a', alert: 
 export const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 type Period = 'week' | 'month';
+type TimeField = 'created' | 'startTime';
 
 interface Data {
   time: Groups;
   split: Groups;
-  bins: number[][];
+  /** Per distribution, the groups of its ranges (by=bins.…). */
+  bins: Groups[];
 }
 
-const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined && p !== '').join(',') || undefined;
 
 function localDay(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/** The browser's filters for a time bucket counted in this computer's zone: its first and last local day. */
-export function bucketFilters(group: Pick<Group, 'value' | 'to'>): Partial<ListFilters> | null {
+/**
+ * The browser's filters for a created bucket counted in this computer's zone: its first and last
+ * local day, within the created days in force (the bar counts the reports of both).
+ */
+export function bucketFilters(group: Pick<Group, 'value' | 'to'>, filters?: Pick<ListFilters, 'createdFrom' | 'createdTo'>): Partial<ListFilters> | null {
   if (group.value === null || group.to === undefined) return null;
   const first = String(group.value).length === 7 ? `${String(group.value)}-01` : String(group.value);
-  return { createdFrom: first, createdTo: localDay(new Date(Date.parse(group.to) - 1)) };
+  const last = localDay(new Date(Date.parse(group.to) - 1));
+  const from = filters?.createdFrom && filters.createdFrom > first ? filters.createdFrom : first;
+  const to = filters?.createdTo && filters.createdTo < last ? filters.createdTo : last;
+  return { createdFrom: from, createdTo: to };
+}
+
+/** A range chip added to those in force; none when the same one is in force already. */
+export function rangePatch(filters: Pick<ListFilters, 'ranges'>, range: RangeFilter): Partial<ListFilters> {
+  return filters.ranges.some((r) => r.filter === range.filter) ? {} : { ranges: [...filters.ranges, range] };
+}
+
+/** The range chip of a start-time bucket: the group's own conditions, in words. */
+export function startBucketRange(group: Pick<Group, 'value' | 'filter'>, period: Period): RangeFilter | null {
+  if (group.value === null || group.filter === undefined) return null;
+  return { label: period === 'week' ? `Started in the week from ${String(group.value)}` : `Started in ${String(group.value)}`, filter: group.filter };
 }
 
 function openBrowser(patch: Partial<ListFilters>): void {
@@ -87,6 +108,8 @@ function BarChart({
   colour,
   share,
   onBar,
+  openable,
+  note,
 }: {
   id: string;
   title: string;
@@ -95,8 +118,14 @@ function BarChart({
   colour: string | string[];
   /** A line of per cent values on a second axis. */
   share?: (number | null)[];
+  /** Opens the bar's reports; absent, or a bar without reports, opens nothing. */
   onBar?: (index: number) => void;
+  /** Per bar, whether the browser's filters can say its reports; all by default. */
+  openable?: boolean[];
+  /** Words under the title. */
+  note?: string;
 }) {
+  const opens = (i: number) => onBar !== undefined && values[i] > 0 && (openable?.[i] ?? true);
   const [canvas, setCanvas] = useState<HTMLCanvasElement | null>(null);
   useEffect(() => {
     if (!canvas) return;
@@ -119,7 +148,7 @@ function BarChart({
           ...(share ? { share: { position: 'right' as const, beginAtZero: true, title: { display: true, text: '% with an excursion' }, grid: { drawOnChartArea: false } } } : {}),
         },
         onClick: (_event, elements) => {
-          if (onBar && elements.length > 0) onBar(elements[0].index);
+          if (elements.length > 0 && opens(elements[0].index)) onBar!(elements[0].index);
         },
       },
     });
@@ -127,7 +156,10 @@ function BarChart({
   }, [canvas, labels.join('\u0000'), values.join(','), share?.join(',')]);
   return (
     <figure className="insights__chart" data-chart={id}>
-      <figcaption>{title}</figcaption>
+      <figcaption>
+        {title}
+        {note && <span className="insights__note"> {note}</span>}
+      </figcaption>
       <div className="insights__canvas">
         <canvas ref={setCanvas} role="img" aria-label={`${title}: ${labels.map((l, i) => `${l} ${values[i]}`).join('; ')}`} />
       </div>
@@ -135,14 +167,15 @@ function BarChart({
       <ul className="insights__bars">
         {labels.map((label, i) => (
           <li key={label}>
-            {onBar ? (
-              <button type="button" className="insights__bar" data-bar={label} onClick={() => onBar(i)}>
+            {opens(i) ? (
+              <button type="button" className="insights__bar" data-bar={label} data-count={values[i]} onClick={() => onBar!(i)}>
                 {label}: {values[i].toLocaleString()}
                 {share && share[i] !== null ? ` (${share[i]} % with an excursion)` : ''}
               </button>
             ) : (
               <span className="insights__bar" data-bar={label}>
                 {label}: {values[i].toLocaleString()}
+                {share && share[i] !== null && share[i] !== undefined ? ` (${share[i]} % with an excursion)` : ''}
               </span>
             )}
           </li>
@@ -196,43 +229,44 @@ export function InsightsScreen() {
   const query = useList((s) => s.query);
   const fields = useCatalogue((s) => s.customFields);
   const [period, setPeriod] = useState<Period>('month');
+  const [timeField, setTimeField] = useState<TimeField>('created');
   const [by, setBy] = useState('mode');
   const [minReports, setMinReports] = useState(5);
-  const [data, setData] = useState<Data | null>(null);
+  const [time, setTime] = useState<Groups | null>(null);
+  const [split, setSplit] = useState<Groups | null>(null);
+  const [bins, setBins] = useState<Groups[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const params = toApiParams(query);
   const filters = query.filters;
+  const data: Data | null = time && split && bins ? { time, split, bins } : null;
 
-  useEffect(() => {
-    if (!client) return;
-    const abort = new AbortController();
-    const insights = insightsClient(client);
-    const base = { filter: params.filter, customFields: params.customFields, zone: LOCAL_ZONE };
-    setData(null);
-    Promise.all([
-      insights.groups({ ...base, by: `created.${period}` }, abort.signal),
-      insights.groups({ ...base, by }, abort.signal),
-      Promise.all(
-        DISTRIBUTIONS.map((d) =>
-          Promise.all(
-            d.bins.map(async (bin) => (await client.listReports({ filter: join(params.filter, bin.filter), customFields: params.customFields, pageSize: 1, output: 'minimal' }, abort.signal)).totalDocuments),
-          ),
-        ),
-      ),
-    ])
-      .then(([time, split, bins]) => {
-        setData({ time, split, bins });
-        setError(null);
-      })
-      .catch((err: unknown) => {
-        if (!abort.signal.aborted) setError(errorMessage(err));
-      });
-    return () => abort.abort();
-  }, [client, params.filter, params.customFields, period, by]);
+  // One request per chart's question, asked again only when its own question changes: a new
+  // split leaves the time and distribution charts as they are.
+  const useGroups = <T,>(ask: (groups: (by: string, signal: AbortSignal) => Promise<Groups>, signal: AbortSignal) => Promise<T>, set: (value: T | null) => void, deps: unknown[]) =>
+    useEffect(() => {
+      if (!client) return;
+      const abort = new AbortController();
+      const insights = insightsClient(client);
+      const base = { filter: params.filter, customFields: params.customFields, review: params.review, zone: LOCAL_ZONE };
+      set(null);
+      ask((groupBy, signal) => insights.groups({ ...base, by: groupBy }, signal), abort.signal)
+        .then((value) => {
+          set(value);
+          setError(null);
+        })
+        .catch((err: unknown) => {
+          if (!abort.signal.aborted) setError(errorMessage(err));
+        });
+      return () => abort.abort();
+    }, [client, params.filter, params.customFields, params.review, ...deps]);
+  useGroups((groups, signal) => groups(`${timeField}.${period}`, signal), setTime, [timeField, period]);
+  useGroups((groups, signal) => groups(by, signal), setSplit, [by]);
+  useGroups((groups, signal) => Promise.all(DISTRIBUTIONS.map((d) => groups(d.by, signal))), setBins, []);
 
   const splitName = (g: Group) => facetValueLabel(by, g);
   const worst = useMemo(() => (data ? worstTen(data.split.groups, minReports) : []), [data, minReports]);
   const totals = data ? totalsOf(data.time.groups) : null;
+  const counts = useMemo(() => (data ? binCounts(data.bins) : []), [data]);
   const byOptions = [
     ['mode', 'Mode'],
     ['company.id', 'Owner company'],
@@ -243,6 +277,16 @@ export function InsightsScreen() {
     const patch = splitFilters(filters, by, g.value);
     if (patch) openBrowser(patch);
   };
+  const openTime = (g: Group) => {
+    if (timeField === 'created') {
+      const patch = bucketFilters(g, filters);
+      if (patch) openBrowser(patch);
+    } else {
+      const range = startBucketRange(g, period);
+      if (range) openBrowser(rangePatch(filters, range));
+    }
+  };
+  const timeWords = timeField === 'created' ? 'created' : 'started';
 
   return (
     <div className="insights" data-testid="insights" data-ready={data !== null && error === null}>
@@ -252,6 +296,13 @@ export function InsightsScreen() {
           <select name="period" value={period} onChange={(e) => setPeriod(e.target.value as Period)}>
             <option value="week">Week</option>
             <option value="month">Month</option>
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">By</span>
+          <select name="timeField" value={timeField} onChange={(e) => setTimeField(e.target.value as TimeField)}>
+            <option value="created">Created</option>
+            <option value="startTime">Start of the recording</option>
           </select>
         </label>
         <label className="field">
@@ -282,15 +333,13 @@ export function InsightsScreen() {
         <>
           <BarChart
             id="time"
-            title={`Reports per ${period}, and the share with an excursion`}
-            labels={data.time.groups.map((g) => String(g.value))}
+            title={`Reports ${timeWords} per ${period}, and the share with an excursion`}
+            labels={data.time.groups.map((g) => (g.value === null ? 'not started' : String(g.value)))}
             values={data.time.groups.map((g) => g.count)}
             share={data.time.groups.map((g) => percent(g.reportsWithExcursions, g.count))}
             colour={COLOURS.reports}
-            onBar={(i) => {
-              const patch = bucketFilters(data.time.groups[i]);
-              if (patch) openBrowser(patch);
-            }}
+            onBar={(i) => openTime(data.time.groups[i])}
+            openable={data.time.groups.map((g) => g.value !== null)}
           />
           <BarChart
             id="split"
@@ -300,15 +349,28 @@ export function InsightsScreen() {
             share={data.split.groups.map((g) => percent(g.reportsWithExcursions, g.count))}
             colour={COLOURS.reports}
             onBar={(i) => openSplit(data.split.groups[i])}
+            openable={data.split.groups.map((g) => splitFilters(filters, by, g.value) !== null)}
           />
           <TableView
             table={groupsTable(`Ten worst by excursion rate, at least ${minReports} reports`, facetTitle(by), worst, (g) => splitName(g as Group))}
             onRow={(i) => openSplit(worst[i])}
           />
           <div className="insights__row">
-            {DISTRIBUTIONS.map((d, i) => (
-              <BarChart key={d.title} id={`distribution-${i}`} title={d.title} labels={d.bins.map((b) => b.label)} values={data.bins[i]} colour={COLOURS.bins} />
-            ))}
+            {DISTRIBUTIONS.map((d, i) => {
+              const outside = data.bins[i].groups.find((g) => g.value === null)?.count ?? 0;
+              return (
+                <BarChart
+                  key={d.title}
+                  id={`distribution-${i}`}
+                  title={d.title}
+                  note={outside > 0 ? `(${outside.toLocaleString()} without one: no readings yet)` : undefined}
+                  labels={d.bins.map((b) => b.label)}
+                  values={counts[i]}
+                  colour={COLOURS.bins}
+                  onBar={(j) => openBrowser(rangePatch(filters, { label: `${d.title}: ${d.bins[j].label}`, filter: d.bins[j].filter }))}
+                />
+              );
+            })}
           </div>
           <div className="insights__row">
             <BarChart
@@ -328,15 +390,20 @@ export function InsightsScreen() {
               labels={Object.keys(DECISION_WORDS).map((k) => DECISION_WORDS[k])}
               values={Object.keys(DECISION_WORDS).map((k) => totals.decisions[k])}
               colour={COLOURS.decision}
+              onBar={(i) => {
+                const k = Object.keys(DECISION_WORDS)[i];
+                const patch = splitFilters(filters, 'decision', k === 'none' ? null : k);
+                if (patch) openBrowser(patch);
+              }}
             />
           </div>
-          <TableView table={groupsTable(`Per ${period}`, period === 'week' ? 'week from' : 'month', data.time.groups, (g) => String(g.value))} />
+          <TableView table={groupsTable(`Per ${period} ${timeWords}`, period === 'week' ? 'week from' : 'month', data.time.groups, (g) => (g.value === null ? 'not started' : String(g.value)))} />
           <TableView table={groupsTable(`By ${facetTitle(by).toLowerCase()}`, facetTitle(by), data.split.groups, (g) => splitName(g as Group))} />
           <TableView
             table={{
               title: 'Distributions',
               columns: ['figure', 'range', 'reports'],
-              rows: distributionRows(data.bins),
+              rows: distributionRows(counts),
             }}
           />
         </>

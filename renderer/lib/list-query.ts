@@ -24,6 +24,33 @@ export type TriState = '' | (typeof TRI_STATES)[number];
 export const SEARCH_FIELDS = ['reference', 'label'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
+/**
+ * Conditions of the list's filter grammar the filter bar has no control for: a start-time bucket
+ * or a range of a figure, set by a bar of the Insights screen so the browser lists exactly its
+ * reports. Shown as a chip with the bar's words, removed as one.
+ */
+export interface RangeFilter {
+  /** What the chip says: "Time out of range: 1–6 h". */
+  label: string;
+  /** `key[op]number` conditions, comma separated, on RANGE_KEYS. */
+  filter: string;
+}
+
+/** The keys a RangeFilter may name: numbers, compared with numbers. */
+export const RANGE_KEYS = [
+  'calculatedSenseData.startTime',
+  'calculatedSenseData.durationOfViolations.all',
+  'calculatedSenseData.analysedValues.temperature.degreeHour',
+  'calculatedSenseData.analysedValues.temperature.meanKineticTemperature',
+] as const;
+
+const RANGE_CONDITION = new RegExp(`^(?:${RANGE_KEYS.map((k) => k.replaceAll('.', '\\.')).join('|')})\\[(?:eq|gt|gte|lt|lte)\\]-?\\d+(?:\\.\\d+)?$`);
+
+/** Whether `filter` is conditions a RangeFilter may hold; anything else is not sent. */
+export function isRangeFilter(filter: string): boolean {
+  return filter !== '' && filter.split(',').every((c) => RANGE_CONDITION.test(c));
+}
+
 export interface ListFilters {
   status: '' | Status;
   alert: '' | AlertFilter;
@@ -42,6 +69,7 @@ export interface ListFilters {
   searchField: SearchField;
   search: string;
   customFields: CustomFieldCondition[];
+  ranges: RangeFilter[];
 }
 
 /** Columns that can be sorted, mapped to the API's order keys. */
@@ -87,6 +115,7 @@ export function defaultFilters(): ListFilters {
     searchField: 'reference',
     search: '',
     customFields: [],
+    ranges: [],
   };
 }
 
@@ -181,8 +210,8 @@ export function toApiParams(q: ListQuery): ListApiParams {
   const params: ListApiParams = { order: `${SORT_KEYS[q.sort.column]}[${q.sort.direction}]` };
   const review = reviewParam(q.filters);
   if (review !== undefined) params.review = review;
-  const filter = buildFilter(filterConditions(q.filters));
-  if (filter !== undefined) params.filter = filter;
+  const filter = [buildFilter(filterConditions(q.filters)), ...q.filters.ranges.map((r) => r.filter)].filter((f) => f !== undefined && f !== '').join(',');
+  if (filter !== '') params.filter = filter;
   const customFields = buildCustomFieldsFilter(q.filters.customFields);
   if (customFields !== undefined) params.customFields = customFields;
   return params;
@@ -197,7 +226,7 @@ export function activeFilterCount(f: ListFilters): number {
   }
   if (f.search.trim()) n++;
   n += f.customFields.filter((c) => c.fieldId.trim() !== '' && c.value !== '').length;
-  return n;
+  return n + f.ranges.length;
 }
 
 export const ALERT_FILTER_LABELS: Record<AlertFilter, string> = {
@@ -273,6 +302,9 @@ export function filterChips(f: ListFilters, words: ChipWords): FilterChip[] {
   } else if (f.createdTo) {
     chips.push({ id: 'created', label: `Created up to ${f.createdTo}`, remove: { createdTo: '' } });
   }
+  f.ranges.forEach((r, i) => {
+    chips.push({ id: `range${i}`, label: r.label, remove: { ranges: f.ranges.filter((_, j) => j !== i) } });
+  });
   f.customFields.forEach((c, i) => {
     if (c.fieldId.trim() === '' || c.value === '') return;
     chips.push({

@@ -6,8 +6,8 @@
  */
 import { FILTER_OPERATORS, type FilterOperator } from '../../contract/filter-operators';
 import type { CustomFieldCondition } from './filter';
-import { ALERT_FILTERS, DECISION_FILTERS, DEFAULT_SORT, ENUMS, REVIEW_FILTERS, SEARCH_FIELDS, SORT_KEYS, TRI_STATES, defaultFilters } from './list-query';
-import type { ListQuery, SortColumn, SortDirection } from './list-query';
+import { ALERT_FILTERS, DECISION_FILTERS, DEFAULT_SORT, ENUMS, REVIEW_FILTERS, SEARCH_FIELDS, SORT_KEYS, TRI_STATES, defaultFilters, isRangeFilter } from './list-query';
+import type { ListQuery, RangeFilter, SortColumn, SortDirection } from './list-query';
 
 /** `print` is one report laid out for paper (components/PrintView.tsx), opened by its own address. */
 export const VIEWS = ['reports', 'insights', 'settings', 'print'] as const;
@@ -41,6 +41,14 @@ function decodeCustomField(raw: string): CustomFieldCondition | null {
   return { fieldId, op: op as FilterOperator, value: raw.slice(second + 1) };
 }
 
+/** A range travels as `range=<filter>~<words>`: its conditions hold no `~`. */
+function decodeRange(raw: string): RangeFilter | null {
+  const at = raw.indexOf('~');
+  if (at < 0) return null;
+  const filter = raw.slice(0, at);
+  return isRangeFilter(filter) ? { filter, label: raw.slice(at + 1) } : null;
+}
+
 /** Query string (with `?`, or empty) for a state; defaults are left out to keep links short. */
 export function encodeUrlState(state: UrlState): string {
   const p = new URLSearchParams();
@@ -61,6 +69,7 @@ export function encodeUrlState(state: UrlState): string {
   if (f.search) p.set('q', f.search);
   if (f.searchField !== 'reference') p.set('in', f.searchField);
   for (const c of f.customFields) p.append('cf', encodeCustomField(c));
+  for (const r of f.ranges) p.append('range', `${r.filter}~${r.label}`);
   const s = state.query.sort;
   if (s.column !== DEFAULT_SORT.column || s.direction !== DEFAULT_SORT.direction) p.set('sort', `${s.column}.${s.direction}`);
   if (state.report) p.set('report', state.report);
@@ -91,6 +100,10 @@ export function decodeUrlState(search: string): UrlState {
     .getAll('cf')
     .map(decodeCustomField)
     .filter((c): c is CustomFieldCondition => c !== null);
+  filters.ranges = p
+    .getAll('range')
+    .map(decodeRange)
+    .filter((r): r is RangeFilter => r !== null);
 
   let sort = { ...DEFAULT_SORT };
   const rawSort = p.get('sort');

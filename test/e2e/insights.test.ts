@@ -1,7 +1,9 @@
 /**
  * Facets beside the filters and the Insights screen in real Chromium, against the real service
  * on demo data: each count is what the list then shows, a click adds and removes the filter, and
- * a bar of the Insights screen opens the browser filtered to exactly its reports.
+ * every bar of the Insights screen (time buckets, split values, the ranges of each figure, alert
+ * levels, decisions) opens the browser filtered to exactly its reports, with and without the
+ * browser's review and decision filters.
  */
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -43,13 +45,71 @@ async function count(page: Page): Promise<number> {
   return Number((text ?? '').replace(/[^\d]/g, ''));
 }
 
-async function openApp(): Promise<Page> {
+async function openApp(search = ''): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const page = await context.newPage();
   watchProblems(page, problems);
-  await page.goto(`${service.url}/#key=${encodeURIComponent(key)}`);
-  await page.getByTestId('report-count').waitFor();
+  await page.goto(`${service.url}/${search}#key=${encodeURIComponent(key)}`);
+  if (search.includes('view=insights')) await insightsReady(page);
+  else await page.getByTestId('report-count').waitFor();
   return page;
+}
+
+async function insightsReady(page: Page): Promise<void> {
+  await expect.poll(() => page.getByTestId('insights').getAttribute('data-ready')).toBe('true');
+}
+
+/** The bars of a chart that open the browser, with the count each shows. */
+async function bars(page: Page, chart: string): Promise<{ bar: string; count: number }[]> {
+  const buttons = page.locator(`[data-chart="${chart}"] button[data-bar]`);
+  return Promise.all(
+    (await buttons.all()).map(async (b) => ({ bar: (await b.getAttribute('data-bar'))!, count: Number(await b.getAttribute('data-count')) })),
+  );
+}
+
+/** The words of the filter chips in force. */
+async function chipTitles(page: Page): Promise<string[]> {
+  const titles = await page.getByTestId('filter-chips').locator('[data-chip]').evaluateAll((els) => els.map((el) => el.getAttribute('title') ?? ''));
+  return [...new Set(titles)].sort();
+}
+
+/**
+ * Opens the Insights screen at `search`, clicks each bar of each chart and checks the browser
+ * then lists exactly the bar's count; back to the Insights screen by removing the chips the bar
+ * added (a reload when that does not give the filters back). Returns how many bars each chart had.
+ */
+async function openEveryBar(search: string, charts: string[]): Promise<Record<string, number>> {
+  const opened: Record<string, number> = {};
+  const page = await openApp(search);
+  const reload = async () => {
+    await page.goto(`${service.url}/${search}#key=${encodeURIComponent(key)}`);
+    await insightsReady(page);
+  };
+  // The chips show on the browser only.
+  await page.getByRole('tab', { name: 'Reports' }).click();
+  await page.getByTestId('report-count').waitFor();
+  const before = await chipTitles(page);
+  await page.getByRole('tab', { name: 'Insights' }).click();
+  await insightsReady(page);
+  for (const chart of charts) {
+    const all = await bars(page, chart);
+    opened[chart] = all.length;
+    for (const { bar, count: shown } of all) {
+      await page.locator(`[data-chart="${chart}"] button[data-bar="${bar}"]`).click();
+      await page.getByTestId('report-count').waitFor();
+      await expect.poll(() => count(page), { message: `${chart}: ${bar}` }).toBe(shown);
+      for (const title of await chipTitles(page)) {
+        if (!before.includes(title)) await page.getByTestId('filter-chips').getByRole('button', { name: `Remove filter: ${title}`, exact: true }).click();
+      }
+      if (JSON.stringify(await chipTitles(page)) !== JSON.stringify(before)) await reload();
+      else {
+        await page.getByRole('tab', { name: 'Insights' }).click();
+        await insightsReady(page);
+      }
+    }
+  }
+  await page.context().close();
+  return opened;
 }
 
 describe('facets beside the filters', () => {
@@ -106,5 +166,38 @@ describe('the Insights screen', () => {
     await expect.poll(() => count(page)).toBe(month.count);
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it('opens every bar of the distributions, alert levels, decisions and start-time months on exactly its reports', async () => {
+    const opened = await openEveryBar('?view=insights', ['distribution-0', 'distribution-1', 'distribution-2', 'alert-levels', 'decisions']);
+    // The demo data has reports in several ranges of each figure, and decided and undecided ones.
+    for (const chart of ['distribution-0', 'distribution-1', 'distribution-2', 'decisions']) expect(opened[chart], chart).toBeGreaterThan(1);
+    const page = await openApp('?view=insights');
+    await page.locator('select[name=timeField]').selectOption('startTime');
+    await insightsReady(page);
+    await waitText(page.locator('[data-chart="time"] figcaption'), 'started');
+    const months = await bars(page, 'time');
+    expect(months.length).toBeGreaterThan(0);
+    const last = months[months.length - 1];
+    await page.locator(`[data-chart="time"] button[data-bar="${last.bar}"]`).click();
+    await expect.poll(() => count(page)).toBe(last.count);
+    await waitText(page.getByTestId('filter-chips'), `Started in ${last.bar}`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('with a review filter in force, counts what the browser lists, and each bar opens within it', async () => {
+    const page = await openApp('?review=awaitingReview');
+    const listed = await count(page);
+    expect(listed).toBeGreaterThan(0);
+    await page.getByTestId('facets-button').click();
+    const modes = page.locator('[data-facet="mode"] .facet__count');
+    await expect.poll(async () => (await modes.allTextContents()).reduce((sum, t) => sum + Number(t.replace(/[^\d]/g, '')), 0)).toBe(listed);
+    await page.context().close();
+    const opened = await openEveryBar('?view=insights&review=awaitingReview', ['split', 'decisions']);
+    expect(opened.split).toBeGreaterThan(0);
+    const decided = await openEveryBar('?view=insights&decision=released', ['split']);
+    expect(decided.split).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
   });
 });

@@ -2,8 +2,9 @@
  * Every facet count and group figure of /local/insights is what the list answers for the same
  * filter plus that value's or group's conditions: counts are its totalDocuments, sums the sums
  * over the listed reports' figures, decisions the listed reports' reviews. Random reports
- * (owners, shares, flags, custom fields, created across DST changes), random filters, random
- * group-bys and zones.
+ * (owners, shares, flags, custom fields, created across DST changes, decisions), random filters
+ * with and without the review list's `review` conditions, random group-bys (keys, custom fields,
+ * time buckets, the ranges of a figure) and zones.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -70,9 +71,26 @@ function bundleOf(drawn: Drawn[]): BundleReport[] {
 const filterArb = fc.record({
   filter: fc.subarray(['status[eq]active', 'mode[neq]airFreight', 'alert.level[gte]1', 'created[gte]2026-01-01', 'hasFlag[eq]false', 'company.id[eq]acme'], { maxLength: 2 }),
   customFields: fc.subarray(['pallets[gte]2', 'carrier[neq]DHL'], { maxLength: 1 }),
+  // The review list's conditions, as the browser's review and decision filters send them.
+  review: fc.constantFrom('', '', 'awaitingReview', 'awaitingAcknowledgement', 'decision.released', 'decision.none', 'awaitingAcknowledgement,decision.onHold'),
 });
 
-const BYS = ['mode', 'company.id', 'alert.level', 'hasFlag', 'customFields.carrier', 'customFields.tags', 'created.day', 'created.week', 'created.month', 'startTime.week', 'startTime.month'];
+const BYS = [
+  'mode',
+  'company.id',
+  'alert.level',
+  'hasFlag',
+  'customFields.carrier',
+  'customFields.tags',
+  'created.day',
+  'created.week',
+  'created.month',
+  'startTime.week',
+  'startTime.month',
+  'bins.secondsOutOfRange',
+  'bins.degreeHours',
+  'bins.mkt',
+];
 const ZONES = ['UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/New_York', 'Australia/Lord_Howe'];
 
 const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined && p !== '').join(',');
@@ -82,8 +100,9 @@ const qs = (params: Record<string, string>) =>
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
     .join('&');
 
-async function listed(svc: TestService, filter: string, customFields: string): Promise<{ total: number; reports: LabelReport[] }> {
-  const res = await api(svc, `/v2/labelReports?${qs({ filter, customFields, pageSize: '1000' })}`);
+/** The review list (the /v2 list when `review` is empty) for the filter. */
+async function listed(svc: TestService, filter: string, customFields: string, review = ''): Promise<{ total: number; reports: LabelReport[] }> {
+  const res = await api(svc, `/local/labelReports?${qs({ filter, customFields, review, pageSize: '1000' })}`);
   expect(res.status).toBe(200);
   return { total: res.body.totalDocuments, reports: res.body.data };
 }
@@ -144,21 +163,27 @@ describe('insights agree with the list', () => {
             for (const ask of asks) {
               const filter = ask.where.filter.join(',');
               const customFields = ask.where.customFields.join(',');
-              const all = await listed(svc, filter, customFields);
+              const review = ask.where.review;
+              const all = await listed(svc, filter, customFields, review);
+              if (review === '') expect(all.total).toBe((await api(svc, `/v2/labelReports?${qs({ filter, customFields, pageSize: '1' })}`)).body.totalDocuments);
               const decisions = await decisionsOf(svc, all.reports);
 
               const keys = 'status,alert.level,mode,type,company.id,hasFlag,isArchived,decision,customFields.carrier,customFields.pallets,customFields.tags';
-              const facetsRes = await api(svc, `/local/insights/facets?${qs({ filter, customFields, keys })}`);
+              const facetsRes = await api(svc, `/local/insights/facets?${qs({ filter, customFields, review, keys })}`);
               expect(facetsRes.status).toBe(200);
               const facets = facetsRes.body as Facets;
               expect(facets.totalDocuments).toBe(all.total);
               for (const [key, values] of Object.entries(facets.facets)) {
                 if (!key.startsWith('customFields.')) expect(sum(values.map((v) => v.count))).toBe(all.total);
                 for (const v of values) {
-                  if (v.filter !== undefined || v.customFields !== undefined) {
-                    const one = await listed(svc, join(filter, v.filter), join(customFields, v.customFields));
+                  if (v.filter !== undefined || v.customFields !== undefined || v.review !== undefined) {
+                    const one = await listed(svc, join(filter, v.filter), join(customFields, v.customFields), join(review, v.review));
                     expect(v.count, `${key} ${String(v.value)}`).toBe(one.total);
+                    if (key === 'decision') expect(v.count).toBe([...decisions.values()].filter((d) => d === v.value).length);
                   } else if (key === 'decision') {
+                    // The request's own decision condition: the value's reports are all of them.
+                    expect(review).toContain(`decision.${v.value ?? 'none'}`);
+                    expect(v.count).toBe(all.total);
                     expect(v.count).toBe([...decisions.values()].filter((d) => d === v.value).length);
                   } else {
                     // A custom field's absence: no list condition says it, so count the listed reports.
@@ -168,7 +193,7 @@ describe('insights agree with the list', () => {
                 }
               }
 
-              const groupsRes = await api(svc, `/local/insights/groups?${qs({ filter, customFields, by: ask.by, zone: ask.zone })}`);
+              const groupsRes = await api(svc, `/local/insights/groups?${qs({ filter, customFields, review, by: ask.by, zone: ask.zone })}`);
               expect(groupsRes.status).toBe(200);
               const groups = groupsRes.body as Groups;
               expect(groups.total).toBe(all.total);
@@ -176,10 +201,16 @@ describe('insights agree with the list', () => {
               expect(groups.by).toBe(ask.by);
               if (!ask.by.startsWith('customFields.')) expect(sum(groups.groups.map((g) => g.count))).toBe(all.total);
               for (const g of groups.groups) {
-                const reports =
-                  g.filter !== undefined || g.customFields !== undefined
-                    ? (await listed(svc, join(filter, g.filter), join(customFields, g.customFields))).reports
-                    : all.reports.filter((r) => !hasTypedElement(r, ask.by.slice('customFields.'.length)));
+                let reports: LabelReport[];
+                if (g.filter !== undefined || g.customFields !== undefined) {
+                  const one = await listed(svc, join(filter, g.filter), join(customFields, g.customFields), review);
+                  expect(g.count).toBe(one.total);
+                  reports = one.reports;
+                } else if (ask.by.startsWith('bins.')) {
+                  // In no range: only a report without an MKT can be.
+                  expect(ask.by).toBe('bins.mkt');
+                  reports = all.reports.filter((r) => r.calculatedSenseData.analysedValues.temperature.meanKineticTemperature == null);
+                } else reports = all.reports.filter((r) => !hasTypedElement(r, ask.by.slice('customFields.'.length)));
                 expectFigures(g, reports, decisions);
               }
             }

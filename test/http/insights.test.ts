@@ -147,16 +147,64 @@ describe('freshness: every write shows at once', () => {
   });
 });
 
+describe('the review list’s conditions', () => {
+  test('review is refused as the review list refuses it, after filter and customFields and before keys, by and zone', async () => {
+    for (const review of ['sleeping', 'decision.released,decision.rejected', 'awaitingReview,awaitingReview']) {
+      const list = await refusal(`/local/labelReports?review=${review}`);
+      expect(list).toMatchObject({ status: 400, code: 'INVALID_REVIEW' });
+      expect(await refusal(`/local/insights/facets?review=${review}&keys=colour`)).toEqual(list);
+      expect(await refusal(`/local/insights/groups?review=${review}&by=nope&zone=Mars`)).toEqual(list);
+    }
+    expect((await refusal('/local/insights/groups?filter=nope[eq]1&review=sleeping')).code).toBe('INVALID_FILTER');
+  });
+
+  test('facets and groups count what the review list lists, and a decision value carries its review condition', async () => {
+    const decide = (id: string, decision: string) => api(svc, `/local/labelReports/${id}/decision`, { method: 'PUT', body: { decision, reason: 'checked' } });
+    expect((await decide('r1', 'rejected')).status).toBe(200);
+    for (const review of ['decision.rejected', 'decision.none', 'awaitingReview', 'awaitingAcknowledgement']) {
+      const list = (await api(svc, `/local/labelReports?review=${review}&pageSize=1`)).body.totalDocuments as number;
+      const f = await facets(`review=${review}&keys=mode,status,decision`);
+      expect(f.totalDocuments, review).toBe(list);
+      for (const key of ['mode', 'status', 'decision']) expect(f.facets[key].reduce((n, v) => n + v.count, 0), `${review} ${key}`).toBe(list);
+      const groups = (await api(svc, `/local/insights/groups?review=${review}&by=mode`)).body as Groups;
+      expect(groups.total).toBe(list);
+      expect(groups.groups.reduce((n, g) => n + g.count, 0)).toBe(list);
+    }
+    const rejected = await facets('review=decision.rejected&keys=mode,decision');
+    expect(counts(rejected, 'mode')).toEqual({ roadTransport: 1 });
+    // The request holds the decision already: its value needs no condition more.
+    expect(rejected.facets.decision).toEqual([{ value: 'rejected', count: 1 }]);
+    const all = await facets('keys=decision');
+    expect(all.facets.decision.find((v) => v.value === 'rejected')).toMatchObject({ count: 1, review: 'decision.rejected' });
+    expect(all.facets.decision.find((v) => v.value === null)).toMatchObject({ review: 'decision.none' });
+  });
+
+  test('the ranges of a figure are groups in order, each with the filter that lists exactly them', async () => {
+    const groups = (await api(svc, '/local/insights/groups?by=bins.secondsOutOfRange')).body as Groups;
+    expect(groups.by).toBe('bins.secondsOutOfRange');
+    expect(groups.groups.reduce((n, g) => n + g.count, 0)).toBe(groups.total);
+    for (const g of groups.groups) {
+      expect(g.filter).toBeDefined();
+      const list = (await api(svc, `/v2/labelReports?filter=${encodeURIComponent(g.filter!)}&pageSize=1`)).body.totalDocuments;
+      expect(g.count, String(g.value)).toBe(list);
+    }
+    const mkt = (await api(svc, '/local/insights/groups?by=bins.mkt')).body as Groups;
+    const labels = mkt.groups.map((g) => g.value);
+    const order = ['below 2 °C', '2–8 °C', '8–15 °C', '15–25 °C', '25 °C and above', null];
+    expect([...labels].sort((a, b) => order.indexOf(a as string | null) - order.indexOf(b as string | null))).toEqual(labels);
+  });
+});
+
 describe('the OpenAPI document', () => {
   test('describes both routes with their parameters, and the answers fit their shapes', async () => {
     const doc = (await api(svc, '/openapi.json', { key: null })).body;
     const names = (path: string) => doc.paths[path].get.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
-    expect(names('/local/insights/facets')).toEqual(expect.arrayContaining(['filter', 'customFields', 'keys']));
-    expect(names('/local/insights/groups')).toEqual(expect.arrayContaining(['filter', 'customFields', 'by', 'zone']));
+    expect(names('/local/insights/facets')).toEqual(expect.arrayContaining(['filter', 'customFields', 'keys', 'review']));
+    expect(names('/local/insights/groups')).toEqual(expect.arrayContaining(['filter', 'customFields', 'by', 'zone', 'review']));
     expect(doc.components.schemas).toHaveProperty('InsightFacets');
     expect(doc.components.schemas).toHaveProperty('InsightGroups');
     facetsSchema.parse(await facets('keys=status,decision,customFields.carrier'));
-    for (const by of ['mode', 'company.id', 'customFields.carrier', 'startTime.week']) {
+    for (const by of ['mode', 'company.id', 'customFields.carrier', 'startTime.week', 'bins.mkt']) {
       groupsSchema.parse((await api(svc, `/local/insights/groups?by=${by}`)).body);
     }
   });
