@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './http-url';
 
-export const REPORT_EVENT_TYPES = ['labelReport.activated', 'labelReport.tapped'] as const;
+export const REPORT_EVENT_TYPES = ['labelReport.activated', 'labelReport.tapped', 'labelReport.alarm'] as const;
 export const reportEventTypeSchema = z.enum(REPORT_EVENT_TYPES);
 export type ReportEventType = z.infer<typeof reportEventTypeSchema>;
 /** What a message can be: a report event, or the test event sent on request. */
