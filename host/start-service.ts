@@ -113,8 +113,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const worker = (delivery = service.deliverWebhooks({ logError: options.logError, ...options.webhookDelivery }));
     const { smtpPassword, ...alarmOptions } = options.alarmDelivery ?? {};
     if (smtpPassword !== undefined) service.alarms.setSmtpPassword(smtpPassword);
-    let serviceUrl = 'http://127.0.0.1:4317';
-    const alarms = (alarmQueue = service.deliverAlarms({ logError: options.logError, appUrl: () => serviceUrl, ...alarmOptions }));
     const { app, sync } = serviceApp(service, {
       sync: options.sync,
       staticDir: options.staticDir ?? DEFAULT_STATIC_DIR,
@@ -136,7 +134,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const urlHost = host.includes(':') ? `[${host}]` : host;
-    serviceUrl = `http://${urlHost}:${port}`;
+    const serviceUrl = `http://${urlHost}:${port}`;
+    // Once the address is known: a mail's link opens the report here unless the relay's settings name another.
+    const alarms = (alarmQueue = service.deliverAlarms({ logError: options.logError, appUrl: () => serviceUrl, ...alarmOptions }));
     sync.start();
     let closing: Promise<void> | undefined;
     return {

@@ -61,6 +61,8 @@ export async function startSmtpReceiver(port = 0, options: Partial<SMTPServerOpt
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // A held session of a killed sender is cut at close instead of waited for.
+    closeTimeout: 100,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
