@@ -84,6 +84,12 @@ export const alarmSettingsSchema = z.strictObject({
 });
 export type AlarmSettingsBody = z.infer<typeof alarmSettingsSchema>;
 
+export const alarmSettingsAnswerSchema = z.object({
+  zone: z.string(),
+  quietHours: z.object({ from: z.string(), to: z.string() }).nullable(),
+  digest: z.object({ at: z.string(), to: z.array(z.string()) }).nullable(),
+});
+
 export const SMTP_SECURITY = ['none', 'starttls', 'tls'] as const;
 
 export const smtpSettingsBodySchema = z.strictObject({
