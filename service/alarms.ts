@@ -441,6 +441,17 @@ export class AlarmService {
     });
   }
 
+  /** The ids of the company's people by login (the command line names people by login); throws naming an unknown one. */
+  idsOfLogins(companyId: string, logins: readonly string[]): string[] {
+    return this.data.read(() =>
+      logins.map((login) => {
+        const person = this.data.alarms.personByLogin(login);
+        if (!person || person.companyId !== companyId) throw new InvalidInputError('INVALID_BODY', `no person '${login}' in the company '${companyId}'`);
+        return person.id;
+      }),
+    );
+  }
+
   /** A fresh id for a test mail's Message-ID. */
   static testMessageId(): string {
     return `test_${randomUUID()}`;
