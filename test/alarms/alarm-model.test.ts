@@ -1,6 +1,7 @@
 /** The pure reckonings of alarms: when levels raise one, quiet hours, the digest's hour, and what the desktop announces. */
 import { describe, expect, test } from 'vitest';
-import { decideNotifications, nextDailyAt, quietUntil, raisesAlarm } from '../../model/alarm';
+import { decideNotifications } from '../../contract/alarm-notices';
+import { nextDailyAt, quietUntil, raisesAlarm } from '../../model/alarm';
 
 describe('raisesAlarm', () => {
   test('a level that rises to at least the rule’s least level', () => {
