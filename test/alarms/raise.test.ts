@@ -83,6 +83,20 @@ describe('raising alarms', () => {
     expect(log.deliveries).toEqual([expect.objectContaining({ alarmId: alarm.id, kind: 'email', status: 'pending', recipients: ['qa@acme.example'] })]);
   });
 
+  test('a report written whole by the import or a sync pull raises its alarm, named by its cause; a new report with an alert too', () => {
+    desk = openAlarmDesk();
+    const { service, acme } = desk;
+    service.putReport(calmReport('imported'), { kind: 'import' });
+    service.putReport(calmReport('pulled'), { kind: 'sync' });
+    service.alarms.createRule(acme, 'acme', rule());
+    const warm = (id: string) => calmReport(id, { reportedSenseData: { datapoints: [...calmReport(id).reportedSenseData!.datapoints, ...readingsAfter(4, ONE_WARM).datapoints] } });
+    service.putReport(warm('imported'), { kind: 'import' });
+    service.putReport(warm('pulled'), { kind: 'sync' });
+    service.putReport(warm('new'), { kind: 'sync' });
+    const alarms = service.alarms.list(acme, { pageNumber: 1, pageSize: 10 }).alarms;
+    expect(alarms.map((a) => `${a.reportId}:${a.cause}:${a.level}`).sort()).toEqual(['imported:import:1', 'new:sync:1', 'pulled:sync:1']);
+  });
+
   test('a change that rolls back raises nothing and queues nothing', () => {
     desk = openAlarmDesk();
     const { service, acme } = desk;
