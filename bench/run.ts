@@ -17,6 +17,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'sync-hostile': () => import('./sync-hostile'),
   app: () => import('./app'),
   insights: () => import('./insights'),
+  alarms: () => import('./alarms'),
 };
 
 /** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */

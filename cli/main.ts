@@ -5,6 +5,7 @@
 import { DEFAULT_DEMO } from '../demo';
 import { VERSION } from '../contract/version';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, write, type Command, type Io } from './args';
+import { alarmsCommand } from './alarms';
 import { auditCommand } from './audit';
 import { demoCommand } from './demo';
 import { exportCommand } from './export';
@@ -14,10 +15,11 @@ import { usersCommand } from './users';
 import { reportCommand } from './report';
 import { insightsCommand } from './insights';
 import { serveCommand } from './serve';
+import { smtpCommand } from './smtp';
 import { syncCommand } from './sync';
 import { webhooksCommand } from './webhooks';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, usersCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand, auditCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, usersCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand, auditCommand, alarmsCommand, smtpCommand];
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;

@@ -11,6 +11,7 @@ import { demoKeyTable } from './demo';
 import { nextSignal } from './stop-signal';
 import { SYNC_DEFAULTS } from '../sync/defaults';
 import type { SyncOptions } from '../sync';
+import { smtpPasswordFrom } from './smtp';
 import { REMOTE_KEY_ENV, refuseKeyInArgv, SYNC_ARG_SPECS, SYNC_OPTIONS_HELP, syncOptionsFrom } from './sync-options';
 import {
   cannotOpen,
@@ -138,7 +139,7 @@ async function listen(
   io: Io,
 ): Promise<RunningService> {
   try {
-    return await startService({ dbFile, host, port, demoIfEmpty, sync: { remote, hooks: { log: (line) => write(io.err, line) } } });
+    return await startService({ dbFile, host, port, demoIfEmpty, sync: { remote, hooks: { log: (line) => write(io.err, line) } }, alarmDelivery: { smtpPassword: smtpPasswordFrom(process.env) } });
   } catch (err) {
     if (err instanceof DatabaseOpenError) throw new CliError(cannotOpen(dbFile, err));
     const code = (err as NodeJS.ErrnoException).code;

@@ -4,7 +4,7 @@
  * is shown once, at creation.
  */
 import { Refusal } from '../model/errors';
-import { createWebhookBodySchema, REPORT_EVENT_TYPES } from '../schema/webhooks';
+import { createWebhookBodySchema, DEFAULT_EVENT_TYPES, REPORT_EVENT_TYPES } from '../schema/webhooks';
 import type { Service } from '../host/open-service';
 import type { WebhookManager } from '../service/webhooks';
 import {
@@ -44,7 +44,7 @@ options:
   --company ID         the company the webhook belongs to (create), or whose webhooks to list
   --url URL            where events are sent: http or https, loopback and LAN addresses allowed
   --events E,E         comma separated, from ${REPORT_EVENT_TYPES.join(', ')}
-                       (create; default all of them)
+                       (create; default ${DEFAULT_EVENT_TYPES.join(',')})
   --description TEXT   what the webhook is for (create)
 
 examples:
@@ -87,7 +87,7 @@ async function create(argv: string[], io: Io): Promise<number> {
   );
   if (!values.company) throw new UsageError('which company? give --company ID');
   if (!values.url) throw new UsageError('where to? give --url URL');
-  const events = values.events === undefined ? [...REPORT_EVENT_TYPES] : values.events.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const events = values.events === undefined ? [...DEFAULT_EVENT_TYPES] : values.events.split(',').map((e) => e.trim()).filter((e) => e !== '');
   const parsed = createWebhookBodySchema.safeParse({ url: values.url, events, description: values.description });
   if (!parsed.success) {
     // Named as the options were given: `--events 'foo': …`, not a JSON path.

@@ -2,6 +2,7 @@
  * The one typed interface to the SQLite file: every store on one connection, and the one way to
  * run a transaction. Nothing outside db/ sees the connection.
  */
+import { AlarmStore } from './alarm-store';
 import { AuditChain } from './audit-chain';
 import { ChangeLogStore } from './change-log-store';
 import { CompanyStore } from './company-store';
@@ -52,6 +53,7 @@ export class DataStore {
   readonly sync: SyncStore;
   readonly insights: InsightsStore;
   readonly users: UserStore;
+  readonly alarms: AlarmStore;
 
   private constructor(
     private readonly db: Db,
@@ -71,6 +73,7 @@ export class DataStore {
     this.sync = new SyncStore(db);
     this.insights = new InsightsStore(db);
     this.users = new UserStore(db);
+    this.alarms = new AlarmStore(db);
   }
 
   /** Opens (creating when missing) and migrates the file. */

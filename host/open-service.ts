@@ -4,19 +4,26 @@
  * of a remote (sync/) and webhook delivery (webhooks/): what the HTTP layer, the command line
  * and the desktop host use. The database stays inside.
  */
+import { AlarmQueue, type AlarmQueueOptions } from '../alarms/alarm-queue';
 import { DataStore } from '../db/data-store';
+import { AlarmService } from '../service/alarms';
 import type { ReportRead } from '../service/label-reports';
 import { ReportWriter } from '../service/report-writer';
 import { composeRules, type ServiceRules } from '../service/rules';
 import { SyncMirror } from '../sync/mirror';
 import { SyncOutbox } from '../sync/outbox';
 import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worker';
+import { RetrySchedule } from '../webhooks/retry-schedule';
 
 export interface Service extends ServiceRules {
   /** The mirror of a remote instance (decisions §5): what the sync worker reads and writes. */
   sync: SyncMirror;
   /** Starts delivering the webhook outbox of this database (the running service does; commands do not). */
   deliverWebhooks(options?: DeliveryOptions): DeliveryWorker;
+  /** Alarm rules, alarms and who was told, settings and the SMTP relay (its password in memory). */
+  alarms: AlarmService;
+  /** Starts sending alarm e-mails, escalations and digests (the running service does; commands do not). */
+  deliverAlarms(options?: AlarmQueueOptions): AlarmQueue;
 }
 
 export interface ServiceOptions {
@@ -37,6 +44,10 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   // Local edits of mirrored reports are queued for the push in the transaction of the edit.
   const syncOutbox = new SyncOutbox(data, now);
   writer.onChange((change) => syncOutbox.recordChange(change));
+  // An alert that rises raises its alarms in the transaction of its change.
+  const alarms = new AlarmService(data, now);
+  writer.onChange(alarms.listener());
+  alarms.announceWebhooksWith(() => webhookOutbox.notify());
   return {
     ...rules,
     sync: new SyncMirror(data, writer, syncOutbox, webhookOutbox, now),
@@ -44,6 +55,12 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
       const worker = new DeliveryWorker(data, { now, ...delivery });
       webhookOutbox.onDue(() => worker.wake());
       return worker.start();
+    },
+    alarms,
+    deliverAlarms: (options) => {
+      const queue = new AlarmQueue(data, alarms, { now, schedule: RetrySchedule.fromEnvironment(), ...options });
+      alarms.onDue(() => queue.wake());
+      return queue.start();
     },
   };
 }

@@ -12,6 +12,7 @@ import { GracefulStop, type StopOptions } from '../http/graceful-stop';
 import type { ServerLimits } from '../http/node-server';
 import { MAX_CONDITIONS_LENGTH } from '../query/list-query';
 import type { DeliveryOptions, DeliveryWorker } from '../webhooks/delivery-worker';
+import type { AlarmQueue, AlarmQueueOptions } from '../alarms/alarm-queue';
 import type { SyncController, SyncControllerOptions } from '../sync/controller';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
@@ -55,6 +56,8 @@ export interface StartOptions {
   limits?: Partial<ServerLimits>;
   /** Overrides of the webhook delivery worker's settings (a test's short timeout, a stubbed DNS). */
   webhookDelivery?: DeliveryOptions;
+  /** Overrides of the alarm queue's settings; `smtpPassword` is the relay's password, held in memory. */
+  alarmDelivery?: AlarmQueueOptions & { smtpPassword?: string | null };
   /**
    * Sync with a remote (decisions §5), off the request path once the service listens: with
    * `remote`, from the start (`serve --remote`); else from the settings in the database when a
@@ -103,10 +106,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     throw new DatabaseOpenError(options.dbFile, err);
   }
   let delivery: DeliveryWorker | undefined;
+  let alarmQueue: AlarmQueue | undefined;
   try {
     const demo = options.demoIfEmpty && service.isEmpty() ? service.createDemoData(DEFAULT_DEMO) : null;
     // Before listening, so that delivery settings that do not parse stop the start.
     const worker = (delivery = service.deliverWebhooks({ logError: options.logError, ...options.webhookDelivery }));
+    const { smtpPassword, ...alarmOptions } = options.alarmDelivery ?? {};
+    if (smtpPassword !== undefined) service.alarms.setSmtpPassword(smtpPassword);
     const { app, sync } = serviceApp(service, {
       sync: options.sync,
       staticDir: options.staticDir ?? DEFAULT_STATIC_DIR,
@@ -128,6 +134,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const urlHost = host.includes(':') ? `[${host}]` : host;
+    const serviceUrl = `http://${urlHost}:${port}`;
+    // Once the address is known: a mail's link opens the report here unless the relay's settings name another.
+    const alarms = (alarmQueue = service.deliverAlarms({ logError: options.logError, appUrl: () => serviceUrl, ...alarmOptions }));
     sync.start();
     let closing: Promise<void> | undefined;
     return {
@@ -138,10 +147,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
       sync,
       demo,
       close: (closeOptions) =>
-        (closing ??= graceful.stop(() => app.close().then(() => worker.stop()).then(() => service.close()), closeOptions)),
+        (closing ??= graceful.stop(() => app.close().then(() => Promise.all([worker.stop(), alarms.stop()])).then(() => service.close()), closeOptions)),
     };
   } catch (err) {
     await delivery?.stop(0);
+    await alarmQueue?.stop(0);
     service.close();
     throw err;
   }

@@ -28,6 +28,7 @@ import { localRoutes } from './routes/local';
 import { peopleRoutes, sessionRoutes } from './routes/people';
 import { reviewRoutes } from './routes/review';
 import { webhookRoutes } from './routes/webhooks';
+import { alarmRoutes } from './routes/alarms';
 import { syncRoutes } from './routes/sync';
 import type { SyncController } from '../sync/controller';
 
@@ -111,6 +112,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(reviewRoutes(options.service, busy));
     await api.register(insightsRoutes(options.service, busy));
     await api.register(syncRoutes(options.service, sync, busy));
+    await api.register(alarmRoutes(options.service, busy));
   });
 
   if (options.staticDir && existsSync(options.staticDir)) {

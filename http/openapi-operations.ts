@@ -4,6 +4,7 @@
  * rendered references group by tag; every described route must be listed here, so a new one
  * cannot land in no group.
  */
+import { ALARM_OPERATIONS, ALARMS_TAG } from './alarm-operations';
 
 export const TAGS = [
   { name: 'Label reports', description: 'The label report interface (/v2/labelReports): list, retrieve and change reports, and take in labels.' },
@@ -12,6 +13,7 @@ export const TAGS = [
   { name: 'Sync', description: 'Mirroring the reports a remote instance shows to one key, and sending local edits back (/local/sync).' },
   { name: 'Keys', description: 'The API key a request carries, and the company’s local API keys (/local/session, /local/apiKeys).' },
   { name: 'People', description: 'The people who sign in at the desk: signing in, unlocking and out (/local/session/…), the company’s users (/local/users) and its settings for them (/local/settings).' },
+  ALARMS_TAG,
   { name: 'Local', description: 'What the desktop app and local tools need besides: where the service listens, this document, CSV of the list, words for the filter bar, facets and group figures of the list’s matches (/local/insights).' },
 ] as const;
 
@@ -26,6 +28,7 @@ interface Grouping {
 const READ = ' (needs labelReports:read)';
 
 export const OPERATIONS: Readonly<Record<string, Grouping>> = {
+  ...ALARM_OPERATIONS,
   listLabelReports: {
     tag: 'Label reports',
     description:

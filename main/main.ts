@@ -19,6 +19,7 @@ import {
   dialog,
   ipcMain,
   Menu,
+  Notification,
   safeStorage,
   session,
   shell,
@@ -33,6 +34,7 @@ import { connectionFor, requireTrustedSender, type ConnectionState } from './ipc
 import { RemoteKeyHandoff } from './remote-key-handoff';
 import { KEY_FILE_NAME, RemoteKeyVault } from './remote-key-vault';
 import { APP_NAME, menuTemplate } from './menu';
+import { AlarmNotifier } from './alarm-notifier';
 import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage, type SyncKeyMessage } from '../host/service-protocol';
 import { defaultDatabaseFile } from '../host/data-folder';
 import {
@@ -256,6 +258,19 @@ async function onReady(): Promise<void> {
     return savePdf(serviceOrigin, reportIdFromIpc(reportId), BrowserWindow.fromWebContents(event.sender));
   });
   createWindow(serviceOrigin);
+  if (ready.sessionKey !== null && Notification.isSupported()) {
+    new AlarmNotifier({
+      baseUrl: serviceOrigin,
+      sessionKey: ready.sessionKey,
+      createNotification: (options) => new Notification(options),
+      openReport: (reportId) => {
+        focusWindow();
+        void mainWindow?.loadURL(`${serviceOrigin}/?report=${encodeURIComponent(reportId)}`);
+      },
+      setBadge: (count) => app.setBadgeCount(count),
+      warn: (message) => console.warn(message),
+    }).start();
+  }
   // Reading the key store may wait on the OS (a Keychain prompt): the window does not.
   void remoteKey.start();
 }

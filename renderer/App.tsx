@@ -3,6 +3,7 @@
  * company has people, then the report browser or the settings, with the company and the person
  * always visible (staff of several companies share a desk), locked over the page when idle.
  */
+import { AlarmsHeader, AlarmsScreen } from './components/AlarmsScreen';
 import { ConnectScreen } from './components/ConnectScreen';
 import { InsightsScreen } from './components/InsightsScreen';
 import { OfflineIndicator } from './components/OfflineIndicator';
@@ -34,7 +35,7 @@ function ZoneChoice() {
 function Header() {
   const view = useUi((s) => s.view);
   const company = useConnection((s) => s.session?.companyName ?? '');
-  const tab = (id: 'reports' | 'insights' | 'settings', label: string) => (
+  const tab = (id: 'reports' | 'insights' | 'alarms' | 'settings', label: string) => (
     <button
       type="button"
       role="tab"
@@ -51,9 +52,11 @@ function Header() {
       <nav role="tablist" aria-label="Screens" className="tabs">
         {tab('reports', 'Reports')}
         {tab('insights', 'Insights')}
+        {tab('alarms', 'Alarms')}
         {tab('settings', 'Settings')}
       </nav>
       <OfflineIndicator />
+      <AlarmsHeader />
       <SyncIndicator />
       <ZoneChoice />
       <span className="app-header__company" data-testid="header-company">
@@ -85,7 +88,7 @@ export function App() {
       <Header />
       <FirstAdmin />
       {locked && <LockScreen />}
-      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : view === 'insights' ? <InsightsScreen /> : <ReportBrowser />}</main>
+      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : view === 'insights' ? <InsightsScreen /> : view === 'alarms' ? <AlarmsScreen /> : <ReportBrowser />}</main>
     </div>
   );
 }

@@ -55,6 +55,8 @@ export const createUserBodySchema = z.strictObject({
   name: z.string().trim().min(1, 'give the printed name signatures show').max(200),
   role: userRoleSchema,
   password: z.string().max(1024),
+  /** Where alarm e-mails reach the person (README "Alarms"). */
+  email: z.email({ message: 'not an e-mail address' }).max(254).nullable().optional(),
 });
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
@@ -62,6 +64,7 @@ export const updateUserBodySchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   role: userRoleSchema.optional(),
   disabled: z.boolean().optional(),
+  email: z.email({ message: 'not an e-mail address' }).max(254).nullable().optional(),
 });
 export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
 

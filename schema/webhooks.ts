@@ -5,8 +5,10 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './http-url';
 
-export const REPORT_EVENT_TYPES = ['labelReport.activated', 'labelReport.tapped'] as const;
+export const REPORT_EVENT_TYPES = ['labelReport.activated', 'labelReport.tapped', 'labelReport.alarm'] as const;
 export const reportEventTypeSchema = z.enum(REPORT_EVENT_TYPES);
+/** What a webhook takes unless told: the report events; alarms are asked for. */
+export const DEFAULT_EVENT_TYPES: readonly ReportEventType[] = ['labelReport.activated', 'labelReport.tapped'];
 export type ReportEventType = z.infer<typeof reportEventTypeSchema>;
 /** What a message can be: a report event, or the test event sent on request. */
 export type WebhookEventType = ReportEventType | 'webhook.test';

@@ -38,6 +38,7 @@ export interface NewUser {
   name: string;
   role: UserRole;
   password: string;
+  email?: string | null;
 }
 
 export interface SignedIn {
@@ -129,12 +130,13 @@ export class Users {
         created: at,
       };
       this.store.insert(record);
+      if (user.email) this.data.alarms.setEmail(record.id, user.email);
       this.event(record.id, 'created', `role ${user.role}`, caller, at);
       return infoOf(record);
     });
   }
 
-  update(caller: Caller | null, id: string, change: { name?: string; role?: UserRole }): UserInfo {
+  update(caller: Caller | null, id: string, change: { name?: string; role?: UserRole; email?: string | null }): UserInfo {
     if (change.role !== undefined) checkRole(change.role);
     const name = change.name === undefined ? undefined : checkName(change.name);
     return this.change(caller, id, (user, at) => {
@@ -151,6 +153,7 @@ export class Users {
         this.event(id, 'roleChanged', `${user.role} → ${change.role}`, caller, at);
         user.role = change.role;
       }
+      if (change.email !== undefined) this.data.alarms.setEmail(id, change.email);
     });
   }
 

@@ -175,7 +175,7 @@ export function peopleRoutes(service: Pick<ServedService, 'users'>, options: { b
       const caller = callerOf(request);
       const body = parseObjectBody(updateUserBodySchema, request.body);
       return write(() => {
-        let user = users.update(caller, request.params.id, { name: body.name, role: body.role });
+        let user = users.update(caller, request.params.id, { name: body.name, role: body.role, email: body.email });
         if (body.disabled !== undefined) user = users.setDisabled(caller, request.params.id, body.disabled);
         return user;
       });

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { REPORT_EVENT_TYPES, createWebhookBodySchema } from '../../schema/webhooks';
+import { DEFAULT_EVENT_TYPES, REPORT_EVENT_TYPES, createWebhookBodySchema } from '../../schema/webhooks';
 import type { ReportEventType, Webhook } from '../../schema/webhooks';
 import { formatIso } from '../lib/format';
 import { EVENT_TEXT } from '../lib/webhook-text';
@@ -289,7 +289,7 @@ function ManageWebhooks() {
       )}
       {adding && (
         <EndpointForm
-          initial={{ url: '', description: '', events: [...REPORT_EVENT_TYPES] }}
+          initial={{ url: '', description: '', events: [...DEFAULT_EVENT_TYPES] }}
           idPrefix="add-webhook"
           submitLabel="Add endpoint"
           busyLabel="Adding…"

@@ -9,6 +9,7 @@ import type { Delivery, ReportEventType } from '../../schema/webhooks';
 export const EVENT_TEXT: Record<ReportEventType, string> = {
   'labelReport.activated': 'Label activated (a new report starts)',
   'labelReport.tapped': 'Label tapped (new readings arrive)',
+  'labelReport.alarm': 'Alarm raised (an alert rose past a rule)',
 };
 
 /** The message types of the deliveries log: report events and the test event. */

@@ -7,7 +7,7 @@
  *   db                                the pure ones
  *   service                           db and the pure ones
  *   jobs                              service, db, the pure ones
- *   sync, webhooks                    jobs and below; not each other
+ *   sync, webhooks, alarms            jobs and below; not each other
  *   http                              sync, webhooks, jobs and below
  *   host, cli                         http and below, and each other (composition, command line)
  *   main                              host and contract (Electron's main process)
@@ -32,7 +32,7 @@ const NOT_APPLICATION = new Set(['test', 'bench', 'scripts', 'node_modules', 'di
 const PURE_CORE = ['contract', 'schema', 'sense', 'query', 'model'];
 const PURE = [...PURE_CORE, 'demo'];
 const BELOW_JOBS = [...PURE, 'db', 'service'];
-const BELOW_HTTP = [...BELOW_JOBS, 'jobs', 'sync', 'webhooks'];
+const BELOW_HTTP = [...BELOW_JOBS, 'jobs', 'sync', 'webhooks', 'alarms'];
 const BELOW_COMPOSITION = [...BELOW_HTTP, 'http'];
 
 /** For each top-level folder, the folders it may import besides itself. */
@@ -48,6 +48,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   jobs: BELOW_JOBS,
   sync: [...BELOW_JOBS, 'jobs'],
   webhooks: [...BELOW_JOBS, 'jobs'],
+  alarms: [...BELOW_JOBS, 'jobs'],
   http: BELOW_HTTP,
   host: [...BELOW_COMPOSITION, 'cli'],
   cli: [...BELOW_COMPOSITION, 'host'],

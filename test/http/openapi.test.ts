@@ -125,6 +125,15 @@ describe('the document', () => {
       '/local/sync/reports/{id}': ['get'],
       '/local/sync/settings': ['get', 'put'],
       '/local/sync/test': ['post'],
+      '/local/alarms': ['get'],
+      '/local/alarms/{id}': ['get'],
+      '/local/alarms/rules': ['get', 'post'],
+      '/local/alarms/rules/{id}': ['delete', 'put'],
+      '/local/alarms/settings': ['get', 'put'],
+      '/local/alarms/smtp': ['get', 'put'],
+      '/local/alarms/smtp/test': ['post'],
+      '/local/alarms/deliveries': ['get'],
+      '/local/alarms/people/{login}/email': ['put'],
     });
   });
 
@@ -198,7 +207,7 @@ describe('the document', () => {
       expect(t.description).toMatch(/\S/);
       return t.name;
     });
-    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'People', 'Local']);
+    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'People', 'Alarms', 'Local']);
     const used = new Set<string>();
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {

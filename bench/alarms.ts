@@ -1,0 +1,94 @@
+/**
+ * Alarms: a burst of 10 000 alert changes (taps that take calm reports to a moderate alert),
+ * each raising its alarm in the tap's transaction, turned into e-mails by the service's own
+ * queue through a real SMTP relay on loopback (smtp-server, in a thread of its own as a relay
+ * would be a process of its own). The figure is alarms mailed per second from the first tap to
+ * the relay's last mail, with the process's peak resident memory.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { openService } from '../host/open-service';
+import { alarmRuleBodySchema } from '../schema/alarms';
+import { bundleReportSchema } from '../schema/bundle';
+
+const CHANGES = Number(process.env.BENCH_ALARM_CHANGES ?? 10_000);
+const TARGET_RATE = 200;
+const T0 = 1_780_000_000;
+
+const RELAY = `
+const { SMTPServer } = require('smtp-server');
+const { parentPort } = require('node:worker_threads');
+let mails = 0;
+const server = new SMTPServer({
+  authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+  onData(stream, _session, callback) {
+    stream.on('data', () => {});
+    stream.on('end', () => { mails++; callback(); if (mails === ${CHANGES}) parentPort.postMessage({ done: performance.timeOrigin + performance.now() }); });
+  },
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.server.address().port }));
+`;
+
+function calm(i: number) {
+  return bundleReportSchema.parse({
+    id: `r-${i}`,
+    created: '2026-06-01T08:00:00.000Z',
+    companyId: 'acme',
+    label: { uid: `uid-${i}`, sequenceCode: `SEQ-${i}`, type: 'TempSense T1', name: `Pallet ${i}`, firmwareVersionInfo: { firmwareVersion: '2.4.1', firmwareApiVersion: '3' } },
+    mode: 'roadTransport',
+    type: 'tempSense',
+    status: 'active',
+    labelReference: `SHP-${i}`,
+    senseConfig: { limits: { minTemperature: 2, maxTemperature: 8 }, interval: 600, configTime: T0 - 600, startDelay: 600, runningTime: 86_400 },
+    numberOfTaps: 1,
+    reportedSenseData: { datapoints: [4, 5, 5, 4].map((temperature, k) => ({ timestamp: T0 + k * 600, temperature })) },
+  });
+}
+
+export async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'labeldesk-bench-alarms-'));
+  const relay = new Worker(RELAY, { eval: true });
+  const port = await new Promise<number>((resolve) => relay.once('message', (m: { port: number }) => resolve(m.port)));
+  const done = new Promise<number>((resolve) => relay.on('message', (m: { done?: number }) => m.done && resolve(m.done)));
+  const service = openService(join(dir, 'bench.sqlite'));
+  try {
+    service.companies.upsert({ id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' });
+    const key = service.apiKeys.create('acme', ['labelReports:read', 'labelReports:create', 'webhooks:manage'], 'bench').key;
+    const caller = service.apiKeys.authenticate(key);
+    for (let i = 0; i < CHANGES; i++) service.putReport(calm(i), { kind: 'import' });
+    service.alarms.saveSmtp(null, { host: '127.0.0.1', port, security: 'none', user: null, from: 'alarms@acme.example', appUrl: 'http://127.0.0.1:4317' });
+    service.alarms.createRule(caller, 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example', 'lead@acme.example'] }], channels: ['email', 'desktop'] }));
+    const queue = service.deliverAlarms({ concurrency: 16 });
+
+    const loadBefore = loadavg();
+    let peakRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    const started = performance.timeOrigin + performance.now();
+    for (let i = 0; i < CHANGES; i++) {
+      service.intake.tap(caller, `r-${i}`, { datapoints: [{ timestamp: T0 + 4 * 600, temperature: 9 }] });
+      // The queue sends while taps keep coming, as on a busy desk.
+      if (i % 50 === 49) await yieldToLoop();
+    }
+    const tapped = performance.timeOrigin + performance.now();
+    const finished = await done;
+    clearInterval(sampler);
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const loadAfter = loadavg();
+    await queue.stop();
+    const raised = service.alarms.list(caller, { pageNumber: 1, pageSize: 1 }).totalDocuments;
+
+    const seconds = (finished - started) / 1000;
+    const rate = CHANGES / seconds;
+    console.log(`${CHANGES} alert changes → ${raised} alarms, ${CHANGES} mails (2 recipients each) through a loopback SMTP relay, 16 in flight`);
+    console.log(`  taps committed in ${((tapped - started) / 1000).toFixed(1)} s; last mail at ${seconds.toFixed(1)} s: ${rate.toFixed(0)} alarms mailed/s (target ≥ ${TARGET_RATE}/s: ${rate >= TARGET_RATE ? 'met' : 'NOT met'})`);
+    console.log(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MiB`);
+    console.log(`  load average (1, 5, 15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    service.close();
+    await relay.terminate();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
