@@ -25,11 +25,12 @@ import {
 import type { Service } from '../host/open-service';
 import { parseListQuery } from '../query/list-query';
 import type { Caller } from '../service/api-keys';
+import { parseReviewConditions } from '../service/review-list';
 import { CliError, databaseFile, EXIT_OK, integerOption, openCliService, parseCommandArgs, UsageError, write, type Command, type Io } from './args';
 import { chromiumPath, launchChromium } from './report';
 
 const USAGE =
-  'labeldesk insights [--db FILE] [--company ID] [--filter F] [--custom-fields C] [--by KEY] [--period week|month] [--zone ZONE] [--min-reports N] (--pdf OUT.pdf | --csv DIR)';
+  'labeldesk insights [--db FILE] [--company ID] [--filter F] [--custom-fields C] [--review R] [--by KEY] [--period week|month] [--zone ZONE] [--min-reports N] (--pdf OUT.pdf | --csv DIR)';
 
 export const insightsCommand: Command = {
   name: 'insights',
@@ -47,6 +48,8 @@ options:
   --company ID         whose view (default: the company owning the most reports)
   --filter F           e.g. 'status[eq]completed,created[gte]2026-01-01'
   --custom-fields C    e.g. 'carrier[eq]DHL'
+  --review R           where the company's review stands, as GET /local/labelReports takes it:
+                       awaitingReview, awaitingAcknowledgement, decision.released|rejected|onHold|none
   --by KEY             mode (default), type, company.id, status, alert.level or customFields.<id>
   --period P           week or month (default)
   --zone ZONE          IANA zone of the weeks and months (default UTC)
@@ -66,6 +69,7 @@ examples:
         company: { type: 'string' },
         filter: { type: 'string' },
         'custom-fields': { type: 'string' },
+        review: { type: 'string' },
         by: { type: 'string' },
         period: { type: 'string' },
         zone: { type: 'string' },
@@ -89,7 +93,7 @@ examples:
       const companyId = values.company ?? service.homeCompany();
       if (!companyId) throw new CliError('the database holds no company');
       if (!service.companies.find(companyId)) throw new CliError(`there is no company '${companyId}'`);
-      report = insightsReport(service, { companyId, filter: values.filter, customFields: values['custom-fields'], by: values.by ?? 'mode', period, zone: values.zone ?? 'UTC', minReports });
+      report = insightsReport(service, { companyId, filter: values.filter, customFields: values['custom-fields'], review: values.review, by: values.by ?? 'mode', period, zone: values.zone ?? 'UTC', minReports });
     } finally {
       service.close();
     }
@@ -112,6 +116,7 @@ interface Options {
   companyId: string;
   filter?: string;
   customFields?: string;
+  review?: string;
   by: string;
   period: 'week' | 'month';
   zone: string;
@@ -135,16 +140,17 @@ export interface Report {
 export function insightsReport(service: Service, o: Options): Report {
   const caller: Caller = { keyId: 'session', companyId: o.companyId, permissions: new Set(['labelReports:read']) };
   const query = parseListQuery({ filter: o.filter, customFields: o.customFields });
-  const time = service.insights.groups(caller, query, `created.${o.period}`, o.zone);
-  const split = service.insights.groups(caller, query, o.by, o.zone);
+  const review = parseReviewConditions(o.review);
+  const time = service.insights.groups(caller, query, `created.${o.period}`, o.zone, review);
+  const split = service.insights.groups(caller, query, o.by, o.zone, review);
   const name = (g: GroupRow) => (g.label ?? (g.value === null ? '(not set)' : String(g.value)));
-  const bins = binCounts(DISTRIBUTIONS.map((d) => service.insights.groups(caller, query, d.by, o.zone)));
+  const bins = binCounts(DISTRIBUTIONS.map((d) => service.insights.groups(caller, query, d.by, o.zone, review)));
   const totals = totalsOf(time.groups);
   const worst = worstTen(split.groups, o.minReports);
   const shareBars = (groups: readonly GroupRow[], label: (g: GroupRow) => string) =>
     groups.map((g) => ({ label: label(g), value: g.count, share: percent(g.reportsWithExcursions, g.count) }));
   return {
-    heading: `${time.total.toLocaleString('en-US')} reports of ${o.companyId}${o.filter ? `, filter ${o.filter}` : ''}${o.customFields ? `, custom fields ${o.customFields}` : ''}; weeks (from Monday) and months in ${time.zone}`,
+    heading: `${time.total.toLocaleString('en-US')} reports of ${o.companyId}${o.filter ? `, filter ${o.filter}` : ''}${o.customFields ? `, custom fields ${o.customFields}` : ''}${o.review ? `, review ${o.review}` : ''}; weeks (from Monday) and months in ${time.zone}`,
     total: time.total,
     charts: [
       { title: `Reports per ${o.period}, and the share with an excursion`, bars: shareBars(time.groups, (g) => String(g.value)), colour: '#3b6ea5' },

@@ -1,6 +1,7 @@
 /**
  * `labeldesk insights`: the A4 PDF (read back with pdfjs-dist) and the CSV tables hold the
- * service's figures for the filter; wrong options are told in words.
+ * service's figures for the filter, narrowed by the review when asked; wrong options are told in
+ * words.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { runLabeldesk } from './run-labeldesk';
 let dir: string;
 let dbFile: string;
 let byMode: Groups;
+let awaiting: Groups;
 let total: number;
 
 beforeAll(() => {
@@ -26,6 +28,7 @@ beforeAll(() => {
     const caller = { keyId: 'test', companyId: service.homeCompany()!, permissions: new Set(['labelReports:read'] as const) };
     byMode = service.insights.groups(caller, parseListQuery({ filter: 'status[eq]completed' }), 'mode', 'UTC');
     total = byMode.total;
+    awaiting = service.insights.groups(caller, parseListQuery({}), 'mode', 'UTC', ['awaitingReview']);
   } finally {
     service.close();
   }
@@ -64,6 +67,19 @@ describe('labeldesk insights', () => {
     expect(rows.map((r) => [r[0], Number(r[1])])).toEqual(byMode.groups.map((g) => [String(g.value), g.count]));
     const weeks = readFileSync(join(out, 'per-week.csv'), 'utf8').trim().split('\r\n').slice(1);
     expect(weeks.reduce((sum, r) => sum + Number(r.split(',')[1]), 0)).toBe(total);
+  });
+
+  it('narrows by where the review stands, as the review list does', async () => {
+    const out = join(dir, 'awaiting');
+    const run = await runLabeldesk(dir, ['insights', '--db', dbFile, '--review', 'awaitingReview', '--by', 'mode', '--csv', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = readFileSync(join(out, 'by-mode.csv'), 'utf8').trim().split('\r\n').slice(1).map((r) => r.split(','));
+    expect(awaiting.total).toBeGreaterThan(0);
+    expect(awaiting.total).toBeLessThan(150);
+    expect(rows.map((r) => [r[0], Number(r[1])])).toEqual(awaiting.groups.map((g) => [String(g.value), g.count]));
+    const bad = await runLabeldesk(dir, ['insights', '--db', dbFile, '--review', 'signedOff', '--csv', out]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("review 'signedOff' is not one of");
   });
 
   it('tells what is wrong: no output, a bad period, an unknown zone or group-by key', async () => {
