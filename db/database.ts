@@ -16,11 +16,12 @@ import syncOutboxLeases from './migrations/010-sync-outbox-leases';
 import syncRefused from './migrations/011-sync-refused';
 import syncMirrorFigures from './migrations/012-sync-mirror-figures';
 import peopleAndAudit from './migrations/013-people-and-audit';
+import listingCounts from './migrations/015-listing-counts';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, listingCounts];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

@@ -71,6 +71,12 @@ export interface CompiledListQuery {
    * split every row exactly once: NULL, each value, and the gaps below, between and above them.
    */
   ranges?: { sortKey: string; conditions: { where: string; params: unknown[] }[] };
+  /**
+   * Every condition tests only columns listing_counts splits by (FieldColumn.counted): `where`
+   * reads the same over that table's rows under the alias l, and the sum of their counts is
+   * exactly the number of matches.
+   */
+  counted: boolean;
 }
 
 /**
@@ -93,10 +99,11 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency): Co
   // A search or a custom field condition is a subquery each range would run again: its few
   // matches are sorted instead.
   const cheapFilter = q.customFields.length === 0 && !q.filter.some(readsTextIndex);
+  const counted = q.customFields.length === 0 && q.filter.every((cond) => FIELD_COLUMNS.get(cond.key)?.counted === true);
   if (values && !sortMatches && cheapFilter) {
-    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values) };
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), counted };
   }
-  return { where, params, orderBy: compileOrder(q.order, sortMatches) };
+  return { where, params, orderBy: compileOrder(q.order, sortMatches), counted };
 }
 
 /** NULL, each value, and what lies below, between and above them: every row in exactly one. */
