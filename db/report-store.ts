@@ -340,13 +340,16 @@ export class ReportStore {
 
   /**
    * How SQLite runs `count` and `pageIds` for this filter: the lines of EXPLAIN QUERY PLAN. The
-   * plan tests pin them; they also tell why a query is slow on a site's database.
+   * plan tests pin them; they also tell why a query is slow on a site's database. `matches`: the
+   * count read from the listing rows, as every filter the kept counts do not split by is counted
+   * (and as the insights read the filter's matches).
    */
-  plans(companyId: string, filter: SqlFilter, limit: number, offset: number): { count: string[]; page: string[] } {
+  plans(companyId: string, filter: SqlFilter, limit: number, offset: number): { count: string[]; matches: string[]; page: string[] } {
     const explain = (sql: string, params: unknown[]) =>
       (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
     return {
       count: explain(this.readsKeptCounts(filter) ? KEPT_COUNT_SQL(filter) : COUNT_SQL(filter), [companyId, ...filter.params]),
+      matches: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
       page: explain(PAGE_SQL(filter), [...PAGE_PARAMS(companyId, filter), limit, offset]),
     };
   }
