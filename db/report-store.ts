@@ -9,7 +9,7 @@ import type { ListQuery } from '../query/list-query';
 import type { MinimalLabelReport } from '../schema/report';
 import type { Db } from './database';
 import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFromRow } from './report-convert';
-import { compileListQuery } from './query/compile';
+import { compileListQuery, type ElementCounts } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
 import { RECOUNT } from './migrations/015-listing-counts';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
@@ -63,6 +63,8 @@ export interface SqlFilter {
   ranges?: { sortKey: string; conditions: readonly { where: string; params: readonly unknown[] }[] };
   /** `where` reads the same over listing_counts, whose counts then sum to the matches (see CompiledListQuery). */
   counted?: boolean;
+  /** The page's own form of `where`, with the same parameters (see CompiledListQuery). */
+  pageWhere?: string;
 }
 
 const VISIBLE_FROM = `
@@ -86,7 +88,7 @@ const PAGE_SQL = (filter: SqlFilter) =>
     ? `${filter.ranges.conditions
         .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${range.where}`)
         .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
-    : `SELECT l.id ${LISTING_ROWS} AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+    : `SELECT l.id ${LISTING_ROWS} AND (${filter.pageWhere ?? filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
 const PAGE_PARAMS = (companyId: string, filter: SqlFilter): unknown[] =>
   filter.ranges
     ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...range.params])
@@ -222,8 +224,14 @@ export class ReportStore {
 
   /** A parsed list query as SQL for `count` and the list pages; opaque to callers. */
   compile(query: ListQuery): SqlFilter {
-    return compileListQuery(query, this.trigrams.frequency);
+    return compileListQuery(query, this.trigrams.frequency, this.elementCounts);
   }
+
+  private readonly elementCounts: ElementCounts = {
+    countUpTo: (sql, params, cap) => this.statement(sql).pluck().get(...params, cap) as number,
+    // The newest report key: about how many reports there have been, found in one index step.
+    reports: () => (this.statement('SELECT max(rk) FROM report_keys').pluck().get() as number | null) ?? 0,
+  };
 
   /** Whether the company has an access entry on the report: the visibility check, without reading the report. */
   isVisible(companyId: string, id: string): boolean {

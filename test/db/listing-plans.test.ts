@@ -309,6 +309,18 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
   });
 
   it.each([
+    ['newest first', { order: 'created[desc]' }, 'listing_created'],
+    ['the browser, archived hidden', browser(), 'listing_archived'],
+  ])('a custom field condition most reports meet, %s: the page walks the order and tests each report, the count collects from the element index', (_name, query, index) => {
+    const p = plans({ ...query, customFields: 'batch[gte]B-2' });
+    expect(p.total).toBeGreaterThan(REPORTS / 4);
+    expect(readsThrough(p.pagePlan, index), p.text).toBe(true);
+    expect(p.pagePlan.join('\n'), p.text).not.toMatch(SORTS);
+    expect(p.pagePlan.join('\n'), p.text).toContain('SEARCH e USING PRIMARY KEY (rk=? AND field=?)');
+    expect(p.countPlan.join('\n'), p.text).toContain('SEARCH e USING COVERING INDEX custom_field_elements_text (field=? AND text>?)');
+  });
+
+  it.each([
     ['custom field equality', 'batch[eq]B-42', 'custom_field_elements_text (field=? AND text=?)'],
     ['a custom number range', 'pallets[gte]38', 'custom_field_elements_num (field=? AND num>?)'],
   ])('%s: a search of the element index', (_name, customFields, search) => {
