@@ -13,8 +13,9 @@
  * The triggers' names start with `listing_`: a bulk import sets them aside with the listing's
  * own and counts again once the listing rows are built (ReportStore.writingMany).
  *
- * Also an index per figure a list is ordered by that no other index held: the company, the
- * figure, the id (the tiebreak), the archive state. A first page walks it in order and stops at
+ * Also an index per analysed temperature figure (mean kinetic temperature, degree hours,
+ * average), which no other index held: the company, the figure, the id (the tiebreak), the
+ * archive state. A first page walks it in order and stops at
  * the page instead of sorting every report the company sees.
  */
 
@@ -46,6 +47,7 @@ const remove = (row: 'old') => `
 export const FIGURE_INDEXES: readonly (readonly [string, string])[] = [
   ['listing_mean_kinetic_temperature', 'calc_mean_kinetic_temperature'],
   ['listing_degree_hour', 'calc_degree_hour'],
+  ['listing_average_temperature', 'calc_average_temperature'],
 ];
 
 export default /* sql */ `

@@ -226,8 +226,16 @@ describe('listing_counts', () => {
     try {
       expect(countsOf(open.raw).kept.length).toBeGreaterThan(5);
       expectCountsExact(open, 'after the migration');
-      const names = open.raw.prepare(`SELECT name FROM sqlite_schema WHERE name LIKE 'listing_counts%' OR name IN ('listing_mean_kinetic_temperature', 'listing_degree_hour')`).pluck().all();
-      expect(names.sort()).toEqual(['listing_counts', 'listing_counts_delete', 'listing_counts_insert', 'listing_counts_update', 'listing_degree_hour', 'listing_mean_kinetic_temperature']);
+      const names = open.raw.prepare(`SELECT name FROM sqlite_schema WHERE name LIKE 'listing_counts%' OR name IN ('listing_mean_kinetic_temperature', 'listing_degree_hour', 'listing_average_temperature')`).pluck().all();
+      expect(names.sort()).toEqual([
+        'listing_average_temperature',
+        'listing_counts',
+        'listing_counts_delete',
+        'listing_counts_insert',
+        'listing_counts_update',
+        'listing_degree_hour',
+        'listing_mean_kinetic_temperature',
+      ]);
     } finally {
       closeAll(open);
     }

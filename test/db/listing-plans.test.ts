@@ -248,6 +248,7 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
   it.each([
     ['calculatedSenseData.analysedValues.temperature.meanKineticTemperature', 'listing_mean_kinetic_temperature'],
     ['calculatedSenseData.analysedValues.temperature.degreeHour', 'listing_degree_hour'],
+    ['calculatedSenseData.analysedValues.temperature.average', 'listing_average_temperature'],
   ] as const)('ordered by the figure %s, either way, archived hidden: its index walked in order, only ties sorted', (key, index) => {
     for (const direction of ['desc', 'asc']) {
       const p = plans({ filter: 'isArchived[eq]false', order: `${key}[${direction}]` });
