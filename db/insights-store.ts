@@ -258,7 +258,7 @@ export class InsightsStore {
 
   /** As ReportStore.readsKeptCounts: the filter is one the kept counts split by, and they exist. */
   private readsKeptCounts(filter: SqlFilter): boolean {
-    if (!filter.counted) return false;
+    if (filter.counted === undefined || filter.counted !== filter.where) return false;
     this.hasKeptCounts ||= this.statement(`SELECT 1 FROM sqlite_schema WHERE name = 'listing_counts'`).get() !== undefined;
     return this.hasKeptCounts;
   }

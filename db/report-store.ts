@@ -61,10 +61,10 @@ export interface SqlFilter {
   params: readonly unknown[];
   orderBy: string;
   ranges?: { sortKey: string; conditions: readonly { where: string; params: readonly unknown[] }[] };
-  /** `where` reads the same over listing_counts, whose counts then sum to the matches (see CompiledListQuery). */
-  counted?: boolean;
-  /** The page's own form of `where`, with the same parameters (see CompiledListQuery). */
-  pageWhere?: string;
+  /** The `where` that reads the same over listing_counts, whose counts then sum to the matches (see CompiledListQuery). */
+  counted?: string;
+  /** The page's own form of the `where` it replaces, with the same parameters (see CompiledListQuery). */
+  pageWhere?: { replaces: string; where: string };
 }
 
 const VISIBLE_FROM = `
@@ -88,7 +88,7 @@ const PAGE_SQL = (filter: SqlFilter) =>
     ? `${filter.ranges.conditions
         .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${range.where}`)
         .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
-    : `SELECT l.id ${LISTING_ROWS} AND (${filter.pageWhere ?? filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+    : `SELECT l.id ${LISTING_ROWS} AND (${filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
 const PAGE_PARAMS = (companyId: string, filter: SqlFilter): unknown[] =>
   filter.ranges
     ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...range.params])
@@ -320,7 +320,8 @@ export class ReportStore {
    * counts split by, and the table is there (a database before the listing counts migration has none).
    */
   readsKeptCounts(filter: SqlFilter): boolean {
-    if (!filter.counted) return false;
+    // A `where` narrowed after compiling tests more than the counts split by.
+    if (filter.counted === undefined || filter.counted !== filter.where) return false;
     this.hasKeptCounts ||= this.statement(`SELECT 1 FROM sqlite_schema WHERE name = 'listing_counts'`).get() !== undefined;
     return this.hasKeptCounts;
   }

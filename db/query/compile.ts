@@ -79,13 +79,15 @@ export interface CompiledListQuery {
    * field condition many reports meet is tested report by report while the page walks its
    * order's index, which stops at the page, instead of collecting every match to sort them.
    */
-  pageWhere?: string;
+  pageWhere?: { replaces: string; where: string };
   /**
-   * Every condition tests only columns listing_counts splits by (FieldColumn.counted): `where`
-   * reads the same over that table's rows under the alias l, and the sum of their counts is
-   * exactly the number of matches.
+   * Set to `where` when every condition tests only columns listing_counts splits by
+   * (FieldColumn.counted): that `where` reads the same over the table's rows under the alias l,
+   * and the sum of their counts is exactly the number of matches. A caller that narrows `where`
+   * with a condition of its own leaves this (and `pageWhere.replaces`) naming the `where` it was
+   * compiled for, so neither applies to the narrowed one.
    */
-  counted: boolean;
+  counted?: string;
 }
 
 /**
@@ -131,11 +133,17 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
   // A search or a custom field condition is a subquery each range would run again: its few
   // matches are sorted instead.
   const cheapFilter = q.customFields.length === 0 && !q.filter.some(readsTextIndex);
-  const counted = q.customFields.length === 0 && q.filter.every((cond) => FIELD_COLUMNS.get(cond.key)?.counted === true);
+  const counted = q.customFields.length === 0 && q.filter.every((cond) => FIELD_COLUMNS.get(cond.key)?.counted === true) ? { counted: where } : {};
   if (values && !sortMatches && cheapFilter) {
-    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), counted };
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), ...counted };
   }
-  return { where, params, orderBy: compileOrder(q.order, sortMatches), counted, ...(pageWhere !== where ? { pageWhere } : {}) };
+  return {
+    where,
+    params,
+    orderBy: compileOrder(q.order, sortMatches),
+    ...counted,
+    ...(pageWhere !== where ? { pageWhere: { replaces: where, where: pageWhere } } : {}),
+  };
 }
 
 /** NULL, each value, and what lies below, between and above them: every row in exactly one. */

@@ -207,6 +207,16 @@ describe('listing_counts', () => {
       expect((await service.importBundle(bundle(reports))).ok).toBe(true);
       expect(countsOf(open.raw).kept.length).toBeGreaterThan(5);
       expectCountsExact(open, 'after the first import');
+      // A caller that narrows a compiled filter with a condition of its own is counted from the matches.
+      const { data, raw } = open;
+      const sql = data.reports.compile(parseListQuery({ filter: 'isArchived[eq]false' }));
+      const narrowed = { ...sql, where: `(${sql.where}) AND (l.rk % 3 = ?)`, params: [...sql.params, 0] };
+      expect(data.reports.readsKeptCounts(sql)).toBe(true);
+      expect(data.reports.readsKeptCounts(narrowed)).toBe(false);
+      expect(data.reports.count('acme', narrowed)).toBe(
+        raw.prepare(`SELECT count(*) FROM report_listing l WHERE l.ck = (SELECT ck FROM company_keys WHERE company_id = 'acme') AND ${narrowed.where}`).pluck().get(...narrowed.params),
+      );
+      expect(data.reports.count('acme', narrowed)).toBeLessThan(data.reports.count('acme', sql));
       // The triggers are back: a write after the bulk rebuild is counted.
       service.reports.update(callerOf('acme'), 'b0', { isArchived: true, hasFlag: false });
       expectCountsExact(open, 'after a PATCH');
