@@ -3,7 +3,8 @@
  * `labeldesk import` (bench/site-database.ts), the real `labeldesk serve`, and requests over
  * loopback HTTP, each beside a bare Node server answering the very same bytes (the ratio is what
  * the service adds to HTTP itself). The matrix: the UI's paths (the report browser's queries,
- * made by its own code), every allow-listed filter key with a typical operator, every order key,
+ * made by its own code, also with a write before each request), every allow-listed filter key
+ * with a typical operator, every order key,
  * output=normal, deep pages and retrieve of a 10 000-datapoint report; p50 and p95 of up to 60
  * sequential requests per row, with the target beside each figure. Then the same at the next
  * size, and how each figure grew. Import rate, the import's and the server's memory too.
@@ -22,12 +23,14 @@ import { BIG_REPORT_ID, fmt, rssMiB, SITE, siteCreated, siteDatabase, siteReport
 import { SiteClient } from './site-client';
 import { median, percentile } from './stats';
 
-type Group = 'UI path' | 'filter' | 'order' | 'output' | 'page' | 'retrieve';
+type Group = 'UI path' | 'after a write' | 'filter' | 'order' | 'output' | 'page' | 'retrieve';
 
 interface Case {
   group: Group;
   name: string;
   path: string;
+  /** Before each timed request a PATCH (untimed) changes a report's flag: no count may be reused. */
+  writeBetween?: boolean;
 }
 
 interface Row extends Case {
@@ -48,6 +51,7 @@ const MIN_SAMPLES = Number(process.env.BENCH_MIN_SAMPLES ?? 7);
 
 /** Targets by size (ms, p50 over HTTP): at 100 000 reports and at 1 000 000. */
 function targetOf(group: Group, size: number): number {
+  if (group === 'after a write') return 20;
   if (size <= 100_000) return group === 'UI path' ? 10 : group === 'retrieve' ? 5 : 50;
   return group === 'UI path' ? 50 : 1000;
 }
@@ -144,6 +148,23 @@ function matrix(size: number): Case[] {
   ui('created in one week', filters({ createdFrom: day(newest - 40 * 86_400), createdTo: day(newest - 34 * 86_400) }));
   ui('shared with me (owner: the other company)', filters({ owner: SITE.otherCompany }));
   ui('page 500', () => {}, { pageNumber: '500' });
+  // The browser's paths as a desk whose sync writes meets them: a change before every request.
+  const afterWrite = (name: string, change: (q: ListQuery) => void) => {
+    const q = defaultQuery();
+    change(q);
+    cases.push({
+      group: 'after a write',
+      name,
+      path: `/v2/labelReports?${new URLSearchParams({ pageSize: '100', output: 'minimal', ...(toApiParams(q) as unknown as Record<string, string>) })}`,
+      writeBetween: true,
+    });
+  };
+  afterWrite('first page: default filters and sort', () => {});
+  afterWrite('status active + alert moderate or worse', filters({ status: 'active', alert: 'moderateOrWorse' }));
+  afterWrite('mode air freight', filters({ mode: 'airFreight' }));
+  afterWrite('flagged', filters({ flagged: 'yes' }));
+  afterWrite('archived only', filters({ archived: 'yes' }));
+  afterWrite('shared with me (owner: the other company)', filters({ owner: SITE.otherCompany }));
   // Each column as its header's first click sorts it, then as the second click flips it.
   for (const column of Object.keys(SORT_KEYS) as SortColumn[]) {
     const first = toggleSort(DEFAULT_SORT, column);
@@ -224,7 +245,7 @@ async function measureCase(client: SiteClient, service: string, bare: string, c:
   if (first.status !== 200) throw new Error(`${c.name}: ${first.status} ${first.body.toString().slice(0, 300)}`);
   await client.request(bare + '/__answer', 'PUT', first.body);
   const matches = c.group === 'retrieve' ? null : (JSON.parse(first.body.toString()) as { totalDocuments: number }).totalDocuments;
-  const samples = await timeRequests(client, service + c.path);
+  const samples = await timeRequests(client, service + c.path, SAMPLES, c.writeBetween ? flagWriter(client, service) : undefined);
   const bareSamples = await timeRequests(client, bare + '/answer', samples.length);
   return {
     ...c,
@@ -238,17 +259,48 @@ async function measureCase(client: SiteClient, service: string, bare: string, c:
   };
 }
 
-/** Sequential requests on one kept-alive connection, after one untimed. */
-async function timeRequests(client: SiteClient, url: string, count = SAMPLES): Promise<number[]> {
+/**
+ * Flips a report's flag at each call, so that every second call puts it back: an even number of
+ * calls leaves the cached site's flags as they were.
+ */
+function flagWriter(client: SiteClient, service: string): { write: () => Promise<void>; restore: () => Promise<void> } {
+  const url = `${service}/v2/labelReports/${siteReportId(3)}`;
+  let flipped = false;
+  const set = async (hasFlag: boolean) => {
+    const res = await client.request(url, 'PATCH', JSON.stringify({ hasFlag }));
+    if (res.status !== 200) throw new Error(`PATCH ${url}: ${res.status} ${res.body.toString().slice(0, 300)}`);
+  };
+  let original: boolean | undefined;
+  return {
+    write: async () => {
+      original ??= (JSON.parse((await client.get(url)).body.toString()) as { hasFlag: boolean }).hasFlag;
+      flipped = !flipped;
+      await set(flipped ? !original : original);
+    },
+    restore: async () => {
+      if (flipped && original !== undefined) await set(original);
+    },
+  };
+}
+
+/** Sequential requests on one kept-alive connection, after one untimed; with `writer`, a write before each. */
+async function timeRequests(
+  client: SiteClient,
+  url: string,
+  count = SAMPLES,
+  writer?: { write: () => Promise<void>; restore: () => Promise<void> },
+): Promise<number[]> {
   await client.get(url);
   const samples: number[] = [];
   const until = performance.now() + CASE_SECONDS * 1000;
   while (samples.length < count && (samples.length < MIN_SAMPLES || performance.now() < until)) {
+    await writer?.write();
     const t0 = performance.now();
     const res = await client.get(url);
     samples.push(performance.now() - t0);
     if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
   }
+  await writer?.restore();
   return samples;
 }
 

@@ -2,8 +2,9 @@
  * SQL of the insights: the list's matches (the same compiled filter over the company's listing
  * rows, so the same reports) counted and summed per value of a key, per custom field value or per
  * time bucket, and the company's current decisions from the review entries. Everything is read
- * from the tables the one write path keeps in step, in the caller's read transaction: no figure
- * is kept anywhere, so none can be stale.
+ * from the tables the one write path keeps in step, in the caller's read transaction: the only
+ * figures kept are the counts listing_counts holds, which the writes keep exact in their own
+ * transaction, so none can be stale.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
@@ -95,6 +96,7 @@ const STRICT_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export class InsightsStore {
   private readonly cache = new Map<string, Statement>();
+  private hasKeptCounts = false;
 
   constructor(private readonly db: Db) {
     db.function('insights_number_text', { deterministic: true }, (n: unknown) => (typeof n === 'number' || typeof n === 'bigint' ? String(n) : null));
@@ -137,8 +139,20 @@ export class InsightsStore {
       }));
   }
 
-  /** How many reports each group holds; as `figures`, without the sums. */
+  /**
+   * How many reports each group holds; as `figures`, without the sums. Grouped by a column the
+   * kept counts split by, under a filter they split by too, the counts are summed from
+   * listing_counts (a few rows per company) instead of read from every match.
+   */
   counts(companyId: string, filter: SqlFilter, grouping: StoreGrouping): { key: string | number | null; count: number }[] {
+    if ((grouping.kind === 'column' || grouping.kind === 'all') && this.readsKeptCounts(filter)) {
+      const key = grouping.kind === 'column' ? COLUMNS[grouping.key] : 'NULL';
+      return (
+        this.statement(
+          `SELECT ${key} AS key, sum(l.n) AS count FROM listing_counts l WHERE ${COMPANY_ROWS} AND (${filter.where})${key === 'NULL' ? '' : ` GROUP BY ${key}`}`,
+        ).all(companyId, ...filter.params) as { key: string | number | null; count: number | null }[]
+      ).flatMap((row) => (row.count ? [{ key: row.key, count: row.count }] : []));
+    }
     const parts = this.grouped(companyId, filter, grouping, 'count(*) AS count', '');
     return parts
       .flatMap(({ sql, params }) => this.statement(sql).all(...params) as { key: string | number | null; count: number }[])
@@ -247,6 +261,13 @@ export class InsightsStore {
         return [withValues, without];
       }
     }
+  }
+
+  /** As ReportStore.readsKeptCounts: the filter is one the kept counts split by, and they exist. */
+  private readsKeptCounts(filter: SqlFilter): boolean {
+    if (filter.counted === undefined || filter.counted !== filter.where) return false;
+    this.hasKeptCounts ||= this.statement(`SELECT 1 FROM sqlite_schema WHERE name = 'listing_counts'`).get() !== undefined;
+    return this.hasKeptCounts;
   }
 
   /** Filters compile to a bounded set of SQL texts, so caching their statements is safe. */

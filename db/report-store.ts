@@ -9,8 +9,9 @@ import type { ListQuery } from '../query/list-query';
 import type { MinimalLabelReport } from '../schema/report';
 import type { Db } from './database';
 import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFromRow } from './report-convert';
-import { compileListQuery } from './query/compile';
+import { compileListQuery, type ElementCounts } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
+import { RECOUNT } from './migrations/015-listing-counts';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
 export interface AccessRow {
@@ -60,6 +61,10 @@ export interface SqlFilter {
   params: readonly unknown[];
   orderBy: string;
   ranges?: { sortKey: string; conditions: readonly { where: string; params: readonly unknown[] }[] };
+  /** The `where` that reads the same over listing_counts, whose counts then sum to the matches (see CompiledListQuery). */
+  counted?: string;
+  /** The page's own form of the `where` it replaces, with the same parameters (see CompiledListQuery). */
+  pageWhere?: { replaces: string; where: string };
 }
 
 const VISIBLE_FROM = `
@@ -74,13 +79,16 @@ const VISIBLE_FROM = `
  */
 const LISTING_ROWS = 'FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?)';
 const COUNT_SQL = (filter: SqlFilter) => `SELECT count(*) AS n ${LISTING_ROWS} AND (${filter.where})`;
+/** The same count from the kept counts (the listing counts migration): a few rows per company. */
+const KEPT_COUNT_SQL = (filter: SqlFilter) =>
+  `SELECT coalesce(sum(l.n), 0) AS n FROM listing_counts l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND (${filter.where})`;
 /** The page's ids: one ordered read, or one per range of the order key, merged (see CompiledListQuery). */
 const PAGE_SQL = (filter: SqlFilter) =>
   filter.ranges
     ? `${filter.ranges.conditions
         .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${range.where}`)
         .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
-    : `SELECT l.id ${LISTING_ROWS} AND (${filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+    : `SELECT l.id ${LISTING_ROWS} AND (${filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
 const PAGE_PARAMS = (companyId: string, filter: SqlFilter): unknown[] =>
   filter.ranges
     ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...range.params])
@@ -109,6 +117,7 @@ export class ReportStore {
   private readonly listCache = new Map<string, Statement>();
   private readonly counts = new Map<string, { version: string; n: number }>();
   private readonly trigrams: TrigramCounts;
+  private hasKeptCounts = false;
 
   /**
    * `mayReuseCounts` is false while a write transaction is open: a count taken there may see
@@ -215,8 +224,14 @@ export class ReportStore {
 
   /** A parsed list query as SQL for `count` and the list pages; opaque to callers. */
   compile(query: ListQuery): SqlFilter {
-    return compileListQuery(query, this.trigrams.frequency);
+    return compileListQuery(query, this.trigrams.frequency, this.elementCounts);
   }
+
+  private readonly elementCounts: ElementCounts = {
+    countUpTo: (sql, params, cap) => this.statement(sql).pluck().get(...params, cap) as number,
+    // The newest report key: about how many reports there have been, found in one index step.
+    reports: () => (this.statement('SELECT max(rk) FROM report_keys').pluck().get() as number | null) ?? 0,
+  };
 
   /** Whether the company has an access entry on the report: the visibility check, without reading the report. */
   isVisible(companyId: string, id: string): boolean {
@@ -281,12 +296,14 @@ export class ReportStore {
   }
 
   /**
-   * How many reports match. Paging through one query asks the same count again and again, and
-   * counting is the costly part of a page: it is computed once per version of the data (this
-   * connection's changes and other connections' commits) and reused until the data changes.
+   * How many reports match. A filter on what listing_counts splits by (the browser's own
+   * filters) sums the counts the writes keep, exact after any change. Any other count reads every
+   * match, which paging through one query would ask again and again: it is computed once per
+   * version of the data (this connection's changes and other connections' commits) and reused
+   * until the data changes.
    */
   count(companyId: string, filter: SqlFilter): number {
-    if (!this.mayReuseCounts()) return this.countNow(companyId, filter);
+    if (!this.mayReuseCounts() || this.readsKeptCounts(filter)) return this.countNow(companyId, filter);
     const key = `${companyId}\0${filter.where}\0${JSON.stringify(filter.params)}`;
     const version = this.dataVersion();
     const cached = this.counts.get(key);
@@ -298,13 +315,24 @@ export class ReportStore {
     return n;
   }
 
+  /**
+   * Whether the count of `filter` is read from listing_counts: its conditions test only what the
+   * counts split by, and the table is there (a database before the listing counts migration has none).
+   */
+  readsKeptCounts(filter: SqlFilter): boolean {
+    // A `where` narrowed after compiling tests more than the counts split by.
+    if (filter.counted === undefined || filter.counted !== filter.where) return false;
+    this.hasKeptCounts ||= this.statement(`SELECT 1 FROM sqlite_schema WHERE name = 'listing_counts'`).get() !== undefined;
+    return this.hasKeptCounts;
+  }
+
   /** Changes by this connection, and commits by any other one: equal versions, equal data. */
   private dataVersion(): string {
     return `${this.statement('PRAGMA data_version').pluck().get()}:${this.statement('SELECT total_changes()').pluck().get()}`;
   }
 
   private countNow(companyId: string, filter: SqlFilter): number {
-    const stmt = this.statement(COUNT_SQL(filter));
+    const stmt = this.statement(this.readsKeptCounts(filter) ? KEPT_COUNT_SQL(filter) : COUNT_SQL(filter));
     return (stmt.get(companyId, ...filter.params) as { n: number }).n;
   }
 
@@ -321,13 +349,16 @@ export class ReportStore {
 
   /**
    * How SQLite runs `count` and `pageIds` for this filter: the lines of EXPLAIN QUERY PLAN. The
-   * plan tests pin them; they also tell why a query is slow on a site's database.
+   * plan tests pin them; they also tell why a query is slow on a site's database. `matches`: the
+   * count read from the listing rows, as every filter the kept counts do not split by is counted
+   * (and as the insights read the filter's matches).
    */
-  plans(companyId: string, filter: SqlFilter, limit: number, offset: number): { count: string[]; page: string[] } {
+  plans(companyId: string, filter: SqlFilter, limit: number, offset: number): { count: string[]; matches: string[]; page: string[] } {
     const explain = (sql: string, params: unknown[]) =>
       (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
     return {
-      count: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
+      count: explain(this.readsKeptCounts(filter) ? KEPT_COUNT_SQL(filter) : COUNT_SQL(filter), [companyId, ...filter.params]),
+      matches: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
       page: explain(PAGE_SQL(filter), [...PAGE_PARAMS(companyId, filter), limit, offset]),
     };
   }
@@ -458,6 +489,7 @@ export class ReportStore {
       INSERT INTO report_text (rowid, label_reference, label_uid, label_sequence_code, label_name)
         SELECT rk.rk, r.label_reference, r.label_uid, r.label_sequence_code, r.label_name
         FROM label_reports r JOIN report_keys rk ON rk.report_id = r.id ORDER BY rk.rk`);
+    if (setAside.some((item) => item.name.startsWith('listing_counts_'))) this.db.exec(RECOUNT);
     for (const { name } of setAside) if (!rebuilds.some(([trigger]) => trigger === name)) restore(name);
     return result;
   }

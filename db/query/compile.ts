@@ -42,7 +42,10 @@
  *     · other JSON (true, false, null, nested arrays/objects — not written by the service) has
  *       no element, so it never matches.
  *   neq → NOT EXISTS an element that eq-matches; a report without the field therefore matches
- *   only neq, as does one whose elements all differ.
+ *   only neq, as does one whose elements all differ. The matches are collected from the element
+ *   index (`l.rk IN (…)`); when the store counts that many elements match that a page walking its
+ *   order would fill sooner (ElementCounts), the page tests each report's elements instead
+ *   (`EXISTS (… e.rk = l.rk …)`, `pageWhere`): the same reports either way.
  * - order: `<expr> ASC|DESC, l.id ASC`. SQLite sorts NULL lowest, so NULLs come first ascending
  *   and last descending, as decided. With a comparison on a rare-value key, `+<expr>`: the same
  *   order, sorted from that key's index (see compileOrder). By a key of few values (orderValues),
@@ -71,6 +74,20 @@ export interface CompiledListQuery {
    * split every row exactly once: NULL, each value, and the gaps below, between and above them.
    */
   ranges?: { sortKey: string; conditions: { where: string; params: unknown[] }[] };
+  /**
+   * For the page only, when it differs from `where` (same parameters, same matches): a custom
+   * field condition many reports meet is tested report by report while the page walks its
+   * order's index, which stops at the page, instead of collecting every match to sort them.
+   */
+  pageWhere?: { replaces: string; where: string };
+  /**
+   * Set to `where` when every condition tests only columns listing_counts splits by
+   * (FieldColumn.counted): that `where` reads the same over the table's rows under the alias l,
+   * and the sum of their counts is exactly the number of matches. A caller that narrows `where`
+   * with a condition of its own leaves this (and `pageWhere.replaces`) naming the `where` it was
+   * compiled for, so neither applies to the narrowed one.
+   */
+  counted?: string;
 }
 
 /**
@@ -80,23 +97,53 @@ export interface CompiledListQuery {
  */
 export type TrigramFrequency = (column: string, trigram: string) => number | undefined;
 
+/**
+ * What the custom field elements hold, as far as the compiler asks: `countUpTo` runs `sql` (a
+ * constant text of the compiler's, a count with a LIMIT as its last parameter) with `params`
+ * and `cap` and answers its count; `reports` is about how many reports there are. Only the speed
+ * of a page depends on them: either form of a custom field condition picks the same reports.
+ */
+export interface ElementCounts {
+  countUpTo(sql: string, params: readonly unknown[], cap: number): number;
+  reports(): number;
+}
+
 const COMPARATORS: Partial<Record<Operator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
-export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency): CompiledListQuery {
+export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, elements?: ElementCounts): CompiledListQuery {
   const params: unknown[] = [];
   const parts: string[] = [];
-  for (const cond of q.filter) parts.push(compileCondition(cond, params, frequency));
-  for (const cond of q.customFields) parts.push(compileCustomField(cond, params));
+  const pageParts: string[] = [];
+  for (const cond of q.filter) {
+    parts.push(compileCondition(cond, params, frequency));
+    pageParts.push(parts[parts.length - 1]);
+  }
+  // Past this many matches (of `reports`), walking the order and testing each report reads
+  // fewer entries than collecting every match: about page end / share against matches.
+  const walkFrom = elements && Math.ceil(Math.sqrt(q.pageNumber * q.pageSize * Math.max(1, elements.reports())));
+  for (const cond of q.customFields) {
+    const { collect, perReport } = compileCustomField(cond, params, elements && walkFrom ? { elements, walkFrom } : undefined);
+    parts.push(collect);
+    pageParts.push(perReport);
+  }
   const where = parts.length === 0 ? '1' : parts.map((p) => `(${p})`).join(' AND ');
+  const pageWhere = pageParts.length === 0 ? '1' : pageParts.map((p) => `(${p})`).join(' AND ');
   const sortMatches = q.filter.some(startsFromRareValue);
   const values = FIELD_COLUMNS.get(q.order.key)?.orderValues;
   // A search or a custom field condition is a subquery each range would run again: its few
   // matches are sorted instead.
   const cheapFilter = q.customFields.length === 0 && !q.filter.some(readsTextIndex);
+  const counted = q.customFields.length === 0 && q.filter.every((cond) => FIELD_COLUMNS.get(cond.key)?.counted === true) ? { counted: where } : {};
   if (values && !sortMatches && cheapFilter) {
-    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values) };
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), ...counted };
   }
-  return { where, params, orderBy: compileOrder(q.order, sortMatches) };
+  return {
+    where,
+    params,
+    orderBy: compileOrder(q.order, sortMatches),
+    ...counted,
+    ...(pageWhere !== where ? { pageWhere: { replaces: where, where: pageWhere } } : {}),
+  };
 }
 
 /** NULL, each value, and what lies below, between and above them: every row in exactly one. */
@@ -278,22 +325,36 @@ function rarestTrigram(column: string, runs: string[], frequency: TrigramFrequen
   return best?.trigram ?? null;
 }
 
-function compileCustomField(cond: CustomFieldCondition, params: unknown[]): string {
+/**
+ * A custom field condition, `collect`ing its matches from the element index (what a count and a
+ * page of few matches read), and the same `perReport`: each report's elements tested by their
+ * primary key, for a page that walks its order. The two differ only when `walk` says the
+ * condition's matches are many (at least `walkFrom` elements, counted up to there).
+ */
+function compileCustomField(
+  cond: CustomFieldCondition,
+  params: unknown[],
+  walk?: { elements: ElementCounts; walkFrom: number },
+): { collect: string; perReport: string } {
   const field = cond.customFieldId;
   /** Reports with an element matching `where`: one index range per kind of element. */
-  const any = (...wheres: [string, ...unknown[]][]) =>
-    `l.rk IN (${wheres
-      .map(([where, ...values]) => {
-        params.push(field, ...values);
-        return `SELECT e.rk FROM custom_field_elements e WHERE e.field = ? AND ${where}`;
-      })
-      .join(' UNION ALL ')})`;
+  const any = (...wheres: [string, ...unknown[]][]) => {
+    const values = wheres.flatMap(([, ...v]) => [field, ...v]);
+    params.push(...values);
+    const collect = `l.rk IN (${wheres.map(([where]) => `SELECT e.rk FROM custom_field_elements e WHERE e.field = ? AND ${where}`).join(' UNION ALL ')})`;
+    if (!walk) return { collect, perReport: collect };
+    const probe = `SELECT count(*) FROM (${wheres.map(([where]) => `SELECT 1 FROM custom_field_elements e WHERE e.field = ? AND ${where}`).join(' UNION ALL ')} LIMIT ?)`;
+    if (walk.elements.countUpTo(probe, values, walk.walkFrom) < walk.walkFrom) return { collect, perReport: collect };
+    const perReport = wheres.map(([where]) => `EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND ${where})`);
+    return { collect, perReport: perReport.length === 1 ? perReport[0] : `(${perReport.join(' OR ')})` };
+  };
+  const same = (sql: string) => ({ collect: sql, perReport: sql });
   switch (cond.op) {
     case 'neq': {
       params.push(field);
       const equal = cond.number === null ? 'e.text = ?' : '(e.num = ? OR e.text = ?)';
       params.push(...(cond.number === null ? [cond.value] : [cond.number, cond.value]));
-      return `NOT EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND ${equal})`;
+      return same(`NOT EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND ${equal})`);
     }
     case 'like':
       return any(['e.text GLOB ?', toGlob(cond.value)]);

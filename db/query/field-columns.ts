@@ -37,6 +37,11 @@ export interface FieldColumn {
    * first value.
    */
   readonly orderValues?: readonly (string | number)[];
+  /**
+   * A column listing_counts splits by (the listing counts migration): a filter that tests only
+   * such columns is counted from the kept counts, its condition read over them as over l.
+   */
+  readonly counted?: boolean;
 }
 
 const column = (name: string): FieldColumn => ({ sql: `l.${name}` });
@@ -46,6 +51,7 @@ const byValues = (column: FieldColumn, values: readonly (string | number)[]): Fi
   ...column,
   orderValues: [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
 });
+const counted = (column: FieldColumn): FieldColumn => ({ ...column, counted: true });
 const ownerCompany = (name: string): string =>
   `(SELECT c.${name} FROM company_keys k JOIN companies c ON c.id = k.company_id WHERE k.ck = l.owner_ck)`;
 
@@ -55,15 +61,15 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['id', column('id')],
   ['created', column('created')],
   ['updated', column('updated')],
-  ['mode', byValues(column('mode'), MODES)],
-  ['type', byValues(column('type'), REPORT_TYPES)],
-  ['status', byValues(column('status'), STATUSES)],
+  ['mode', counted(byValues(column('mode'), MODES))],
+  ['type', counted(byValues(column('type'), REPORT_TYPES))],
+  ['status', counted(byValues(column('status'), STATUSES))],
   ['labelReference', rareValue(searchable('label_reference'))],
-  ['hasFlag', byValues(column('has_flag'), [0, 1])],
-  ['isArchived', byValues(column('is_archived'), [0, 1])],
+  ['hasFlag', counted(byValues(column('has_flag'), [0, 1]))],
+  ['isArchived', counted(byValues(column('is_archived'), [0, 1]))],
   ['numberOfTaps', column('number_of_taps')],
   ['dataIsIncomplete', column('data_is_incomplete')],
-  ['company.id', { sql: '(SELECT k.company_id FROM company_keys k WHERE k.ck = l.owner_ck)', ownerKey: true }],
+  ['company.id', { sql: '(SELECT k.company_id FROM company_keys k WHERE k.ck = l.owner_ck)', ownerKey: true, counted: true }],
   ['company.name', { sql: ownerCompany('name') }],
   ['company.shortCode', { sql: ownerCompany('short_code') }],
   ['subCompany.id', column('sub_company_id')],
@@ -81,7 +87,7 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['senseConfig.limits.maxTemperature', column('max_temperature')],
   ['senseConfig.limits.minHumidity', column('min_humidity')],
   ['senseConfig.limits.maxHumidity', column('max_humidity')],
-  ['alert.level', byValues(column('alert_level'), ALERT_LEVELS)],
+  ['alert.level', counted(byValues(column('alert_level'), ALERT_LEVELS))],
   ['alert.timestamp', column('alert_timestamp')],
   ['calculatedSenseData.numberOfDatapointsRead', rareValue(column('calc_datapoints_read'))],
   ['calculatedSenseData.numberOfDatapointsAvailable', rareValue(column('calc_datapoints_available'))],

@@ -217,7 +217,7 @@ const ALL_BY_CREATED = ['r05', 'r01', 'r02', 'r03', 'r04'];
 
 describe('compileListQuery on a real SQLite database', () => {
   it('answers everything by created ascending, ties by id, without a filter', () => {
-    expect(compileListQuery(parseListQuery({}))).toEqual({ where: '1', params: [], orderBy: 'l.created ASC, l.id ASC' });
+    expect(compileListQuery(parseListQuery({}))).toEqual({ where: '1', params: [], orderBy: 'l.created ASC, l.id ASC', counted: '1' });
     expect(ids('')).toEqual(ALL_BY_CREATED);
   });
 

@@ -18,11 +18,16 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const acme = { keyId: 'k', companyId: 'acme', permissions: new Set(['labelReports:read', 'labelReports:update'] as const) };
-const flagged = parseListQuery({ filter: 'hasFlag[eq]true', pageSize: '1', output: 'minimal' });
+/** Counted from the kept counts, and counted by reading the matches (a condition they do not split by). */
+const QUERIES = [
+  ['kept counts', 'hasFlag[eq]true'],
+  ['reading the matches', 'hasFlag[eq]true,numberOfTaps[gte]0'],
+] as const;
 
-describe('the count of a query', () => {
+describe.each(QUERIES)('the count of a query, from %s', (name, filter) => {
+  const flagged = parseListQuery({ filter, pageSize: '1', output: 'minimal' });
   it('follows every change, from this connection, from another, and not from one rolled back', () => {
-    const file = join(dir, 'counts.sqlite');
+    const file = join(dir, `counts-${name.replaceAll(' ', '-')}.sqlite`);
     const service = openService(file);
     for (const c of COMPANIES) service.companies.upsert(c);
     for (const id of ['c1', 'c2', 'c3']) service.putReport(makeReport(id), { kind: 'import' });
@@ -38,6 +43,7 @@ describe('the count of a query', () => {
 
     const data = DataStore.open(file);
     const sql = data.reports.compile(flagged);
+    expect(data.reports.readsKeptCounts(sql)).toBe(name === 'kept counts');
     expect(data.reports.count('acme', sql)).toBe(2);
     expect(() =>
       data.write(() => {
