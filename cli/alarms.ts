@@ -5,11 +5,10 @@
  */
 import { describeZodError } from '../contract/zod-messages';
 import { levelName } from '../model/alarm';
-import { Refusal } from '../model/errors';
 import { ALARM_STATES, alarmRuleBodySchema } from '../schema/alarms';
 import type { Service } from '../host/open-service';
 import type { Caller } from '../service/api-keys';
-import { CliError, databaseFile, EXIT_OK, integerOption, openCliService, parseCommandArgs, runSubcommand, table, UsageError, write, type Command, type Io } from './args';
+import { CliError, EXIT_OK, integerOption, parseCommandArgs, runSubcommand, table, UsageError, withCliService, write, type Command, type Io } from './args';
 import { unknownCompany } from './keys';
 
 const USAGE = [
@@ -55,18 +54,6 @@ examples:
 
 const actingFor = (companyId: string): Caller => ({ keyId: 'command line', companyId, permissions: new Set(['labelReports:read', 'webhooks:manage']) });
 
-function withService<T>(dbOption: string | undefined, fn: (service: Service) => T): T {
-  const service = openCliService(databaseFile(dbOption), 'existing');
-  try {
-    return fn(service);
-  } catch (err) {
-    if (err instanceof Refusal) throw new CliError(err.message);
-    throw err;
-  } finally {
-    service.close();
-  }
-}
-
 function company(service: Service, id: string | undefined): string {
   if (id === undefined) throw new UsageError('which company? give --company ID');
   if (!service.companies.find(id)) throw new CliError(unknownCompany(id, service.companies));
@@ -75,7 +62,7 @@ function company(service: Service, id: string | undefined): string {
 
 async function rules(argv: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(argv, { db: { type: 'string' }, company: { type: 'string' } }, false);
-  return withService(values.db, (service) => {
+  return withCliService(values.db, (service) => {
     const ids = values.company === undefined ? service.companies.all().map((c) => c.id) : [company(service, values.company)];
     const rows = ids.flatMap((companyId) =>
       service.alarms.rules(actingFor(companyId)).map((r) => [
@@ -114,7 +101,7 @@ async function addRule(argv: string[], io: Io): Promise<number> {
   if (values.level !== 'moderate' && values.level !== 'critical') throw new UsageError('--level: moderate or critical');
   if (!values.step || values.step.length === 0) throw new UsageError('who is told? give --step LOGIN,ADDRESS');
   const escalate = values['escalate-after'] === undefined ? null : integerOption('--escalate-after', values['escalate-after'], 1, 10080);
-  return withService(values.db, (service) => {
+  return withCliService(values.db, (service) => {
     const companyId = company(service, values.company);
     const steps = values.step!.map((step) => {
       const who = step.split(',').map((w) => w.trim()).filter((w) => w !== '');
@@ -139,7 +126,7 @@ async function addRule(argv: string[], io: Io): Promise<number> {
 async function removeRule(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { db: { type: 'string' }, company: { type: 'string' } }, true);
   if (positionals.length !== 1) throw new UsageError("which rule? give its id (see 'labeldesk alarms rules')");
-  return withService(values.db, (service) => {
+  return withCliService(values.db, (service) => {
     service.alarms.removeRule(actingFor(company(service, values.company)), positionals[0]);
     write(io.out, `removed the alarm rule ${positionals[0]}`);
     return EXIT_OK;
@@ -150,7 +137,7 @@ async function list(argv: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(argv, { db: { type: 'string' }, company: { type: 'string' }, state: { type: 'string' }, report: { type: 'string' } }, false);
   const state = values.state;
   if (state !== undefined && !(ALARM_STATES as readonly string[]).includes(state)) throw new UsageError(`--state: one of ${ALARM_STATES.join(', ')}`);
-  return withService(values.db, (service) => {
+  return withCliService(values.db, (service) => {
     const caller = actingFor(company(service, values.company));
     const page = service.alarms.list(caller, { state: state as (typeof ALARM_STATES)[number] | undefined, reportId: values.report, pageNumber: 1, pageSize: 1000 });
     const rows = page.alarms.map((a) => [
@@ -174,7 +161,7 @@ async function email(argv: string[], io: Io): Promise<number> {
   if (values.email === undefined) throw new UsageError("which address? give --email ADDRESS, or 'none'");
   const address = values.email === 'none' ? null : values.email;
   if (address !== null && !/^[^\s@]+@[^\s@]+$/.test(address)) throw new UsageError(`--email '${address}': not an e-mail address`);
-  return withService(values.db, (service) => {
+  return withCliService(values.db, (service) => {
     service.alarms.setEmail(null, company(service, values.company), values.login!, address);
     write(io.out, address === null ? `${values.login} gets no alarm e-mails` : `alarm e-mails reach ${values.login} at ${address}`);
     return EXIT_OK;

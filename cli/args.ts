@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultDatabaseFile } from '../host/data-folder';
 import { openService, type Service } from '../host/open-service';
+import { Refusal } from '../model/errors';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -133,6 +134,19 @@ export function openCliService(file: string, mode: 'existing' | 'create'): Servi
     return openService(file);
   } catch (err) {
     throw new CliError(cannotOpen(file, err));
+  }
+}
+
+/** Runs `fn` on the file's service, closing it after; the service's refusals become messages. */
+export function withCliService<T>(dbOption: string | undefined, fn: (service: Service) => T): T {
+  const service = openCliService(databaseFile(dbOption), 'existing');
+  try {
+    return fn(service);
+  } catch (err) {
+    if (err instanceof Refusal) throw new CliError(err.message);
+    throw err;
+  } finally {
+    service.close();
   }
 }
 

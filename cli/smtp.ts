@@ -6,10 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { sendTestMail } from '../alarms/test-mail';
 import { describeZodError } from '../contract/zod-messages';
-import { Refusal } from '../model/errors';
 import { smtpSettingsBodySchema, smtpTestBodySchema } from '../schema/alarms';
-import type { Service } from '../host/open-service';
-import { CliError, databaseFile, EXIT_FAILURE, EXIT_OK, integerOption, openCliService, parseCommandArgs, runSubcommand, UsageError, write, type Command, type Io } from './args';
+import { CliError, EXIT_FAILURE, EXIT_OK, integerOption, parseCommandArgs, runSubcommand, UsageError, withCliService, write, type Command, type Io } from './args';
 
 export const SMTP_PASSWORD_ENV = 'LABELDESK_SMTP_PASSWORD';
 
@@ -64,18 +62,6 @@ examples:
   },
 };
 
-function withService<T>(dbOption: string | undefined, fn: (service: Service) => T): T {
-  const service = openCliService(databaseFile(dbOption), 'existing');
-  try {
-    return fn(service);
-  } catch (err) {
-    if (err instanceof Refusal) throw new CliError(err.message);
-    throw err;
-  } finally {
-    service.close();
-  }
-}
-
 async function set(argv: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
@@ -100,7 +86,7 @@ async function set(argv: string[], io: Io): Promise<number> {
     appUrl: values['app-url'] ?? null,
   });
   if (!parsed.success) throw new UsageError(describeZodError(parsed.error));
-  return withService(values.db, (service) => {
+  return withCliService(values.db, (service) => {
     const saved = service.alarms.saveSmtp(null, parsed.data);
     write(io.out, `SMTP relay set: ${saved.host}:${saved.port} (${saved.security})${saved.user ? `, login ${saved.user}` : ''}, from ${saved.from}`);
     return EXIT_OK;
@@ -109,7 +95,7 @@ async function set(argv: string[], io: Io): Promise<number> {
 
 async function show(argv: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(argv, { db: { type: 'string' } }, false);
-  return withService(values.db, (service) => {
+  return withCliService(values.db, (service) => {
     const smtp = service.alarms.smtpSettings(null);
     if (!smtp) {
       write(io.out, 'no SMTP relay is set');
@@ -129,7 +115,7 @@ async function test(argv: string[], io: Io): Promise<number> {
   const parsed = smtpTestBodySchema.safeParse({ to: values.to });
   if (!parsed.success) throw new UsageError(`--to '${values.to}': not an e-mail address`);
   const password = smtpPasswordFrom(process.env, values['password-file']);
-  const smtp = withService(values.db, (service) => service.alarms.smtpRecord());
+  const smtp = withCliService(values.db, (service) => service.alarms.smtpRecord());
   if (!smtp) throw new CliError('no SMTP relay is set: labeldesk smtp set --host H --port N --security S --from ADDRESS');
   const result = await sendTestMail(smtp, password, parsed.data.to);
   if (!result.ok) {

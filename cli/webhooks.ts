@@ -3,23 +3,9 @@
  * The command line manages the file itself, so it acts for the company it names. The secret
  * is shown once, at creation.
  */
-import { Refusal } from '../model/errors';
 import { createWebhookBodySchema, DEFAULT_EVENT_TYPES, REPORT_EVENT_TYPES } from '../schema/webhooks';
-import type { Service } from '../host/open-service';
 import type { WebhookManager } from '../service/webhooks';
-import {
-  CliError,
-  databaseFile,
-  EXIT_OK,
-  openCliService,
-  parseCommandArgs,
-  runSubcommand,
-  table,
-  UsageError,
-  write,
-  type Command,
-  type Io,
-} from './args';
+import { CliError, EXIT_OK, parseCommandArgs, runSubcommand, table, UsageError, withCliService, write, type Command, type Io } from './args';
 import { unknownCompany } from './keys';
 
 const USAGE = [
@@ -60,19 +46,6 @@ examples:
 /** The command line manages the webhooks of whichever company it names. */
 const actingFor = (companyId: string): WebhookManager => ({ companyId, permissions: new Set(['webhooks:manage']) });
 
-/** Runs `fn` on the file's service, closing it after; the service's refusals become messages. */
-function withService<T>(dbOption: string | undefined, fn: (service: Service) => T): T {
-  const service = openCliService(databaseFile(dbOption), 'existing');
-  try {
-    return fn(service);
-  } catch (err) {
-    if (err instanceof Refusal) throw new CliError(err.message);
-    throw err;
-  } finally {
-    service.close();
-  }
-}
-
 async function create(argv: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
@@ -98,7 +71,7 @@ async function create(argv: string[], io: Io): Promise<number> {
     throw new UsageError(problems.join('; '));
   }
   const companyId = values.company;
-  return withService(values.db, ({ companies, webhooks }) => {
+  return withCliService(values.db, ({ companies, webhooks }) => {
     const company = companies.find(companyId);
     if (!company) throw new CliError(unknownCompany(companyId, companies));
     const created = webhooks.create(actingFor(company.id), parsed.data);
@@ -123,7 +96,7 @@ async function list(argv: string[], io: Io): Promise<number> {
     { db: { type: 'string' }, company: { type: 'string' } },
     false,
   );
-  return withService(values.db, ({ companies, webhooks }) => {
+  return withCliService(values.db, ({ companies, webhooks }) => {
     const wanted = values.company;
     if (wanted !== undefined && !companies.find(wanted)) throw new CliError(unknownCompany(wanted, companies));
     const ids = wanted === undefined ? companies.all().map((c) => c.id) : [wanted];
@@ -153,7 +126,7 @@ async function remove(argv: string[], io: Io): Promise<number> {
     throw new UsageError(positionals.length === 0 ? "which webhook? give its id (see 'labeldesk webhooks list')" : 'give one webhook id');
   }
   const id = positionals[0];
-  return withService(values.db, ({ webhooks }) => {
+  return withCliService(values.db, ({ webhooks }) => {
     const companyId = webhooks.companyOf(id);
     if (companyId === undefined) throw new CliError(`there is no webhook with id '${id}' (see 'labeldesk webhooks list')`);
     const { url } = webhooks.get(actingFor(companyId), id);
