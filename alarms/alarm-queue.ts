@@ -9,7 +9,7 @@
  */
 import type { AlarmJobKind, ClaimedAlarmJob } from '../db/alarm-store';
 import type { DataStore } from '../db/data-store';
-import { JobQueue, type JobStore, type Settled, type Verdict } from '../jobs/job-queue';
+import { JobQueue, outboxJobStore, type JobStore, type Settled, type Verdict } from '../jobs/job-queue';
 import type { AlarmService } from '../service/alarms';
 import { schedule as backoffSchedule, SPREAD_EVENLY, type Backoff } from '../jobs/backoff';
 import { alarmMail, digestMail } from './mail-text';
@@ -46,17 +46,7 @@ export type AlarmJob = ClaimedAlarmJob & { group: AlarmJobKind };
 type AttemptResult = { kind: 'mail'; outcome: SendOutcome } | { kind: 'skipped'; why: string } | { kind: 'escalation' };
 
 export function alarmJobs(data: DataStore): JobStore<AlarmJob> {
-  return {
-    due: (now, limit, busy) => data.alarms.due(now.toISOString(), limit, busy).map((job) => ({ ...job, group: job.kind })),
-    lease: (job, until, owner) => data.alarms.lease(job.id, until.toISOString(), owner),
-    nextDueAt: (now, owner, busy) => {
-      const next = data.alarms.nextDueAt(owner, now.toISOString(), busy);
-      return next === undefined ? undefined : new Date(next);
-    },
-    leaseHolders: () => data.alarms.leaseHolders(),
-    releaseLeases: (owner) => void data.alarms.releaseLeases(owner),
-    release: (job, owner) => data.alarms.release(job.id, owner),
-  };
+  return outboxJobStore(data.alarms, (job) => ({ ...job, group: job.kind }));
 }
 
 /** The Message-ID of a job's mail: its id, at the desk's own domain part. */

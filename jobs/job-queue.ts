@@ -47,6 +47,34 @@ export interface JobStore<J extends QueuedJob> {
   release(job: J, owner: number): void;
 }
 
+/**
+ * An outbox table as its store in db/ answers it: times as ISO 8601 text, jobs by id. Queues
+ * whose table has this shape get their `JobStore` from `outboxJobStore`.
+ */
+export interface OutboxTable<Row extends { id: string }> {
+  due(now: string, limit: number, busy: readonly string[]): Row[];
+  lease(id: string, until: string, owner: number): void;
+  nextDueAt(owner: number, now: string, busy: readonly string[]): string | undefined;
+  leaseHolders(): number[];
+  releaseLeases(owner: number): unknown;
+  release(id: string, owner: number): void;
+}
+
+/** The queue's view of such a table: each row made a job (with its group) by `toJob`. */
+export function outboxJobStore<Row extends { id: string }, J extends QueuedJob>(table: OutboxTable<Row>, toJob: (row: Row) => J): JobStore<J> {
+  return {
+    due: (now, limit, busy) => table.due(now.toISOString(), limit, busy).map(toJob),
+    lease: (job, until, owner) => table.lease(job.id, until.toISOString(), owner),
+    nextDueAt: (now, owner, busy) => {
+      const next = table.nextDueAt(owner, now.toISOString(), busy);
+      return next === undefined ? undefined : new Date(next);
+    },
+    leaseHolders: () => table.leaseHolders(),
+    releaseLeases: (owner) => void table.releaseLeases(owner),
+    release: (job, owner) => table.release(job.id, owner),
+  };
+}
+
 /** The database the store works in (DataStore is one). */
 export interface JobDatabase {
   readonly isOpen: boolean;

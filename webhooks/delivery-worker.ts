@@ -10,7 +10,7 @@
  */
 import type { DataStore } from '../db/data-store';
 import type { ClaimedMessage } from '../db/webhook-store';
-import { JobQueue, type JobStore, type Settled, type Verdict } from '../jobs/job-queue';
+import { JobQueue, outboxJobStore, type JobStore, type Settled, type Verdict } from '../jobs/job-queue';
 import { RetrySchedule, retryAfterMs } from './retry-schedule';
 import { DEFAULT_TIMEOUT_MS, WebhookSender, type SendResult } from './sender';
 import { signatureHeader, signingSecrets } from './signing';
@@ -48,17 +48,7 @@ export type DeliveryJob = ClaimedMessage & { group: string };
 
 /** The outbox's messages as the queue's jobs; the SQL is db/webhook-store.ts's. */
 export function outboxJobs(data: DataStore): JobStore<DeliveryJob> {
-  return {
-    due: (now, limit, busy) => data.webhooks.due(now.toISOString(), limit, busy).map((message) => ({ ...message, group: message.webhookId })),
-    lease: (job, until, owner) => data.webhooks.lease(job.id, until.toISOString(), owner),
-    nextDueAt: (now, owner, busy) => {
-      const next = data.webhooks.nextDueAt(owner, now.toISOString(), busy);
-      return next === undefined ? undefined : new Date(next);
-    },
-    leaseHolders: () => data.webhooks.leaseHolders(),
-    releaseLeases: (owner) => void data.webhooks.releaseLeases(owner),
-    release: (job, owner) => data.webhooks.release(job.id, owner),
-  };
+  return outboxJobStore(data.webhooks, (message) => ({ ...message, group: message.webhookId }));
 }
 
 export class DeliveryWorker extends JobQueue<DeliveryJob, SendResult> {
