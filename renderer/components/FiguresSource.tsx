@@ -9,9 +9,12 @@ import { stores, useSync } from '../state/stores';
 
 export function FiguresSource({ report }: { report: Pick<LabelReport, 'id' | 'updated'> }) {
   const state = useSync((s) => s.reportStates.get(report.id));
+  // Read again when the report changes, and when its edit leaves the outbox: the remote has
+  // answered it then, whether or not the answer changed what this panel shows.
+  const waiting = useSync((s) => s.pendingIds.has(report.id));
   useEffect(() => {
     void stores.sync.getState().readReportState(report.id);
-  }, [report.id, report.updated]);
+  }, [report.id, report.updated, waiting]);
   if (!state?.mirrored) return null;
   return state.figures === 'remote' ? (
     <p className="note" data-testid="figures-source" data-source="remote">

@@ -23,7 +23,14 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     getClient,
     getBridge: () => (typeof window === 'undefined' ? undefined : window.labeldesk),
     visibility: documentVisibility(),
-    onMirrorChanged: () => void list.getState().reload(),
+    onMirrorChanged: () => {
+      void list.getState().reload();
+      // The open report too: a pull (or the remote's answer to a push) may have changed it, and
+      // its panel would otherwise show what the mirror held before. Not while an edit is saved
+      // or waits for its reason.
+      const open = detail.getState();
+      if (open.id !== null && !open.loading && open.saving === null && open.pending === null) void open.reload();
+    },
   });
   const detail = createDetailStore({
     getClient,
