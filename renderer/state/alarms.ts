@@ -33,6 +33,9 @@ export interface AlarmsStoreOptions {
 export function createAlarmsStore(options: AlarmsStoreOptions) {
   let seen = new Set<string>();
   let firstLook = true;
+  // What was open before the page started is not news; what was raised since is, even when
+  // the first answer comes late (a busy desk, a first read cut short by the next).
+  let startedAt = new Date().toISOString();
   let inFlight: AbortController | null = null;
   return createStore<AlarmsState>()((set, get) => ({
     filter: 'all',
@@ -58,7 +61,9 @@ export function createAlarmsStore(options: AlarmsStoreOptions) {
           client.list({ state: 'open', pageSize: 100 }, abort.signal),
         ]);
         const escalated = await client.list({ state: 'escalated', pageSize: 100 }, abort.signal);
-        const decision = decideNotifications({ alarms: [...open.alarms, ...escalated.alarms], seen, firstLook });
+        const current = [...open.alarms, ...escalated.alarms];
+        if (firstLook) seen = new Set(current.filter((a) => a.created < startedAt).map((a) => a.id));
+        const decision = decideNotifications({ alarms: current, seen, firstLook: false });
         seen = decision.seen;
         firstLook = false;
         set({
@@ -79,6 +84,7 @@ export function createAlarmsStore(options: AlarmsStoreOptions) {
       inFlight?.abort();
       seen = new Set();
       firstLook = true;
+      startedAt = new Date().toISOString();
       set({ alarms: null, total: 0, unacknowledged: 0, notices: [], error: null, filter: 'all' });
     },
   }));
