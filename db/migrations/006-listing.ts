@@ -17,7 +17,7 @@
  */
 
 /** [listing column, declared type, value from the label_reports row aliased by the prefix]. */
-const REPORT_SCALARS: readonly (readonly [string, string, (p: string) => string])[] = [
+export const REPORT_SCALARS: readonly (readonly [string, string, (p: string) => string])[] = [
   ['created', 'TEXT NOT NULL', (p) => `${p}.created`],
   ['updated', 'TEXT NOT NULL', (p) => `${p}.updated`],
   ['sub_company_id', 'ANY', (p) => `json_extract(${p}.sub_company, '$.id')`],
@@ -115,10 +115,10 @@ function insertElements(where: string): string {
 const ensureKey = (table: string, column: string, id: string) =>
   `INSERT INTO ${table} (${column}) SELECT ${id} WHERE NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = ${id})`;
 const ensureReportKey = (id: string) => ensureKey('report_keys', 'report_id', id);
-const ensureCompanyKey = (id: string) => ensureKey('company_keys', 'company_id', id);
+export const ensureCompanyKey = (id: string) => ensureKey('company_keys', 'company_id', id);
 
-const rkOf = (id: string) => `(SELECT rk FROM report_keys WHERE report_id = ${id})`;
-const ckOf = (id: string) => `(SELECT ck FROM company_keys WHERE company_id = ${id})`;
+export const rkOf = (id: string) => `(SELECT rk FROM report_keys WHERE report_id = ${id})`;
+export const ckOf = (id: string) => `(SELECT ck FROM company_keys WHERE company_id = ${id})`;
 
 /** Index columns after the company: each UI path reads them in its order, ties by id. */
 const BY_CREATED = 'created DESC, id';
