@@ -66,6 +66,7 @@ export async function run(): Promise<void> {
     const loadBefore = loadavg();
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    const cpuBefore = process.cpuUsage();
     const started = performance.timeOrigin + performance.now();
     for (let i = 0; i < CHANGES; i++) {
       service.intake.tap(caller, `r-${i}`, { datapoints: [{ timestamp: T0 + 4 * 600, temperature: 9 }] });
@@ -74,6 +75,7 @@ export async function run(): Promise<void> {
     }
     const tapped = performance.timeOrigin + performance.now();
     const finished = await done;
+    const cpu = process.cpuUsage(cpuBefore);
     clearInterval(sampler);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     const loadAfter = loadavg();
@@ -84,6 +86,8 @@ export async function run(): Promise<void> {
     const rate = CHANGES / seconds;
     console.log(`${CHANGES} alert changes → ${raised} alarms, ${CHANGES} mails (2 recipients each) through a loopback SMTP relay, 16 in flight`);
     console.log(`  taps committed in ${((tapped - started) / 1000).toFixed(1)} s; last mail at ${seconds.toFixed(1)} s: ${rate.toFixed(0)} alarms mailed/s (target ≥ ${TARGET_RATE}/s: ${rate >= TARGET_RATE ? 'met' : 'NOT met'})`);
+    // CPU time moves less with the machine's load than the rate does.
+    console.log(`  CPU time ${((cpu.user + cpu.system) / 1000 / CHANGES).toFixed(2)} ms per alarm (user ${(cpu.user / 1000 / CHANGES).toFixed(2)}, system ${(cpu.system / 1000 / CHANGES).toFixed(2)}), the service and the relay's thread together`);
     console.log(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MiB`);
     console.log(`  load average (1, 5, 15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
