@@ -15,9 +15,6 @@ import { schedule as backoffSchedule, SPREAD_EVENLY, type Backoff } from '../job
 import { alarmMail, digestMail } from './mail-text';
 import { SmtpRelay, type RelayOptions, type SendOutcome } from './smtp-relay';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const KEEP_ATTEMPTS_MS = 30 * DAY_MS;
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const LEASE_MARGIN_MS = 30_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -57,7 +54,6 @@ export function messageIdOf(jobId: string): string {
 export class AlarmQueue extends JobQueue<AlarmJob, AttemptResult> {
   private readonly relay: SmtpRelay;
   private readonly appUrl: () => string;
-  private lastPrune = -Infinity;
 
   constructor(
     private readonly data: DataStore,
@@ -137,11 +133,8 @@ export class AlarmQueue extends JobQueue<AlarmJob, AttemptResult> {
     }
   }
 
-  protected override housekeeping(now: Date): void {
-    if (now.getTime() - this.lastPrune < PRUNE_EVERY_MS) return;
-    const before = new Date(now.getTime() - KEEP_ATTEMPTS_MS).toISOString();
-    this.data.write(() => this.data.alarms.prune(before));
-    this.lastPrune = now.getTime();
+  protected override prune(before: string): void {
+    this.data.alarms.prune(before);
   }
 
   protected override stopped(): void {

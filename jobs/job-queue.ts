@@ -126,6 +126,10 @@ export interface JobQueueOptions {
 /** How soon to look again when the connection is in someone's open transaction or the file is busy. */
 const RETRY_SOON_MS = 50;
 
+/** Settled jobs and their attempts stay this long for the delivery logs, then go, looked for once an hour. */
+const KEEP_SETTLED_MS = 30 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 interface InFlight {
   job: QueuedJob;
   abort: AbortController;
@@ -150,6 +154,7 @@ export abstract class JobQueue<J extends QueuedJob, R> {
   private ownLeasesFreed = false;
   /** Jobs of a drain whose attempt could not be recorded: their leases are given back at the next drain. */
   private stranded: J[] = [];
+  private lastPrune = -Infinity;
 
   constructor(
     protected readonly db: JobDatabase,
@@ -173,8 +178,15 @@ export abstract class JobQueue<J extends QueuedJob, R> {
   protected abstract verdict(job: J, result: R): Verdict;
   /** Records the attempt and its job's next state, inside the queue's write. */
   protected abstract record(job: J, settled: Settled<R>): void;
-  /** Work besides the jobs (pruning old rows) before each look for due jobs; it opens its own write when it has any. */
-  protected housekeeping(_now: Date): void {}
+  /** Removes settled jobs and attempts recorded before `before` (an ISO time), inside the queue's write. */
+  protected prune(_before: string): void {}
+
+  private pruneHourly(now: Date): void {
+    if (now.getTime() - this.lastPrune < PRUNE_EVERY_MS) return;
+    const before = new Date(now.getTime() - KEEP_SETTLED_MS).toISOString();
+    this.db.write(() => this.prune(before));
+    this.lastPrune = now.getTime();
+  }
 
   /** Frees what dead processes held, then runs whatever is due. */
   start(): this {
@@ -277,7 +289,7 @@ export abstract class JobQueue<J extends QueuedJob, R> {
     if (this.db.inTransaction) return this.later(RETRY_SOON_MS);
     try {
       const now = this.now();
-      this.housekeeping(now);
+      this.pruneHourly(now);
       const free = this.concurrency - this.inFlight.size;
       // Full, or some due job waits for its group's turn: a finishing attempt wakes us.
       if (free === 0 || this.claim(now, free)) return this.later(null);

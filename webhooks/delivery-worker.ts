@@ -19,8 +19,6 @@ import type { Resolve } from './target-guard';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A webhook whose every attempt failed for this long is disabled. */
 const DISABLE_AFTER_MS = 5 * DAY_MS;
-const KEEP_ATTEMPTS_MS = 30 * DAY_MS;
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /**
  * Beyond the attempt's own timeout, how long its lease lasts: room for a slow event loop or a
  * busy database before recording. Another worker may take the message only after that.
@@ -53,7 +51,6 @@ export function outboxJobs(data: DataStore): JobStore<DeliveryJob> {
 
 export class DeliveryWorker extends JobQueue<DeliveryJob, SendResult> {
   private readonly sender: WebhookSender;
-  private lastPrune = -Infinity;
 
   constructor(
     private readonly data: DataStore,
@@ -118,11 +115,8 @@ export class DeliveryWorker extends JobQueue<DeliveryJob, SendResult> {
     }
   }
 
-  protected override housekeeping(now: Date): void {
-    if (now.getTime() - this.lastPrune < PRUNE_EVERY_MS) return;
-    const before = new Date(now.getTime() - KEEP_ATTEMPTS_MS).toISOString();
-    this.data.write(() => this.data.webhooks.prune(before));
-    this.lastPrune = now.getTime();
+  protected override prune(before: string): void {
+    this.data.webhooks.prune(before);
   }
 
   protected override stopped(): void {
