@@ -517,9 +517,9 @@ export class ReportStore {
 }
 
 /**
- * The INSERT … SELECT into `table` a listing trigger runs for one row, made to run for every row: its text up
- * to the condition that names the row (`rowCondition`, which it must end with), less that. The
- * schema's own trigger is the one source of what a listing row holds.
+ * The INSERT … SELECT into `table` a listing trigger runs for one row, made to run for every
+ * row: its text up to the condition that names the row (`rowCondition`, which it must end with),
+ * less that. The schema's own trigger is the one source of what a listing row holds.
  */
 function triggerSelect(triggers: readonly { name: string; sql: string }[], name: string, table: string, rowCondition: string): string {
   const sql = triggers.find((t) => t.name === name)?.sql;
@@ -528,7 +528,7 @@ function triggerSelect(triggers: readonly { name: string; sql: string }[], name:
   if (sql === undefined || start < 0 || end < start) throw new Error(`the trigger ${name} is not of the form the bulk rebuild reads`);
   // The condition was the last of a WHERE or an AND: what is left is complete, with or without it.
   const body = sql.slice(start, end).trimEnd();
-  return body.endsWith(' WHERE') ? body.slice(0, -' WHERE'.length) : body.replace(/\s+AND$/, ' ');
+  return body.replace(/\s(WHERE|AND)$/, ' ');
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
