@@ -36,6 +36,29 @@ const ACCESS_COLUMNS = ['id', 'label_report_id', 'company_id', 'role'] as const;
 const STATE_COLUMNS = ['company_id', 'label_report_id', 'has_flag', 'is_archived'] as const;
 const CUSTOM_FIELD_COLUMNS = ['label_report_id', 'custom_field_id', 'value'] as const;
 
+/**
+ * A report as the staging tables take it: the values of a staged report row (the columns of
+ * STAGED_REPORT_COLUMNS, in order) and of its access, state and custom field rows. Plain arrays
+ * of text, numbers and the datapoint bytes, so that a parse worker can make them and hand them
+ * over cheaply; this thread then only binds them.
+ */
+export type StagedRows = [row: unknown[], access: unknown[][], states: unknown[][], customFields: unknown[][]];
+
+/** A report in the form `ImportStaging.stageReport` takes; needs no database. */
+export function stagedRows(report: Report): StagedRows {
+  const { row, access, states, customFields } = rowsFromReport(report);
+  const values: unknown[] = [];
+  for (const column of REPORT_COLUMNS) values.push(row[column]);
+  // The change log names the companies that see the report, in the order of its access entries.
+  values.push(row.datapoints, JSON.stringify(access.map((a) => a.company_id)));
+  return [
+    values,
+    access.map((a) => [a.id, a.label_report_id, a.company_id, a.role]),
+    states.map((st) => [st.company_id, st.label_report_id, st.has_flag, st.is_archived]),
+    customFields.map((f) => [f.label_report_id, f.custom_field_id, f.value]),
+  ];
+}
+
 const placeholders = (n: number) => Array(n).fill('?').join(', ');
 
 /**
@@ -143,17 +166,13 @@ export class ImportStaging {
     this.stageKeyRow.run(JSON.stringify(key));
   }
 
-  /** Report number `index` of the bundle; each index is staged once at most. */
-  stageReport(index: number, report: Report): void {
-    const { row, access, states, customFields } = rowsFromReport(report);
-    const values: unknown[] = [index];
-    for (const column of REPORT_COLUMNS) values.push(row[column]);
-    // The change log names the companies that see the report, in the order of its access entries.
-    values.push(row.datapoints, JSON.stringify(access.map((a) => a.company_id)));
-    this.stageReportRow.run(values);
-    access.forEach((a, n) => this.stageAccessRow.run(index, n, a.id, a.label_report_id, a.company_id, a.role));
-    states.forEach((s, n) => this.stageStateRow.run(index, n, s.company_id, s.label_report_id, s.has_flag, s.is_archived));
-    customFields.forEach((f, n) => this.stageCustomFieldRow.run(index, n, f.label_report_id, f.custom_field_id, f.value));
+  /** Report number `index` of the bundle, in the form `stagedRows` gives; each index is staged once at most. */
+  stageReport(index: number, staged: StagedRows): void {
+    const [row, access, states, customFields] = staged;
+    this.stageReportRow.run(index, ...row);
+    for (let n = 0; n < access.length; n++) this.stageAccessRow.run(index, n, ...access[n]);
+    for (let n = 0; n < states.length; n++) this.stageStateRow.run(index, n, ...states[n]);
+    for (let n = 0; n < customFields.length; n++) this.stageCustomFieldRow.run(index, n, ...customFields[n]);
   }
 
   /** The staged companies in bundle order, a page at a time (a page is read whole: no statement stays open). */

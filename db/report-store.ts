@@ -449,8 +449,8 @@ export class ReportStore {
    * are at least as many as the database holds (a first import, a restore), what listing
    * derives from the reports is not kept up report by report: the listing triggers and indexes
    * are set aside for the writes; then the listing rows, the text index and the custom field
-   * elements are built again for every report, a statement each (a no-op update fires the
-   * trigger that builds them), and the indexes with one sort each. (The text index writes a
+   * elements are built again for every report, a statement each (the triggers' own SELECT, for
+   * all rows at once), and the indexes with one sort each. (The text index writes a
    * segment at every statement that touches it: row by row, an import would spend most of its
    * time there.) A rollback undoes all of it with the writes.
    */
@@ -475,14 +475,13 @@ export class ReportStore {
       DELETE FROM report_listing;
       DELETE FROM custom_field_elements;
       INSERT INTO report_text (report_text) VALUES ('delete-all');`);
-    const rebuilds = [
-      ['listing_access_update', 'UPDATE access SET role = role'],
-      ['listing_custom_field_update', 'UPDATE custom_field_values SET value = value'],
-    ] as const;
-    for (const [trigger, update] of rebuilds) {
-      restore(trigger);
-      this.db.exec(update);
-    }
+    // The listing rows and custom field elements, each in one statement from the triggers' own
+    // SELECT, in the key order of the table they fill: row by row through the triggers (a no-op
+    // UPDATE of every access row) each insert lands on a random page of a WITHOUT ROWID table.
+    const listingRows = triggerSelect(setAside, 'listing_access_insert', 'report_listing', 'WHERE a.id = new.id;');
+    const elements = triggerSelect(setAside, 'listing_custom_field_insert', 'custom_field_elements', 'AND v.rowid = new.rowid;');
+    this.db.exec(`${listingRows} ORDER BY ck.ck, rk.rk`);
+    this.db.exec(`${elements} ORDER BY rk.rk, v.custom_field_id, e.id`);
     // The text index straight from the reports, as listing_report_insert writes it: the trigger
     // would need every wide label_reports row rewritten to fire.
     this.db.exec(`
@@ -490,7 +489,7 @@ export class ReportStore {
         SELECT rk.rk, r.label_reference, r.label_uid, r.label_sequence_code, r.label_name
         FROM label_reports r JOIN report_keys rk ON rk.report_id = r.id ORDER BY rk.rk`);
     if (setAside.some((item) => item.name.startsWith('listing_counts_'))) this.db.exec(RECOUNT);
-    for (const { name } of setAside) if (!rebuilds.some(([trigger]) => trigger === name)) restore(name);
+    for (const { name } of setAside) restore(name);
     return result;
   }
 
@@ -515,6 +514,21 @@ export class ReportStore {
     }
     return stmt;
   }
+}
+
+/**
+ * The INSERT … SELECT into `table` a listing trigger runs for one row, made to run for every
+ * row: its text up to the condition that names the row (`rowCondition`, which it must end with),
+ * less that. The schema's own trigger is the one source of what a listing row holds.
+ */
+function triggerSelect(triggers: readonly { name: string; sql: string }[], name: string, table: string, rowCondition: string): string {
+  const sql = triggers.find((t) => t.name === name)?.sql;
+  const start = sql?.indexOf(`INSERT INTO ${table} (`) ?? -1;
+  const end = sql?.lastIndexOf(rowCondition) ?? -1;
+  if (sql === undefined || start < 0 || end < start) throw new Error(`the trigger ${name} is not of the form the bulk rebuild reads`);
+  // The condition was the last of a WHERE or an AND: what is left is complete, with or without it.
+  const body = sql.slice(start, end).trimEnd();
+  return body.replace(/\s(WHERE|AND)$/, ' ');
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { BUNDLE_VERSION, bundleApiKeySchema, bundleCompanySchema, type BundleApiKey } from '../../schema/bundle';
 import type { Company, Permission } from '../../schema/report';
 import { hashKey } from '../api-keys';
-import type { Report } from '../../model/report';
+import { stagedRows, type StagedRows } from '../../db/import-staging';
 import { reportFromBundle } from '../report-from-bundle';
 import { formatPath } from '../../contract/zod-messages';
 import type { ArrayKey, ScanEvent } from './bundle-reader';
@@ -25,10 +25,11 @@ export type Outcome =
   | { t: 'company'; index: number; id: string | null; company: Company | null }
   | { t: 'apiKey'; index: number; key: ValidApiKey }
   /**
-   * A report that passed the schema: its references, and its row when nothing else is wrong
-   * with it (null when a problem was reported for it, or once records are no longer needed).
+   * A report that passed the schema: its references, and its rows in the staging tables' form
+   * when nothing else is wrong with it (null when a problem was reported for it, or once rows
+   * are no longer needed).
    */
-  | { t: 'report'; index: number; id: string; companies: ReportCompanies; valid: boolean; record: Report | null };
+  | { t: 'report'; index: number; id: string; companies: ReportCompanies; valid: boolean; record: StagedRows | null };
 
 export interface ValidApiKey {
   keyHash: string;
@@ -155,7 +156,7 @@ export class ElementProcessor {
       );
       valid = false;
     }
-    const record = valid && this.buildRecords ? reportFromBundle(report) : null;
+    const record = valid && this.buildRecords ? stagedRows(reportFromBundle(report)) : null;
     this.outcomes.push({ t: 'report', index, id: report.id, companies, valid, record });
   }
 

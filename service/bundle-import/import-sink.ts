@@ -6,15 +6,14 @@
  * transaction: companies, keys, and each report through the one write path, which logs it.
  */
 import type { DataStore } from '../../db/data-store';
-import type { ImportStaging, StagedApiKey } from '../../db/import-staging';
+import type { ImportStaging, StagedApiKey, StagedRows } from '../../db/import-staging';
 import { BUNDLE_VERSION } from '../../schema/bundle';
 import type { Actor } from '../../schema/change-log';
 import type { Company } from '../../schema/report';
-import type { Report } from '../../model/report';
 import type { ReportWriter } from '../report-writer';
 import { derivedUuid } from '../../schema/derived-uuid';
 import type { Outcome, ReportCompanies, ValidApiKey } from './element-processor';
-import type { ImportCounts, ImportProblem } from './index';
+import type { ImportCounts, ImportPhase, ImportProblem } from './index';
 
 const IMPORT: Actor = { kind: 'import' };
 
@@ -61,7 +60,7 @@ export class ImportSink {
   }
 
   /** Writes what was staged, in one write transaction: all of it, or (on an error) none of it. */
-  switchIn(): void {
+  switchIn(phase: (phase: ImportPhase) => void = () => {}): void {
     this.data.write(() => {
       // Companies first, so that every key and report finds the company it names.
       for (const page of this.staging.companies()) for (const company of page) this.data.companies.upsert(company);
@@ -70,7 +69,10 @@ export class ImportSink {
         // A report the database holds is replaced and logged by what changed; the others are new.
         for (const page of this.staging.replacedReports()) for (const record of page) this.writer.put(record, IMPORT);
         this.writer.createMany(this.staging, IMPORT);
+        // What follows inside writingMany is the rebuild of what listing derives.
+        phase('listing');
       });
+      phase('committing');
     });
   }
 
@@ -138,7 +140,7 @@ export class ImportSink {
     });
   }
 
-  private report(index: number, id: string, companies: ReportCompanies, valid: boolean, record: Report | null): void {
+  private report(index: number, id: string, companies: ReportCompanies, valid: boolean, record: StagedRows | null): void {
     const path = `$.labelReports[${index}]`;
     const first = this.staging.reportIds.earlier(id, index);
     if (first !== null) return this.problem(`${path}.id`, `report id '${id}' is used twice (first at $.labelReports[${first}])`);

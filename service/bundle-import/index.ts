@@ -76,7 +76,14 @@ export interface ImportOptions {
    * (it costs a worker start); falls back to a single thread when no worker can be started.
    */
   parallel?: boolean;
+  /**
+   * Told as each step of the import begins (`staging`, `checking`, `copying`, `listing`,
+   * `committing`, `analysing`) and `done` at the end; whoever measures the import times them.
+   */
+  onPhase?: (phase: ImportPhase) => void;
 }
+
+export type ImportPhase = 'staging' | 'checking' | 'copying' | 'listing' | 'committing' | 'analysing' | 'done';
 
 export type BundleSource = AsyncIterable<Buffer | Uint8Array | string>;
 
@@ -98,6 +105,8 @@ export async function importBundle(
 }
 
 async function importWithCache(data: DataStore, writer: ReportWriter, source: BundleSource, options: ImportOptions): Promise<ImportResult> {
+  const phase = options.onPhase ?? (() => {});
+  phase('staging');
   const staging = data.begin();
   const pipeline = new Pipeline(options.parallel === true);
   let sink: ImportSink | undefined;
@@ -107,16 +116,20 @@ async function importWithCache(data: DataStore, writer: ReportWriter, source: Bu
       now: (options.now?.() ?? new Date()).toISOString(),
     });
     await pipeline.run(new BundleReader(options.maxElementBytes ?? MAX_ELEMENT_BYTES), source, sink);
+    phase('checking');
     sink.finish();
     const ok = sink.problemCount === 0;
     if (ok) {
       // Only the temporary tables were written: committing them touches no data.
       staging.commit();
-      sink.switchIn();
+      phase('copying');
+      sink.switchIn(phase);
+      phase('analysing');
       data.optimize();
     } else {
       staging.rollback();
     }
+    phase('done');
     return { ok, counts: sink.counts, problems: sink.problems, problemCount: sink.problemCount, parallel: pipeline.usedWorker };
   } catch (err) {
     staging.rollback();

@@ -122,6 +122,15 @@ describe('importBundle', () => {
     expect(key).toMatchObject({ companyId: 'acme', name: 'ERP', permissions: ['labelReports:read'], revoked: null });
   });
 
+  it('tells the start of each step, the switch-in steps only when the bundle is imported', async () => {
+    const told: string[] = [];
+    expect(await importJson(freshDb(), bundle(), { onPhase: (phase) => told.push(phase) })).toMatchObject({ ok: true });
+    expect(told).toEqual(['staging', 'checking', 'copying', 'listing', 'committing', 'analysing', 'done']);
+    const refused: string[] = [];
+    expect(await importJson(freshDb(), bundle({ labelReports: [report('r1', { mode: 'teleport' })] }), { onPhase: (phase) => refused.push(phase) })).toMatchObject({ ok: false });
+    expect(refused).toEqual(['staging', 'checking', 'done']);
+  });
+
   it('accepts an empty bundle and an empty object only with a version', async () => {
     expect(await importText(freshDb(), '{"version": 1}')).toMatchObject({ ok: true, counts: { companies: 0, apiKeys: 0, labelReports: 0 } });
     const empty = await importText(freshDb(), '{}');
@@ -380,6 +389,18 @@ describe('validateBundleReport (the datapoint fast path)', () => {
 const labeldesk = (args: string[], env: Record<string, string> = {}) => runLabeldesk(dir, args, env);
 
 describe('labeldesk import', () => {
+  it('prints the wall and CPU time of each step on standard error when asked, and nothing more on standard output', async () => {
+    const good = join(dir, 'phases.json');
+    writeFileSync(good, JSON.stringify(bundle()));
+    const run = await labeldesk(['import', '--db', join(dir, 'phases.db'), good], { LABELDESK_IMPORT_PHASES: '1' });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('imported 2 companies, 0 API keys, 2 label reports');
+    const printed = run.stderr.trim().split('\n');
+    expect(printed.map((line) => /^phase (\w+)/.exec(line)?.[1])).toEqual(['staging', 'checking', 'copying', 'listing', 'committing', 'analysing', 'total']);
+    for (const line of printed.slice(0, -1)) expect(line).toMatch(/^phase \w+: \d+\.\d\d s wall, \d+\.\d\d s cpu$/);
+    expect(printed.at(-1)).toMatch(/^phase total: cpu \d+\.\d\d s since the process started$/);
+  });
+
   it('imports a good bundle, refuses a bad one with every problem and changes nothing, and upserts', async () => {
     const dbFile = join(dir, 'cli.db');
     const good = join(dir, 'good.json');
