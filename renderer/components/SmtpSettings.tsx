@@ -3,7 +3,9 @@
  * and a test mail whose answer from the relay is shown in words. The password field is never
  * filled back: the service only says whether it holds one ("kept"). In the desktop app the
  * password is also kept on this computer, encrypted by the operating system, and handed to the
- * service at every start; elsewhere the service holds it until it restarts.
+ * service at every start; elsewhere the service holds it until it restarts. The relay is asked
+ * for only once the person opens the form: unset, the service answers 404, which the browser
+ * logs as an error on every visit to Settings.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -66,6 +68,7 @@ export function SmtpSettingsPanel() {
   const [busy, setBusy] = useState<'save' | 'test' | null>(null);
   const [to, setTo] = useState('');
   const [answer, setAnswer] = useState<SmtpTestResult | null>(null);
+  const [open, setOpen] = useState(false);
 
   const load = useCallback(async () => {
     if (!client || !canManage) return;
@@ -78,7 +81,9 @@ export function SmtpSettingsPanel() {
       setProblem(plainProblem(err));
     }
   }, [client, canManage, bridge]);
-  useEffect(() => void load(), [load]);
+  useEffect(() => {
+    if (open) void load();
+  }, [open, load]);
   if (!client) return null;
 
   const edit = (field: keyof Form) => (value: string) => {
@@ -148,6 +153,10 @@ export function SmtpSettingsPanel() {
       <p className="muted">Alarm e-mails go out through the company’s SMTP relay. The password is never shown again, and never written to the database.</p>
       {!canManage ? (
         <ReadOnlyReason reason="this key cannot change the relay (it lacks the webhooks:manage permission)." />
+      ) : !open ? (
+        <button type="button" className="button" onClick={() => setOpen(true)}>
+          Relay settings…
+        </button>
       ) : (
         <>
           <form className="form-row" onSubmit={save} data-testid="smtp-form">

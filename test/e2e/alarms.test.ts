@@ -107,6 +107,7 @@ describe('the SMTP relay in Settings', () => {
       await page.goto(`${desk.url}/#key=${encodeURIComponent(desk.sessionKey!)}`);
       await page.getByRole('tab', { name: 'Settings' }).click();
       const panel = page.getByTestId('smtp-settings');
+      await panel.getByRole('button', { name: 'Relay settings…' }).click();
       const form = panel.getByTestId('smtp-form');
       await waitText(panel, 'Save a relay first');
 
