@@ -141,6 +141,18 @@ describe('the relay over TLS', () => {
     expect(mail).toMatchObject({ secure: true, user: 'alarms' });
   });
 
+  test('a relay that speaks plain SMTP where TLS is set is refused in words', async () => {
+    const plain = await startSmtpReceiver();
+    receivers.push(plain);
+    const sent = await sendTestMail(settings(plain.port, 'tls'), PASSWORD, 'qa@acme.example', { ca: TEST_RELAY_CERT });
+    expect(sent).toEqual({
+      ok: false,
+      messageId: null,
+      message: `the SMTP relay 127.0.0.1:${plain.port} does not answer in TLS: its port may take STARTTLS or plain SMTP instead`,
+    });
+    expect(plain.seen).toHaveLength(0);
+  });
+
   test('a certificate file that cannot be read is named in the refusal', async () => {
     const missing = join(tmpdir(), 'labeldesk-no-such-dir', 'relay.pem');
     expect(trustFromEnvironment({ [SMTP_CA_FILE_ENV]: missing }).error).toMatch(
