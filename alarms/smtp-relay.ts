@@ -4,8 +4,10 @@
  * (the relay unreachable, the login refused, a recipient refused), with whether trying again
  * can help.
  */
+import { readFileSync } from 'node:fs';
 import { createTransport, type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
+import * as tls from 'node:tls';
 import type { SmtpRecord } from '../db/alarm-store';
 
 /** The largest reply line read from the relay; a longer one ends the connection (nodemailer's EPROTOCOL). */
@@ -26,19 +28,59 @@ export type SendOutcome =
   | { ok: true; reply: string; durationMs: number }
   | { ok: false; error: string; reply: string | null; durationMs: number; permanent: boolean };
 
+/**
+ * A PEM file of certificates the relay's TLS is checked against besides the system's: a relay
+ * with a self-signed certificate, or one signed by the company's own CA, is trusted by naming
+ * that certificate here. There is no switch that trusts any certificate: a relay's password and
+ * the alarms' content would go to whoever answers.
+ */
+export const SMTP_CA_FILE_ENV = 'LABELDESK_SMTP_CA_FILE';
+
+/** Node's codes of a certificate that does not check out (tls.TLSSocket's authorizationError). */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 export interface RelayOptions {
   /** Per step of the exchange (connecting, the greeting, each reply). */
   timeoutMs?: number;
   maxConnections?: number;
-  /** Certificates the relay's TLS is checked against, beside the system's (a test's own CA). */
+  /** Certificates the relay's TLS is checked against, beside the system's; else those of SMTP_CA_FILE_ENV. */
   ca?: string | Buffer;
+}
+
+/** The certificates SMTP_CA_FILE_ENV names, or why they cannot be read. */
+export function trustFromEnvironment(env: NodeJS.ProcessEnv = process.env): { ca?: Buffer; error?: string } {
+  const file = env[SMTP_CA_FILE_ENV];
+  if (!file) return {};
+  try {
+    return { ca: readFileSync(file) };
+  } catch (err) {
+    return { error: `${SMTP_CA_FILE_ENV}: cannot read the certificates in ${file}: ${(err as Error).message}` };
+  }
 }
 
 export class SmtpRelay {
   private transport: Transporter<SMTPPool.SentMessageInfo> | undefined;
   private key = '';
+  private readonly ca: string | Buffer | undefined;
+  private readonly trustError: string | undefined;
 
-  constructor(private readonly options: RelayOptions = {}) {}
+  constructor(private readonly options: RelayOptions = {}) {
+    const trust = options.ca !== undefined ? { ca: options.ca } : trustFromEnvironment();
+    this.ca = trust.ca;
+    this.trustError = 'error' in trust ? trust.error : undefined;
+  }
 
   /** Sends one mail with these settings; never throws. */
   async send(settings: SmtpRecord | undefined, password: string | null, mail: OutgoingMail, signal?: AbortSignal): Promise<SendOutcome> {
@@ -48,6 +90,7 @@ export class SmtpRelay {
     if (settings.user !== null && password === null) {
       return { ok: false, error: `the SMTP relay ${settings.host} needs the password of '${settings.user}', which this service has not been given since it started`, reply: null, durationMs: 0, permanent: false };
     }
+    if (this.trustError && settings.security !== 'none') return { ok: false, error: this.trustError, reply: null, durationMs: 0, permanent: false };
     const transport = this.transportFor(settings, password);
     try {
       const sent = transport.sendMail({
@@ -94,7 +137,8 @@ export class SmtpRelay {
       greetingTimeout: timeout,
       socketTimeout: timeout,
       maxResponseSize: MAX_REPLY_BYTES,
-      tls: this.options.ca ? { ca: this.options.ca } : undefined,
+      // Beside the system's certificates, not instead of them.
+      tls: this.ca ? { ca: [...tls.rootCertificates, this.ca] } : undefined,
     } as SMTPPool.Options & { maxResponseSize: number });
     this.key = key;
     return this.transport;
@@ -126,11 +170,24 @@ export function cap(text: string): string {
 
 /** Nodemailer's error in words, and whether another attempt can help (a 5xx refusal cannot). */
 export function describeFailure(err: unknown, settings: Pick<SmtpRecord, 'host' | 'port' | 'user'>): { error: string; reply: string | null; permanent: boolean } {
-  const e = err as { code?: string; responseCode?: number; response?: string; message?: string; command?: string };
+  const e = err as { code?: string; originalCode?: string; reason?: string; responseCode?: number; response?: string; message?: string; command?: string };
   const relay = `${settings.host}:${settings.port}`;
   const reply = e.response ? cap(e.response) : null;
   const said = reply ? `: ${reply}` : e.message ? `: ${cap(e.message)}` : '';
-  const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500 && e.code !== 'EAUTH';
+  const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500 && e.code !== 'EAUTH' && e.code !== 'ETLS';
+  if (e.originalCode && CERTIFICATE_CODES.has(e.originalCode)) {
+    return {
+      error: `the SMTP relay ${relay} showed a certificate this desk does not trust (${cap(e.message ?? e.originalCode)}): name the relay's certificate or its CA in ${SMTP_CA_FILE_ENV} to trust it`,
+      reply,
+      permanent: false,
+    };
+  }
+  if (e.reason === 'wrong version number') {
+    return { error: `the SMTP relay ${relay} does not answer in TLS: its port may take STARTTLS or plain SMTP instead`, reply, permanent: false };
+  }
+  if (e.code === 'ETLS' && e.command === 'STARTTLS') {
+    return { error: `the SMTP relay ${relay} does not offer STARTTLS, which the relay's settings require${said}`, reply, permanent: false };
+  }
   switch (e.code) {
     case 'ECONNECTION':
     case 'ESOCKET':

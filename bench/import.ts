@@ -12,15 +12,22 @@
  *
  *   npm run bench -- import
  *   BENCH_IMPORT_SIZES=100000,300000 npm run bench -- import
+ *
+ * BENCH_IMPORT_ALARM_RULES=1 gives the database alarm rules before the import (every critical
+ * report of either company, alpha's air freight from moderate on), so the import raises the
+ * alarms of its new reports and queues their e-mails: the cost of that pass.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, runImport, writeSiteBundle } from './site-database';
+import { openService } from '../host/open-service';
+import { alarmRuleBodySchema } from '../schema/alarms';
+import { fmt, runImport, SITE, writeSiteBundle } from './site-database';
 
 const REPORTS = 20_000;
 const SIZES = (process.env.BENCH_IMPORT_SIZES ?? `${REPORTS},${2 * REPORTS}`).split(',').map(Number);
 const TARGET_PER_SECOND = 20_000;
+const WITH_RULES = process.env.BENCH_IMPORT_ALARM_RULES === '1';
 
 interface Measurement {
   reports: number;
@@ -63,9 +70,36 @@ async function measure(dir: string, reports: number, log: (line: string) => void
   await writeSiteBundle(bundle, reports, log);
   console.log(`  bundle of ${fmt(reports)} reports: ${(statSync(bundle).size / 2 ** 20).toFixed(0)} MiB`);
   try {
+    if (WITH_RULES) giveAlarmRules(dbFile);
     const { seconds, peakRssMiB, cpuSeconds, phases } = await runImport(bundle, dbFile, log);
+    if (WITH_RULES) console.log(`  alarms raised: ${countAlarms(dbFile)}`);
     return { reports, seconds, perSecond: reports / seconds, peakRssMiB, cpuSeconds, phases };
   } finally {
     for (const f of [bundle, dbFile, dbFile + '-wal', dbFile + '-shm']) rmSync(f, { force: true });
+  }
+}
+
+function giveAlarmRules(dbFile: string): void {
+  const service = openService(dbFile);
+  try {
+    service.companies.upsert({ id: SITE.company, name: 'Alpha Cold Chain', shortCode: 'ACC' });
+    service.companies.upsert({ id: SITE.otherCompany, name: 'Beta Foods', shortCode: 'BFD' });
+    const rule = (body: Record<string, unknown>) => alarmRuleBodySchema.parse({ channels: ['email', 'desktop'], ...body });
+    service.alarms.createRule(null, SITE.company, rule({ name: 'Critical', minLevel: 2, steps: [{ emails: ['qa@alpha.example'] }] }));
+    service.alarms.createRule(null, SITE.company, rule({ name: 'Air freight', minLevel: 1, filter: 'mode[eq]airFreight', steps: [{ emails: ['air@alpha.example'] }] }));
+    service.alarms.createRule(null, SITE.otherCompany, rule({ name: 'Critical', minLevel: 2, steps: [{ emails: ['qa@beta.example'] }] }));
+  } finally {
+    service.close();
+  }
+}
+
+function countAlarms(dbFile: string): string {
+  const service = openService(dbFile);
+  try {
+    const n = (companyId: string) =>
+      service.alarms.list({ keyId: 'bench', companyId, permissions: new Set(['labelReports:read'] as const) }, { pageNumber: 1, pageSize: 1 }).totalDocuments;
+    return `${fmt(n(SITE.company))} of ${SITE.company}, ${fmt(n(SITE.otherCompany))} of ${SITE.otherCompany}`;
+  } finally {
+    service.close();
   }
 }

@@ -199,6 +199,11 @@ export class AlarmStore {
     ).map(toRule);
   }
 
+  /** Every company's enabled rules. */
+  allEnabledRules(): AlarmRule[] {
+    return (this.statement('SELECT * FROM alarm_rules WHERE enabled = 1 ORDER BY created, id').all() as RuleRow[]).map(toRule);
+  }
+
   /** Whether any company has an enabled rule: without one, no change needs a look. */
   anyEnabledRule(): boolean {
     return this.statement('SELECT 1 FROM alarm_rules WHERE enabled = 1 LIMIT 1').get() !== undefined;
@@ -228,6 +233,23 @@ export class AlarmStore {
         `SELECT 1 FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND l.id = ? AND (${where})`,
       ).get(companyId, reportId, ...params) !== undefined
     );
+  }
+
+  /**
+   * The reports created after the change log's entry `afterLogId` (a bulk write's) whose alert
+   * is at least `minLevel` and whose listing row for the company passes `where`, by id: `matches`
+   * for all of them in one query.
+   */
+  createdMatching(companyId: string, minLevel: number, afterLogId: number, where: string, params: readonly unknown[]): string[] {
+    return this.statement(
+      `SELECT l.id FROM report_listing l
+        WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND l.alert_level >= ?
+          AND l.id IN (SELECT c.label_report_id FROM change_log c WHERE c.seq > ? AND c.kind = 'create')
+          AND (${where})
+        ORDER BY l.id`,
+    )
+      .pluck()
+      .all(companyId, minLevel, afterLogId, ...params) as string[];
   }
 
   // Alarms

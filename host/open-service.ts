@@ -47,6 +47,7 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   // An alert that rises raises its alarms in the transaction of its change.
   const alarms = new AlarmService(data, now);
   writer.onChange(alarms.listener());
+  writer.onCreateMany(alarms.manyListener());
   alarms.announceWebhooksWith(() => webhookOutbox.notify());
   return {
     ...rules,

@@ -10,7 +10,7 @@
  * (process.send), so it runs without Electron.
  */
 import { startDesktopService, type DesktopService } from './desktop-service';
-import { isShutdownMessage, isSyncKeyMessage, parseServiceArgs, type ServiceMessage } from './service-protocol';
+import { isShutdownMessage, isSmtpPasswordMessage, isSyncKeyMessage, parseServiceArgs, type ServiceMessage } from './service-protocol';
 
 interface ParentPortLike {
   postMessage(message: unknown): void;
@@ -80,11 +80,19 @@ async function run(): Promise<void> {
     if (!service || !syncKey || stopping) return;
     service.running.sync.setKey(syncKey.remoteKey).catch((err: unknown) => console.error('LabelDesk service: the sync key could not be set:', err));
   };
+  // The relay's password likewise (the alarms' e-mail), into the service's memory only.
+  let smtpPassword: { password: string | null } | undefined;
+  const handOverPassword = () => {
+    if (service && smtpPassword && !stopping) service.running.service.alarms.setSmtpPassword(smtpPassword.password);
+  };
   channel.onMessage((message) => {
     if (isShutdownMessage(message)) stop(0);
     else if (isSyncKeyMessage(message)) {
       syncKey = { remoteKey: message.remoteKey };
       handOverKey();
+    } else if (isSmtpPasswordMessage(message)) {
+      smtpPassword = { password: message.password };
+      handOverPassword();
     }
   });
   channel.onDisconnect(() => stop(0));
@@ -107,6 +115,7 @@ async function run(): Promise<void> {
     process.exit(1);
   }
   handOverKey();
+  handOverPassword();
   await channel.post({
     type: 'ready',
     url: service.url,

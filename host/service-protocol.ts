@@ -25,7 +25,12 @@ export interface SyncKeyMessage {
   type: 'sync-key';
   remoteKey: string | null;
 }
-export type ParentMessage = ShutdownMessage | SyncKeyMessage;
+/** The SMTP relay's password, kept and handed over like the sync key; null forgets it. */
+export interface SmtpPasswordMessage {
+  type: 'smtp-password';
+  password: string | null;
+}
+export type ParentMessage = ShutdownMessage | SyncKeyMessage | SmtpPasswordMessage;
 
 export function isServiceMessage(value: unknown): value is ServiceMessage {
   if (typeof value !== 'object' || value === null) return false;
@@ -42,6 +47,12 @@ export function isSyncKeyMessage(value: unknown): value is SyncKeyMessage {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return v.type === 'sync-key' && (v.remoteKey === null || (typeof v.remoteKey === 'string' && v.remoteKey !== ''));
+}
+
+export function isSmtpPasswordMessage(value: unknown): value is SmtpPasswordMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.type === 'smtp-password' && (v.password === null || (typeof v.password === 'string' && v.password !== ''));
 }
 
 export interface ServiceArgs {

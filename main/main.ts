@@ -5,8 +5,9 @@
  * Start: single-instance lock → fork the service (utility process, SQLite off the UI thread) →
  * wait for its URL and session key → a sandboxed window on the service's own origin. The
  * renderer asks for its connection over one IPC channel that answers only the service's page;
- * the remote sync key travels from the page to the service the same guarded way and is kept
- * between starts by remote-key-vault.ts (safeStorage, never plain text).
+ * the remote sync key and the SMTP relay's password travel from the page to the service the
+ * same guarded way and are kept between starts by secret-vault.ts (safeStorage, never plain
+ * text).
  * Quit: the service is told to shut down and given up to 5 s to finish requests and close the
  * database.
  */
@@ -27,15 +28,25 @@ import {
   type UtilityProcess,
   type WebContents,
 } from 'electron';
-import { GET_CONNECTION_CHANNEL, HAS_REMOTE_KEY_CHANNEL, SAVE_PDF_CHANNEL, SAVE_REMOTE_KEY_CHANNEL, type PdfSaved } from '../contract/ipc';
+import {
+  GET_CONNECTION_CHANNEL,
+  HAS_REMOTE_KEY_CHANNEL,
+  HAS_SMTP_PASSWORD_CHANNEL,
+  SAVE_PDF_CHANNEL,
+  SAVE_REMOTE_KEY_CHANNEL,
+  SAVE_SMTP_PASSWORD_CHANNEL,
+  type PdfSaved,
+} from '../contract/ipc';
 import { PDF_OPTIONS, pdfFileName, printViewUrl, reportIdFromIpc, WAIT_FOR_PRINT_READY } from './print-pdf';
 import { VERSION } from '../contract/version';
 import { connectionFor, requireTrustedSender, type ConnectionState } from './ipc-guard';
 import { RemoteKeyHandoff } from './remote-key-handoff';
 import { KEY_FILE_NAME, RemoteKeyVault } from './remote-key-vault';
+import { SecretHandoff } from './secret-vault';
+import { SMTP_PASSWORD_FILE_NAME, smtpPasswordVault } from './smtp-password-vault';
 import { APP_NAME, menuTemplate } from './menu';
 import { AlarmNotifier } from './alarm-notifier';
-import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage, type SyncKeyMessage } from '../host/service-protocol';
+import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage, type SmtpPasswordMessage, type SyncKeyMessage } from '../host/service-protocol';
 import { defaultDatabaseFile } from '../host/data-folder';
 import {
   decideWindowOpen,
@@ -253,6 +264,22 @@ async function onReady(): Promise<void> {
     requireTrustedSender(event.senderFrame, serviceOrigin, HAS_REMOTE_KEY_CHANNEL);
     return remoteKey.has();
   });
+  const smtpPassword = new SecretHandoff({
+    vault: smtpPasswordVault(path.join(app.getPath('userData'), SMTP_PASSWORD_FILE_NAME), safeStorage),
+    sendToService: (password) => {
+      const message: SmtpPasswordMessage = { type: 'smtp-password', password };
+      serviceProcess?.postMessage(message);
+    },
+    warn: (message) => console.warn(message),
+  });
+  ipcMain.handle(SAVE_SMTP_PASSWORD_CHANNEL, (event, password: unknown) => {
+    requireTrustedSender(event.senderFrame, serviceOrigin, SAVE_SMTP_PASSWORD_CHANNEL);
+    return smtpPassword.save(password);
+  });
+  ipcMain.handle(HAS_SMTP_PASSWORD_CHANNEL, (event) => {
+    requireTrustedSender(event.senderFrame, serviceOrigin, HAS_SMTP_PASSWORD_CHANNEL);
+    return smtpPassword.has();
+  });
   ipcMain.handle(SAVE_PDF_CHANNEL, (event, reportId: unknown) => {
     requireTrustedSender(event.senderFrame, serviceOrigin, SAVE_PDF_CHANNEL);
     return savePdf(serviceOrigin, reportIdFromIpc(reportId), BrowserWindow.fromWebContents(event.sender));
@@ -273,6 +300,7 @@ async function onReady(): Promise<void> {
   }
   // Reading the key store may wait on the OS (a Keychain prompt): the window does not.
   void remoteKey.start();
+  void smtpPassword.start();
 }
 
 // Before the lock: the lock lives in the userData folder.

@@ -41,7 +41,8 @@ import type { Report } from '../model/report';
 import { toTimeline } from '../sense';
 import { explainAlert } from '../sense/alert-explanation';
 import { requirePermission, type Caller } from './api-keys';
-import type { ReportChange, ReportChangeListener } from './report-writer';
+import type { Actor } from '../schema/change-log';
+import type { ChangeNote, ManyCreated, ManyCreatedListener, ReportChange, ReportChangeListener } from './report-writer';
 
 /** Reading alarms needs what reading reports needs; managing rules, settings and the relay, what managing webhooks needs. */
 const MANAGE = 'webhooks:manage' as const;
@@ -114,33 +115,72 @@ export class AlarmService {
     if (level < 1 || level <= before) return;
     const rules = this.data.alarms.enabledRules(after.access.map((a) => a.companyId));
     if (rules.length === 0) return;
-    let excursion: string | undefined;
+    let raised: RaisedReport | undefined;
     const at = this.now();
+    const cause = causeOf(change.actor, change.note);
     let wrote = false;
     for (const rule of rules) {
       if (!raisesAlarm(rule.minLevel, before, level)) continue;
       const compiled = this.compile(rule);
       if (compiled.where !== '1' && !this.data.alarms.matches(rule.companyId, after.id, compiled.where, compiled.params)) continue;
-      excursion ??= excursionInWords(after);
-      const alarm: AlarmRecord = {
-        id: `alm_${randomBytes(12).toString('hex')}`,
-        ruleId: rule.id,
-        companyId: rule.companyId,
-        reportId: after.id,
-        labelReference: after.labelReference,
-        level: level as 1 | 2,
-        alertTimestamp: after.figures.alert.timestamp,
-        excursion,
-        cause: causeOf(change),
-        step: 0,
-        escalatedAt: null,
-        created: at.toISOString(),
-      };
-      if (!this.data.alarms.insertAlarm(alarm)) continue;
-      this.tell(alarm, rule, 0, at);
-      wrote = true;
+      raised ??= raisedReport(after);
+      if (this.raiseOne(rule, raised, cause, at)) wrote = true;
     }
     if (wrote) this.jobsDue();
+  }
+
+  /** The listener of the writer's bulk creations (an import's new reports): `raise` for all of them at once. */
+  manyListener(): ManyCreatedListener {
+    return (created) => this.raiseForCreated(created);
+  }
+
+  /**
+   * A new report has no level before, so each rule raises an alarm for every one whose alert
+   * meets its level and whose listing row passes its conditions: found per rule in one query,
+   * and only those reports are read whole (for the excursion in words).
+   */
+  private raiseForCreated(created: ManyCreated): void {
+    const rules = this.data.alarms.allEnabledRules();
+    if (rules.length === 0) return;
+    const at = this.now();
+    const cause = causeOf(created.actor);
+    // A report two rules match is read and explained once.
+    const seen = new Map<string, RaisedReport | null>();
+    let wrote = false;
+    for (const rule of rules) {
+      const compiled = this.compile(rule);
+      for (const id of this.data.alarms.createdMatching(rule.companyId, rule.minLevel, created.afterLogId, compiled.where, compiled.params)) {
+        let raised = seen.get(id);
+        if (raised === undefined) {
+          const report = this.data.reports.load(id);
+          raised = report ? raisedReport(report) : null;
+          seen.set(id, raised);
+        }
+        if (raised && this.raiseOne(rule, raised, cause, at)) wrote = true;
+      }
+    }
+    if (wrote) this.jobsDue();
+  }
+
+  /** Writes the rule's alarm for the report and tells its first step; false when it had one at this level. */
+  private raiseOne(rule: AlarmRule, report: RaisedReport, cause: AlarmCause, at: Date): boolean {
+    const alarm: AlarmRecord = {
+      id: `alm_${randomBytes(12).toString('hex')}`,
+      ruleId: rule.id,
+      companyId: rule.companyId,
+      reportId: report.id,
+      labelReference: report.labelReference,
+      level: report.level,
+      alertTimestamp: report.alertTimestamp,
+      excursion: report.excursion,
+      cause,
+      step: 0,
+      escalatedAt: null,
+      created: at.toISOString(),
+    };
+    if (!this.data.alarms.insertAlarm(alarm)) return false;
+    this.tell(alarm, rule, 0, at);
+    return true;
   }
 
   private compile(rule: AlarmRule): CompiledRule {
@@ -467,10 +507,28 @@ function ruleAnswer(rule: AlarmRule): AlarmRuleAnswer {
   return answer;
 }
 
-function causeOf(change: ReportChange): AlarmCause {
-  if (change.note?.via === 'tap') return 'tap';
-  const kind = change.actor.kind;
-  return kind === 'apiKey' ? 'edit' : kind;
+function causeOf(actor: Actor, note?: ChangeNote): AlarmCause {
+  if (note?.via === 'tap') return 'tap';
+  return actor.kind === 'apiKey' ? 'edit' : actor.kind;
+}
+
+/** What an alarm keeps of its report. */
+interface RaisedReport {
+  id: string;
+  labelReference: string;
+  level: 1 | 2;
+  alertTimestamp: number;
+  excursion: string;
+}
+
+function raisedReport(report: Report): RaisedReport {
+  return {
+    id: report.id,
+    labelReference: report.labelReference,
+    level: report.figures.alert.level as 1 | 2,
+    alertTimestamp: report.figures.alert.timestamp,
+    excursion: excursionInWords(report),
+  };
 }
 
 /** The alert and its excursion in one sentence, as the review explains it. */

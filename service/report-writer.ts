@@ -37,6 +37,21 @@ export interface ChangeNote {
 /** Runs inside the change's transaction: what it writes commits or rolls back with the change. */
 export type ReportChangeListener = (change: ReportChange) => void;
 
+/**
+ * Reports written in bulk by `createMany`, as listeners inside its transaction see them: each
+ * has a `create` entry in the change log after `afterLogId`, so a listener finds them with one
+ * set-based query instead of one call per report.
+ */
+export interface ManyCreated {
+  actor: Actor;
+  /** The change log's last `seq` before theirs. */
+  afterLogId: number;
+  count: number;
+}
+
+/** Runs inside the transaction of `createMany`, once the listing shows the new reports. */
+export type ManyCreatedListener = (created: ManyCreated) => void;
+
 /** Reports the database does not hold yet, written in bulk (an import's staged reports). */
 export interface NewReports {
   /** Writes them all; returns how many. */
@@ -47,6 +62,9 @@ export interface NewReports {
 
 export class ReportWriter {
   private readonly listeners = new Set<ReportChangeListener>();
+  private readonly manyListeners = new Set<ManyCreatedListener>();
+  /** Inside `writingMany`: what `createMany` wrote, told once the listing is rebuilt. */
+  private heldBack: ManyCreated[] | undefined;
 
   constructor(
     private readonly data: DataStore,
@@ -57,6 +75,30 @@ export class ReportWriter {
   onChange(listener: ReportChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** `listener` hears of every `createMany` from now on, inside its transaction. Returns its removal. */
+  onCreateMany(listener: ManyCreatedListener): () => void {
+    this.manyListeners.add(listener);
+    return () => this.manyListeners.delete(listener);
+  }
+
+  /**
+   * `write` as the store's `writingMany` runs it (the listing set aside and rebuilt after, for
+   * a write larger than the table). The listeners of a `createMany` inside it are told after
+   * the rebuild, still in the transaction: they judge the new reports by their listing rows.
+   */
+  writingMany<T>(incoming: number, write: () => T): T {
+    if (this.heldBack) return this.data.reports.writingMany(incoming, write);
+    const held: ManyCreated[] = (this.heldBack = []);
+    let result: T;
+    try {
+      result = this.data.reports.writingMany(incoming, write);
+    } finally {
+      this.heldBack = undefined;
+    }
+    for (const created of held) this.tellMany(created);
+    return result;
   }
 
   /** The report as stored, read whole once. */
@@ -106,8 +148,9 @@ export class ReportWriter {
 
   /**
    * `put` for many reports at once, none of which the database holds: each is written and logged
-   * as a `create` by `actor`, exactly as `put` logs a new report, in the same transaction.
-   * Returns how many were written.
+   * as a `create` by `actor`, exactly as `put` logs a new report, in the same transaction, and
+   * the `onCreateMany` listeners are told once of all of them (inside `writingMany`, at its
+   * end). Returns how many were written.
    */
   createMany(reports: NewReports, actor: Actor): number {
     return this.atomically(() => {
@@ -117,6 +160,11 @@ export class ReportWriter {
       reports.logNewReports({ kind: 'create', changes: JSON.stringify([]), actor: kind, apiKeyId, at: this.now().toISOString() });
       // Written in bulk, so chained here, in the same transaction.
       this.data.audit.sealAfter('change_log', lastSeq);
+      if (written > 0) {
+        const created: ManyCreated = { actor, afterLogId: lastSeq, count: written };
+        if (this.heldBack) this.heldBack.push(created);
+        else this.tellMany(created);
+      }
       return written;
     });
   }
@@ -142,6 +190,10 @@ export class ReportWriter {
    */
   private atomically<T>(fn: () => T): T {
     return this.data.inTransaction ? fn() : this.data.write(fn);
+  }
+
+  private tellMany(created: ManyCreated): void {
+    for (const listener of this.manyListeners) listener(created);
   }
 
   private committed(change: ReportChange): void {

@@ -16,6 +16,7 @@ import { ConfirmAction } from './ConfirmAction';
 import { ErrorBanner } from './ErrorBanner';
 import { ProblemMessage } from './SaveMessage';
 import { CopyButton, ShownOnce } from './ShownOnce';
+import { SmtpSettingsPanel } from './SmtpSettings';
 import { SyncSettings } from './SyncSettings';
 import { UsersSettings } from './UsersSettings';
 import { WebhooksSettings } from './WebhooksSettings';
@@ -243,6 +244,7 @@ export function SettingsScreen() {
       <UsersSettings />
       <KeysPanel canManage={canManage} />
       <WebhooksSettings />
+      <SmtpSettingsPanel />
       <SyncSettings />
     </div>
   );

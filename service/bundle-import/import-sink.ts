@@ -65,7 +65,7 @@ export class ImportSink {
       // Companies first, so that every key and report finds the company it names.
       for (const page of this.staging.companies()) for (const company of page) this.data.companies.upsert(company);
       for (const page of this.staging.apiKeys()) for (const key of page) this.writeKey(key);
-      this.data.reports.writingMany(this.counts.labelReports, () => {
+      this.writer.writingMany(this.counts.labelReports, () => {
         // A report the database holds is replaced and logged by what changed; the others are new.
         for (const page of this.staging.replacedReports()) for (const record of page) this.writer.put(record, IMPORT);
         this.writer.createMany(this.staging, IMPORT);

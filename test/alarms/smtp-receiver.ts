@@ -15,6 +15,10 @@ export interface ReceivedMail {
   text: string;
   messageId: string | undefined;
   subject: string | undefined;
+  /** Whether the session was in TLS (implicit or after STARTTLS) when the mail came. */
+  secure: boolean;
+  /** Who logged in (AUTH), if anyone. */
+  user: string | undefined;
 }
 
 export interface SmtpReceiver {
@@ -76,6 +80,8 @@ export async function startSmtpReceiver(port = 0, options: Partial<SMTPServerOpt
           text: quotedPrintableDecoded(raw),
           messageId: header('Message-ID'),
           subject: header('Subject'),
+          secure: session.secure,
+          user: typeof session.user === 'string' ? session.user : undefined,
         };
         receiver.seen.push(mail);
         settle();
@@ -87,6 +93,8 @@ export async function startSmtpReceiver(port = 0, options: Partial<SMTPServerOpt
     },
     ...options,
   });
+  // A sender that drops a TLS handshake it does not trust is an event of the test, not a crash.
+  server.on('error', () => {});
   server.listen(port, '127.0.0.1');
   await once(server.server, 'listening');
   receiver.port = (server.server.address() as AddressInfo).port;
