@@ -105,6 +105,20 @@ export const groupsSchema = z.object({
 });
 export type Groups = z.infer<typeof groupsSchema>;
 
+/** Every figure of the Insights screen for one filter: each part as GET /local/insights/groups answers it. */
+export const insightsScreenSchema = z.object({
+  /** Reports the filter matches: the list’s totalDocuments. */
+  total: z.int().nonnegative(),
+  zone: z.string(),
+  /** Grouped by the time bucket asked (`time`). */
+  time: groupsSchema,
+  /** Grouped by the split asked (`by`). */
+  split: groupsSchema,
+  /** Grouped by the ranges of time out of range, degree-hours and MKT, in that order. */
+  bins: z.array(groupsSchema),
+});
+export type InsightsScreenFigures = z.infer<typeof insightsScreenSchema>;
+
 /** How a group-by is asked for, once read from `by`. */
 export type GroupBy =
   | { kind: 'key'; key: GroupKey }

@@ -6,7 +6,7 @@
  * value's condition, which every value carries.
  */
 import type { DataStore } from '../db/data-store';
-import type { GroupFigures, StoreGrouping } from '../db/insights-store';
+import type { DecisionCount, GroupFigures, StoreGrouping } from '../db/insights-store';
 import { invalidInput } from '../model/errors';
 import { parseListQuery, quote, type ListQuery } from '../query/list-query';
 import { DISTRIBUTIONS } from '../contract/insights-tables';
@@ -26,6 +26,7 @@ import {
   type GroupBy,
   type GroupKey,
   type Groups,
+  type InsightsScreenFigures,
   type TimeField,
   type TimeUnit,
 } from '../schema/insights';
@@ -173,26 +174,63 @@ export class InsightsService {
     return this.data.read(() => {
       const total = this.data.reports.count(companyId, sql);
       const grouping = this.storeGrouping(companyId, by, zone);
-      const figures = store.figures(companyId, sql, grouping);
-      const decided = new Map<string, Map<string, number>>();
-      for (const row of store.decisions(companyId, sql, grouping)) {
-        const k = JSON.stringify(row.key);
-        const counts = decided.get(k) ?? new Map<string, number>();
-        counts.set(row.decision, row.count);
-        decided.set(k, counts);
-      }
-      const companies = by.kind === 'key' && by.key === 'company.id' ? store.companies(figures.map((f) => f.key as number)) : new Map();
-      const groups = figures.map((f) => {
-        const place = this.placeOf(by, f.key, zone, companies);
-        return { ...place, ...figuresOf(f, decided.get(JSON.stringify(f.key))) };
-      });
-      if (by.kind === 'bins') {
-        const labels = binsOf(by.key).map((b) => b.label as unknown);
-        const at = (g: Group) => (g.value === null ? labels.length : labels.indexOf(g.value));
-        groups.sort((a, b) => at(a) - at(b));
-      } else groups.sort(by.kind === 'time' ? (a, b) => (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0) : byCountThenValue);
-      return { total, by: byName(by), zone, groups };
+      return this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping));
     });
+  }
+
+  /**
+   * Every figure the Insights screen shows for one filter, in one read of its matches: the
+   * groups of `time` (a time bucket), of `by` (the split) and of each distribution's ranges
+   * (`bins.*`), each as GET /local/insights/groups answers it for the same filter. A split by a
+   * custom field is a second read, as a report may hold several of its values.
+   */
+  screen(caller: Caller, q: ListQuery, asked: { time?: string; by?: string; zone?: string }, review: readonly ReviewCondition[] = []): InsightsScreenFigures {
+    requirePermission(caller, 'labelReports:read');
+    const time = parseGroupBy(asked.time);
+    if (time.kind !== 'time') throw invalidInput('INVALID_TIME', `time ${quote(asked.time ?? '')} is not a time bucket; known are ${TIME_FIELDS.flatMap((f) => TIME_UNITS.map((u) => `${f}.${u}`)).join(', ')}`);
+    const by = parseGroupBy(asked.by === undefined || asked.by === '' ? 'mode' : asked.by);
+    const zone = checkZone(asked.zone === undefined || asked.zone === '' ? DEFAULT_ZONE : asked.zone);
+    const sql = this.compile(caller, q, review);
+    const companyId = caller.companyId;
+    const store = this.data.insights;
+    const bins = BIN_KEYS.map((key): GroupBy => ({ kind: 'bins', key }));
+    return this.data.read(() => {
+      const wanted = by.kind === 'customField' ? [time, ...bins] : [time, by, ...bins];
+      const groupings = wanted.map((g) => this.storeGrouping(companyId, g, zone) as Exclude<StoreGrouping, { kind: 'customField' }>);
+      const read = store.figuresAtOnce(companyId, sql, groupings);
+      // Every match is in one time bucket (or none: not started), so the time groups add up to the total.
+      const total = read[0].figures.reduce((n, f) => n + f.count, 0);
+      const answers = wanted.map((g, i) => this.answer(g, zone, total, read[i].figures, read[i].decisions));
+      if (by.kind === 'customField') {
+        const grouping = this.storeGrouping(companyId, by, zone);
+        answers.splice(1, 0, this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping)));
+      }
+      const [timeGroups, split, ...distributions] = answers;
+      return { total, zone, time: timeGroups, split, bins: distributions };
+    });
+  }
+
+  /** The answer of a group-by from its figures and decisions per group. */
+  private answer(by: GroupBy, zone: string, total: number, figures: GroupFigures[], decisions: DecisionCount[]): Groups {
+    const store = this.data.insights;
+    const decided = new Map<string, Map<string, number>>();
+    for (const row of decisions) {
+      const k = JSON.stringify(row.key);
+      const counts = decided.get(k) ?? new Map<string, number>();
+      counts.set(row.decision, row.count);
+      decided.set(k, counts);
+    }
+    const companies = by.kind === 'key' && by.key === 'company.id' ? store.companies(figures.map((f) => f.key as number)) : new Map();
+    const groups = figures.map((f) => {
+      const place = this.placeOf(by, f.key, zone, companies);
+      return { ...place, ...figuresOf(f, decided.get(JSON.stringify(f.key))) };
+    });
+    if (by.kind === 'bins') {
+      const labels = binsOf(by.key).map((b) => b.label as unknown);
+      const at = (g: Group) => (g.value === null ? labels.length : labels.indexOf(g.value));
+      groups.sort((a, b) => at(a) - at(b));
+    } else groups.sort(by.kind === 'time' ? (a, b) => (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0) : byCountThenValue);
+    return { total, by: byName(by), zone, groups };
   }
 
   private storeGrouping(companyId: string, by: GroupBy, zone: string): StoreGrouping {

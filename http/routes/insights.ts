@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseListQuery, type ListQuery } from '../../query/list-query';
-import { facetsSchema, facetValueSchema, groupSchema, groupsSchema } from '../../schema/insights';
+import { facetsSchema, facetValueSchema, groupSchema, groupsSchema, insightsScreenSchema } from '../../schema/insights';
 import { REVIEW_CONDITIONS, type ReviewCondition } from '../../schema/review-list';
 import { parseReviewConditions } from '../../service/review-list';
 import type { ServedService } from '../served-service';
@@ -56,8 +56,27 @@ const GROUPS_DOC: OperationDoc = {
   refusals: [400],
 };
 
+const SCREEN_DOC: OperationDoc = {
+  operationId: 'getInsightScreen',
+  summary: 'Every figure of the Insights screen for the reports the list query matches, read at once: the groups of a time bucket, of a split and of each figure’s ranges',
+  query: {
+    ...FILTER_QUERY,
+    time: z.string().describe('A time bucket as `by` of GET /local/insights/groups: created.day, created.week, created.month, startTime.day, startTime.week, startTime.month. Default created.month.'),
+    by: z.string().describe('The split, as `by` of GET /local/insights/groups. Default mode.'),
+    zone: z.string().describe('As GET /local/insights/groups. Default UTC.'),
+  },
+  responses: {
+    200: {
+      description: 'time, split and bins (bins.secondsOutOfRange, bins.degreeHours, bins.mkt), each what GET /local/insights/groups answers for it',
+      shape: shape('InsightScreen', insightsScreenSchema, [shape('InsightGroups', groupsSchema, [shape('InsightGroup', groupSchema)])]),
+    },
+  },
+  refusals: [400],
+};
+
 const FACETS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'keys', 'review'] };
 const GROUPS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'by', 'zone', 'review'] };
+const SCREEN_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'time', 'by', 'zone', 'review'] };
 
 /** The list's query and review conditions from the route's declared parameters, parsed by the review list's own parsers. */
 function listQueryOf(request: FastifyRequest): { query: ListQuery; review: ReviewCondition[] } {
@@ -85,6 +104,13 @@ export function insightsRoutes(service: Pick<ServedService, 'insights'>, options
       const { query, review } = listQueryOf(request);
       const given = queryParametersOf(request);
       return answer(request, reply, () => service.insights.groups(caller, query, given.get('by'), given.get('zone'), review));
+    });
+
+    app.get('/local/insights/screen', { config: { openapi: SCREEN_DOC, checks: SCREEN_CHECKS } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const { query, review } = listQueryOf(request);
+      const given = queryParametersOf(request);
+      return answer(request, reply, () => service.insights.screen(caller, query, { time: given.get('time'), by: given.get('by'), zone: given.get('zone') }, review));
     });
   };
 }

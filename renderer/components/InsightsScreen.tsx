@@ -232,36 +232,27 @@ export function InsightsScreen() {
   const [timeField, setTimeField] = useState<TimeField>('created');
   const [by, setBy] = useState('mode');
   const [minReports, setMinReports] = useState(5);
-  const [time, setTime] = useState<Groups | null>(null);
-  const [split, setSplit] = useState<Groups | null>(null);
-  const [bins, setBins] = useState<Groups[] | null>(null);
+  const [data, setData] = useState<Data | null>(null);
   const [error, setError] = useState<string | null>(null);
   const params = toApiParams(query);
   const filters = query.filters;
-  const data: Data | null = time && split && bins ? { time, split, bins } : null;
 
-  // One request per chart's question, asked again only when its own question changes: a new
-  // split leaves the time and distribution charts as they are.
-  const useGroups = <T,>(ask: (groups: (by: string, signal: AbortSignal) => Promise<Groups>, signal: AbortSignal) => Promise<T>, set: (value: T | null) => void, deps: unknown[]) =>
-    useEffect(() => {
-      if (!client) return;
-      const abort = new AbortController();
-      const insights = insightsClient(client);
-      const base = { filter: params.filter, customFields: params.customFields, review: params.review, zone: LOCAL_ZONE };
-      set(null);
-      ask((groupBy, signal) => insights.groups({ ...base, by: groupBy }, signal), abort.signal)
-        .then((value) => {
-          set(value);
-          setError(null);
-        })
-        .catch((err: unknown) => {
-          if (!abort.signal.aborted) setError(errorMessage(err));
-        });
-      return () => abort.abort();
-    }, [client, params.filter, params.customFields, params.review, ...deps]);
-  useGroups((groups, signal) => groups(`${timeField}.${period}`, signal), setTime, [timeField, period]);
-  useGroups((groups, signal) => groups(by, signal), setSplit, [by]);
-  useGroups((groups, signal) => Promise.all(DISTRIBUTIONS.map((d) => groups(d.by, signal))), setBins, []);
+  // One request for every chart: the service reads the matches once for all of them.
+  useEffect(() => {
+    if (!client) return;
+    const abort = new AbortController();
+    setData(null);
+    insightsClient(client)
+      .screen({ filter: params.filter, customFields: params.customFields, review: params.review, zone: LOCAL_ZONE, time: `${timeField}.${period}`, by }, abort.signal)
+      .then((figures) => {
+        setData({ time: figures.time, split: figures.split, bins: figures.bins });
+        setError(null);
+      })
+      .catch((err: unknown) => {
+        if (!abort.signal.aborted) setError(errorMessage(err));
+      });
+    return () => abort.abort();
+  }, [client, params.filter, params.customFields, params.review, timeField, period, by]);
 
   const splitName = (g: Group) => facetValueLabel(by, g);
   const worst = useMemo(() => (data ? worstTen(data.split.groups, minReports) : []), [data, minReports]);
