@@ -101,6 +101,15 @@ const CUSTOM_FIELD_PAIRS = `p(rk, key) AS (
     JOIN custom_field_elements e ON e.field = ? AND e.num = a.n
    WHERE a.n IS NOT NULL)`;
 
+/**
+ * The report `l` holds no value of the custom field that a condition could pick (no text, no
+ * number): the group `null` of a custom field, and `unset=customFields.<field>`.
+ */
+export function customFieldUnset(field: string): { sql: string; params: unknown[] } {
+  return { sql: CUSTOM_FIELD_UNSET, params: [field] };
+}
+const CUSTOM_FIELD_UNSET = 'NOT EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND (e.text IS NOT NULL OR e.num IS NOT NULL))';
+
 /** The company's current decision of each report it decided (db/review-state.ts). One parameter: the company. */
 const DECISIONS = currentDecisionsCte('d');
 
@@ -362,7 +371,7 @@ export class InsightsStore {
         };
         const without = {
           sql: `${withClause()}SELECT NULL AS key, ${select} FROM ${from('')} ${where}
-                  AND NOT EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND (e.text IS NOT NULL OR e.num IS NOT NULL))
+                  AND ${CUSTOM_FIELD_UNSET}
                 ${decided ? 'GROUP BY d.decision' : ''}`,
           params: [...cteParams, companyId, ...filter.params, field],
         };

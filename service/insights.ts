@@ -36,6 +36,7 @@ import type { SqlFilter } from '../db/report-store';
 import { requirePermission, type Caller } from './api-keys';
 import { bucketBounds, checkZone, offsetSegments } from './insights-zone';
 import { reviewWhere } from './review-list';
+import { bothWhere, UNSET_MKT, UNSET_START, unsetWhere } from './unset-conditions';
 
 const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
 const KEYS_HINT = `known are ${FACET_KEYS.join(', ')} and customFields.<custom field id>`;
@@ -118,17 +119,19 @@ export class InsightsService {
    * The list's filter narrowed by the review conditions, as GET /local/labelReports narrows it:
    * the same SQL, so the same reports.
    */
-  private compile(caller: Caller, q: ListQuery, review: readonly ReviewCondition[]): SqlFilter {
+  private compile(caller: Caller, q: ListQuery, narrowing: Narrowing): SqlFilter {
     const compiled = this.data.reports.compile(q);
-    const narrow = reviewWhere(review, caller.companyId);
+    const narrow = bothWhere(reviewWhere(narrowing.review, caller.companyId), unsetWhere(narrowing.unset));
     return narrow === null ? compiled : { ...compiled, where: `(${compiled.where}) AND (${narrow.sql})`, params: [...compiled.params, ...narrow.params] };
   }
 
   /** Each value of each asked key among the filter's matches (narrowed by `review`, as the review list), with its count. */
-  facets(caller: Caller, q: ListQuery, keysText?: string, review: readonly ReviewCondition[] = []): Facets {
+  facets(caller: Caller, q: ListQuery, keysText?: string, narrowBy: Narrowing | readonly ReviewCondition[] = []): Facets {
+    const narrowing = narrowingOf(narrowBy);
+    const review = narrowing.review;
     requirePermission(caller, 'labelReports:read');
     const asked = parseFacetKeys(keysText);
-    const sql = this.compile(caller, q, review);
+    const sql = this.compile(caller, q, narrowing);
     const askedDecision = review.find((c) => c.startsWith('decision.'));
     const companyId = caller.companyId;
     const store = this.data.insights;
@@ -139,7 +142,7 @@ export class InsightsService {
         if (a.kind === 'customField') {
           facets[CUSTOM_FIELD_PREFIX + a.field] = store
             .customFieldCounts(companyId, sql, a.field, totalDocuments)
-            .map((row) => customFieldValue(a.field, row.key, row.count))
+            .map((row) => customFieldValue(a.field, row.key, row.count, narrowing))
             .sort(byCountThenValue);
         } else if (a.key === 'decision') {
           const decided = store.decisions(companyId, sql, { kind: 'all' });
@@ -164,17 +167,18 @@ export class InsightsService {
   }
 
   /** The filter's matches (narrowed by `review`, as the review list) split by `by`, with the figures of each group. */
-  groups(caller: Caller, q: ListQuery, byText?: string, zoneText?: string, review: readonly ReviewCondition[] = []): Groups {
+  groups(caller: Caller, q: ListQuery, byText?: string, zoneText?: string, narrowBy: Narrowing | readonly ReviewCondition[] = []): Groups {
     requirePermission(caller, 'labelReports:read');
+    const narrowing = narrowingOf(narrowBy);
     const by = parseGroupBy(byText);
     const zone = checkZone(zoneText === undefined || zoneText === '' ? DEFAULT_ZONE : zoneText);
-    const sql = this.compile(caller, q, review);
+    const sql = this.compile(caller, q, narrowing);
     const companyId = caller.companyId;
     const store = this.data.insights;
     return this.data.read(() => {
       const total = this.data.reports.count(companyId, sql);
       const grouping = this.storeGrouping(companyId, by, zone);
-      return this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping));
+      return this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping), narrowing);
     });
   }
 
@@ -184,13 +188,14 @@ export class InsightsService {
    * (`bins.*`), each as GET /local/insights/groups answers it for the same filter. A split by a
    * custom field is a second read, as a report may hold several of its values.
    */
-  screen(caller: Caller, q: ListQuery, asked: { time?: string; by?: string; zone?: string }, review: readonly ReviewCondition[] = []): InsightsScreenFigures {
+  screen(caller: Caller, q: ListQuery, asked: { time?: string; by?: string; zone?: string }, narrowBy: Narrowing | readonly ReviewCondition[] = []): InsightsScreenFigures {
     requirePermission(caller, 'labelReports:read');
+    const narrowing = narrowingOf(narrowBy);
     const time = parseGroupBy(asked.time);
     if (time.kind !== 'time') throw invalidInput('INVALID_TIME', `time ${quote(asked.time ?? '')} is not a time bucket; known are ${TIME_FIELDS.flatMap((f) => TIME_UNITS.map((u) => `${f}.${u}`)).join(', ')}`);
     const by = parseGroupBy(asked.by === undefined || asked.by === '' ? 'mode' : asked.by);
     const zone = checkZone(asked.zone === undefined || asked.zone === '' ? DEFAULT_ZONE : asked.zone);
-    const sql = this.compile(caller, q, review);
+    const sql = this.compile(caller, q, narrowing);
     const companyId = caller.companyId;
     const store = this.data.insights;
     const bins = BIN_KEYS.map((key): GroupBy => ({ kind: 'bins', key }));
@@ -200,10 +205,10 @@ export class InsightsService {
       const read = store.figuresAtOnce(companyId, sql, groupings);
       // Every match is in one time bucket (or none: not started), so the time groups add up to the total.
       const total = read[0].figures.reduce((n, f) => n + f.count, 0);
-      const answers = wanted.map((g, i) => this.answer(g, zone, total, read[i].figures, read[i].decisions));
+      const answers = wanted.map((g, i) => this.answer(g, zone, total, read[i].figures, read[i].decisions, narrowing));
       if (by.kind === 'customField') {
         const grouping = this.storeGrouping(companyId, by, zone);
-        answers.splice(1, 0, this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping)));
+        answers.splice(1, 0, this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping), narrowing));
       }
       const [timeGroups, split, ...distributions] = answers;
       return { total, zone, time: timeGroups, split, bins: distributions };
@@ -211,7 +216,7 @@ export class InsightsService {
   }
 
   /** The answer of a group-by from its figures and decisions per group. */
-  private answer(by: GroupBy, zone: string, total: number, figures: GroupFigures[], decisions: DecisionCount[]): Groups {
+  private answer(by: GroupBy, zone: string, total: number, figures: GroupFigures[], decisions: DecisionCount[], narrowing: Narrowing): Groups {
     const store = this.data.insights;
     const decided = new Map<string, Map<string, number>>();
     for (const row of decisions) {
@@ -222,7 +227,7 @@ export class InsightsService {
     }
     const companies = by.kind === 'key' && by.key === 'company.id' ? store.companies(figures.map((f) => f.key as number)) : new Map();
     const groups = figures.map((f) => {
-      const place = this.placeOf(by, f.key, zone, companies);
+      const place = this.placeOf(by, f.key, zone, companies, narrowing);
       return { ...place, ...figuresOf(f, decided.get(JSON.stringify(f.key))) };
     });
     if (by.kind === 'bins') {
@@ -251,16 +256,22 @@ export class InsightsService {
   }
 
   /** A group's value, words and the conditions that pick its reports. */
-  private placeOf(by: GroupBy, key: string | number | null, zone: string, companies: Map<number, { id: string; name: string }>): Pick<Group, 'value' | 'label' | 'from' | 'to' | 'filter' | 'customFields'> {
+  private placeOf(
+    by: GroupBy,
+    key: string | number | null,
+    zone: string,
+    companies: Map<number, { id: string; name: string }>,
+    narrowing: Narrowing,
+  ): Pick<Group, 'value' | 'label' | 'from' | 'to' | 'filter' | 'customFields' | 'unset'> {
     switch (by.kind) {
       case 'key':
         return keyValue(by.key, key, companies);
       case 'customField': {
-        const { value, customFields } = customFieldValue(by.field, key, 0);
-        return customFields === undefined ? { value } : { value, customFields };
+        const { count: _, ...place } = customFieldValue(by.field, key, 0, narrowing);
+        return place;
       }
       case 'time': {
-        if (key === null) return { value: null };
+        if (key === null) return { value: null, ...unsetCondition(UNSET_START, narrowing) };
         const { from, to } = bucketBounds(zone, by.unit, String(key));
         const filter =
           by.field === 'created'
@@ -269,7 +280,8 @@ export class InsightsService {
         return { value: String(key), from: new Date(from).toISOString(), to: new Date(to).toISOString(), filter };
       }
       case 'bins': {
-        if (key === null) return { value: null };
+        // In no range: without the figure; only an MKT can be missing (no readings yet).
+        if (key === null) return by.key === 'bins.mkt' ? { value: null, ...unsetCondition(UNSET_MKT, narrowing) } : { value: null };
         const bin = binsOf(by.key)[key as number];
         return { value: bin.label, filter: bin.filter };
       }
@@ -277,8 +289,23 @@ export class InsightsService {
   }
 }
 
-function customFieldValue(field: string, key: string | number | null, count: number): FacetValue {
-  if (key === null) return { value: null, count };
+/** How the insights narrow the list's filter as GET /local/labelReports does: `review` and `unset`. */
+export interface Narrowing {
+  review: readonly ReviewCondition[];
+  unset: readonly string[];
+}
+
+function narrowingOf(given: Narrowing | readonly ReviewCondition[]): Narrowing {
+  return Array.isArray(given) ? { review: given as readonly ReviewCondition[], unset: [] } : (given as Narrowing);
+}
+
+/** The `unset` key that picks a group's reports; left out when the request holds it already. */
+function unsetCondition(key: string, narrowing: Narrowing): Pick<FacetValue, 'unset'> {
+  return narrowing.unset.includes(key) ? {} : { unset: key };
+}
+
+function customFieldValue(field: string, key: string | number | null, count: number, narrowing: Narrowing): FacetValue {
+  if (key === null) return { value: null, count, ...unsetCondition(CUSTOM_FIELD_PREFIX + field, narrowing) };
   return { value: String(key), count, customFields: `${field}[eq]${conditionValue(String(key))}` };
 }
 

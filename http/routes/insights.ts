@@ -9,8 +9,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseListQuery, type ListQuery } from '../../query/list-query';
 import { facetsSchema, facetValueSchema, groupSchema, groupsSchema, insightsScreenSchema } from '../../schema/insights';
-import { REVIEW_CONDITIONS, type ReviewCondition } from '../../schema/review-list';
+import { REVIEW_CONDITIONS } from '../../schema/review-list';
 import { parseReviewConditions } from '../../service/review-list';
+import { parseUnsetConditions, UNSET_MKT, UNSET_START } from '../../service/unset-conditions';
+import type { Narrowing } from '../../service/insights';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
@@ -23,6 +25,9 @@ const FILTER_QUERY = {
   review: z
     .string()
     .describe(`As GET /local/labelReports: conditions on the company's review, comma separated, all of which must hold: ${REVIEW_CONDITIONS.join(', ')}. At most one decision.`),
+  unset: z
+    .string()
+    .describe(`As GET /local/labelReports: keys whose value the report does not have, comma separated: customFields.<custom field id>, ${UNSET_MKT}, ${UNSET_START}.`),
 };
 
 const FACETS_DOC: OperationDoc = {
@@ -74,15 +79,16 @@ const SCREEN_DOC: OperationDoc = {
   refusals: [400],
 };
 
-const FACETS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'keys', 'review'] };
-const GROUPS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'by', 'zone', 'review'] };
-const SCREEN_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'time', 'by', 'zone', 'review'] };
+const FACETS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'keys', 'review', 'unset'] };
+const GROUPS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'by', 'zone', 'review', 'unset'] };
+const SCREEN_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'time', 'by', 'zone', 'review', 'unset'] };
 
 /** The list's query and review conditions from the route's declared parameters, parsed by the review list's own parsers. */
-function listQueryOf(request: FastifyRequest): { query: ListQuery; review: ReviewCondition[] } {
+function listQueryOf(request: FastifyRequest): { query: ListQuery; review: Narrowing } {
   const given = queryParametersOf(request);
   const query = parseListQuery({ filter: given.get('filter'), customFields: given.get('customFields') });
-  return { query, review: parseReviewConditions(given.get('review')) };
+  const review = parseReviewConditions(given.get('review'));
+  return { query, review: { review, unset: parseUnsetConditions(given.get('unset')) } };
 }
 
 export function insightsRoutes(service: Pick<ServedService, 'insights'>, options: { clients: ClientGate }) {
