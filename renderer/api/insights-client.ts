@@ -6,7 +6,7 @@ import type { ApiClient, ListParams } from './client';
 export type { FacetValue, Facets, Group, Groups, InsightsScreenFigures } from '../../schema/insights';
 
 /** The list's filter, and the review list's `review` conditions (GET /local/labelReports). */
-type Filters = Pick<ListParams, 'filter' | 'customFields'> & { review?: string };
+type Filters = Pick<ListParams, 'filter' | 'customFields'> & { review?: string; unset?: string };
 
 export interface InsightsClient {
   facets(params: Filters & { keys: string }, signal?: AbortSignal): Promise<Facets>;
