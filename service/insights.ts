@@ -191,8 +191,12 @@ export class InsightsService {
   screen(caller: Caller, q: ListQuery, asked: { time?: string; by?: string; zone?: string }, narrowBy: Narrowing | readonly ReviewCondition[] = []): InsightsScreenFigures {
     requirePermission(caller, 'labelReports:read');
     const narrowing = narrowingOf(narrowBy);
-    const time = parseGroupBy(asked.time);
-    if (time.kind !== 'time') throw invalidInput('INVALID_TIME', `time ${quote(asked.time ?? '')} is not a time bucket; known are ${TIME_FIELDS.flatMap((f) => TIME_UNITS.map((u) => `${f}.${u}`)).join(', ')}`);
+    const timeText = asked.time === undefined || asked.time === '' ? DEFAULT_GROUP_BY : asked.time;
+    const [timeField, unit, ...rest] = timeText.split('.');
+    if (rest.length > 0 || !(TIME_FIELDS as readonly string[]).includes(timeField) || !(TIME_UNITS as readonly string[]).includes(unit)) {
+      throw invalidInput('INVALID_TIME', `time ${quote(timeText)} is not a time bucket; known are ${TIME_FIELDS.flatMap((f) => TIME_UNITS.map((u) => `${f}.${u}`)).join(', ')}`);
+    }
+    const time: GroupBy = { kind: 'time', field: timeField as TimeField, unit: unit as TimeUnit };
     const by = parseGroupBy(asked.by === undefined || asked.by === '' ? 'mode' : asked.by);
     const zone = checkZone(asked.zone === undefined || asked.zone === '' ? DEFAULT_ZONE : asked.zone);
     const sql = this.compile(caller, q, narrowing);

@@ -275,6 +275,6 @@ describe('unset: the groups no value condition picks', () => {
     const v2 = await api(own, `/v2/labelReports?unset=${MKT}`);
     expect(v2.status).toBe(400);
     expect(v2.body.code).toBe('UNKNOWN_PARAMETER');
-    expect((await api(own, '/local/insights/screen?time=mode')).body.code).toBe('INVALID_TIME');
+    for (const time of ['mode', 'nope', 'created.year', 'created.month.x']) expect((await api(own, `/local/insights/screen?time=${time}`)).body.code).toBe('INVALID_TIME');
   });
 });
