@@ -41,6 +41,10 @@ const FILTERS: [string, string][] = [
   ['pallets ≥ 20', 'customFields=pallets[gte]20'],
 ];
 
+/** The five questions the Insights screen asked before it asked one: summed as one row. */
+const FIVE = 'five:';
+const FIVE_BYS = ['created.month', 'mode', 'bins.secondsOutOfRange', 'bins.degreeHours', 'bins.mkt'];
+
 function cases(): Case[] {
   const out: Case[] = [];
   for (const [name, query] of FILTERS) {
@@ -48,6 +52,8 @@ function cases(): Case[] {
     out.push({ name: `facets, all browser keys — ${name}`, path: `/local/insights/facets?keys=${BROWSER_KEYS}${q}`, target: [30, 200] });
     out.push({ name: `  facets, the 7 fixed keys — ${name}`, path: `/local/insights/facets?keys=${FIXED_KEYS}${q}`, target: null });
     out.push({ name: `groups by created.month, Europe/Berlin — ${name}`, path: `/local/insights/groups?by=created.month&zone=Europe/Berlin${q}`, target: [50, 300] });
+    out.push({ name: `  screen: every figure in one request — ${name}`, path: `/local/insights/screen?time=created.month&by=mode&zone=Europe/Berlin${q}`, target: null });
+    out.push({ name: `  screen's five group-bys one after another — ${name}`, path: FIVE + q, target: null });
     out.push({ name: `  list page 1 (100) and count — ${name}`, path: `/v2/labelReports?output=minimal&pageSize=100${q}`, target: null });
   }
   out.push({ name: 'groups by mode — all', path: '/local/insights/groups?by=mode', target: null });
@@ -68,13 +74,17 @@ export async function run(): Promise<void> {
     const client = new SiteClient();
     try {
       for (const c of process.env.BENCH_HTTP === '0' ? [] : cases()) {
-        const url = running.url + c.path;
-        const first = await client.get(url);
-        if (first.status !== 200) throw new Error(`${c.path} answered ${first.status}: ${first.body.toString().slice(0, 300)}`);
+        const urls = c.path.startsWith(FIVE)
+          ? FIVE_BYS.map((by) => `${running.url}/local/insights/groups?by=${by}&zone=Europe/Berlin${c.path.slice(FIVE.length)}`)
+          : [running.url + c.path];
+        for (const url of urls) {
+          const first = await client.get(url);
+          if (first.status !== 200) throw new Error(`${url} answered ${first.status}: ${first.body.toString().slice(0, 300)}`);
+        }
         const samples: number[] = [];
         for (let i = 0; i < SAMPLES; i++) {
           const t0 = performance.now();
-          await client.get(url);
+          for (const url of urls) await client.get(url);
           samples.push(performance.now() - t0);
         }
         const p50 = median(samples);

@@ -8,7 +8,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { currentDecisionsCte } from './review-state';
+import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
 
 /** Where a group's key comes from. */
@@ -62,6 +62,18 @@ export interface DecisionCount {
 
 const LEVELS = [-1, 0, 1, 2];
 
+interface Sums {
+  count: number;
+  withExcursions: number;
+  excursions: number;
+  secondsOut: number;
+  degreeHours: number;
+  mktSum: number;
+  mktN: number;
+  mktMax: number | null;
+  levels: Map<number, number>;
+}
+
 const FIGURES = `count(*) AS count,
   coalesce(sum(l.calc_violations_all > 0), 0) AS reports_with_excursions,
   total(l.calc_violations_all) AS excursions,
@@ -89,6 +101,15 @@ const CUSTOM_FIELD_PAIRS = `p(rk, key) AS (
     JOIN custom_field_elements e ON e.field = ? AND e.num = a.n
    WHERE a.n IS NOT NULL)`;
 
+/**
+ * The report `l` holds no value of the custom field that a condition could pick (no text, no
+ * number): the group `null` of a custom field, and `unset=customFields.<field>`.
+ */
+export function customFieldUnset(field: string): { sql: string; params: unknown[] } {
+  return { sql: CUSTOM_FIELD_UNSET, params: [field] };
+}
+const CUSTOM_FIELD_UNSET = 'NOT EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND (e.text IS NOT NULL OR e.num IS NOT NULL))';
+
 /** The company's current decision of each report it decided (db/review-state.ts). One parameter: the company. */
 const DECISIONS = currentDecisionsCte('d');
 
@@ -98,7 +119,14 @@ export class InsightsStore {
   private readonly cache = new Map<string, Statement>();
   private hasKeptCounts = false;
 
+  /** The time cuts the statements name by their place; reset only between statements. */
+  private readonly cuts: TimeCut[] = [];
+
   constructor(private readonly db: Db) {
+    db.function('insights_time_key', { deterministic: true }, (value: unknown, at: unknown) => {
+      const ms = typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value * 1000 : NaN;
+      return Number.isFinite(ms) ? bucketNumber(this.cuts[at as number], ms) : null;
+    });
     db.function('insights_number_text', { deterministic: true }, (n: unknown) => (typeof n === 'number' || typeof n === 'bigint' ? String(n) : null));
     // A text that reads as a number but is not how that number is written: eq on it also picks the number.
     db.function('insights_numeric_alias', { deterministic: true }, (text: unknown) => {
@@ -127,7 +155,7 @@ export class InsightsStore {
     return rows
       .filter((row) => (row.count as number) > 0)
       .map((row) => ({
-        key: row.key as string | number | null,
+        key: keyOf(grouping, row.key as string | number | null),
         count: row.count as number,
         reportsWithExcursions: row.reports_with_excursions as number,
         excursions: Math.round(row.excursions as number),
@@ -186,10 +214,99 @@ export class InsightsStore {
     return [...texts, ...numbers, ...(missing > 0 ? [{ key: null, count: missing }] : [])];
   }
 
+  /**
+   * `figures` and `decisions` of several groupings of the same matches in one read of them: the
+   * matches grouped by every grouping's key, the alert level and the decision at once (a few
+   * thousand combinations at most for the screen's groupings), then summed up per grouping.
+   * Each grouping gives one key per report, so a custom field (a report may hold several values)
+   * is not one of them.
+   */
+  figuresAtOnce(companyId: string, filter: SqlFilter, groupings: readonly Exclude<StoreGrouping, { kind: 'customField' }>[]): { figures: GroupFigures[]; decisions: DecisionCount[] }[] {
+    const keys: string[] = [];
+    const keyParams: unknown[] = [];
+    for (const grouping of groupings) {
+      switch (grouping.kind) {
+        case 'all':
+          keys.push('NULL');
+          break;
+        case 'column':
+          keys.push(COLUMNS[grouping.key]);
+          break;
+        case 'cases':
+          keys.push(`CASE ${grouping.cases.map((c, i) => `WHEN (${c.where}) THEN ${i}`).join(' ')} END`);
+          keyParams.push(...grouping.cases.flatMap((c) => c.params));
+          break;
+        case 'time': {
+          const { key, params } = timeKey(grouping, this.cuts);
+          keys.push(key);
+          keyParams.push(...params);
+          break;
+        }
+      }
+    }
+    // The decision is probed per match (review_current's primary key) rather than joined, so the
+    // matches are still read in the company's primary key range, each once.
+    const decision = currentDecision('l.id', companyId);
+    const sql = `SELECT ${keys.map((k, i) => `${k} AS k${i}`).join(', ')}, l.alert_level AS level, ${decision.sql} AS decision,
+        count(*) AS count,
+        coalesce(sum(l.calc_violations_all > 0), 0) AS reports_with_excursions,
+        total(l.calc_violations_all) AS excursions,
+        total(l.calc_violation_duration_all) AS seconds_out,
+        total(l.calc_degree_hour) AS degree_hours,
+        total(l.calc_mean_kinetic_temperature) AS mkt_sum,
+        count(l.calc_mean_kinetic_temperature) AS mkt_n,
+        max(l.calc_mean_kinetic_temperature) AS mkt_max
+      FROM report_listing l
+      WHERE ${COMPANY_ROWS} AND (${filter.where})
+      GROUP BY ${keys.map((_, i) => `k${i}`).join(', ')}, level, decision`;
+    const params = [...keyParams, ...decision.params, companyId, ...filter.params];
+    const rows = this.statement(sql).all(...params) as Record<string, unknown>[];
+    return groupings.map((_, i) => {
+      const sums = new Map<string | number | null, Sums>();
+      const decided = new Map<string, DecisionCount>();
+      for (const row of rows) {
+        const key = keyOf(groupings[i], row[`k${i}`] as string | number | null);
+        let s = sums.get(key);
+        if (!s) sums.set(key, (s = { count: 0, withExcursions: 0, excursions: 0, secondsOut: 0, degreeHours: 0, mktSum: 0, mktN: 0, mktMax: null, levels: new Map() }));
+        const count = row.count as number;
+        s.count += count;
+        s.withExcursions += row.reports_with_excursions as number;
+        s.excursions += row.excursions as number;
+        s.secondsOut += row.seconds_out as number;
+        s.degreeHours += row.degree_hours as number;
+        s.mktSum += row.mkt_sum as number;
+        s.mktN += row.mkt_n as number;
+        const max = row.mkt_max as number | null;
+        if (max !== null && (s.mktMax === null || max > s.mktMax)) s.mktMax = max;
+        const level = row.level as number;
+        s.levels.set(level, (s.levels.get(level) ?? 0) + count);
+        if (row.decision !== null) {
+          const decision = row.decision as string;
+          const k = JSON.stringify([key, decision]);
+          const entry = decided.get(k);
+          if (entry) entry.count += count;
+          else decided.set(k, { key, decision, count });
+        }
+      }
+      const figures = [...sums].map(([key, s]) => ({
+        key,
+        count: s.count,
+        reportsWithExcursions: s.withExcursions,
+        excursions: Math.round(s.excursions),
+        secondsOutOfRange: s.secondsOut,
+        degreeHours: s.degreeHours,
+        mktMean: s.mktN === 0 ? null : s.mktSum / s.mktN,
+        mktMax: s.mktMax,
+        alertLevels: new Map(LEVELS.map((level) => [level, s.levels.get(level) ?? 0])),
+      }));
+      return { figures, decisions: [...decided.values()] };
+    });
+  }
+
   /** How many reports of each group are counted under each current decision; undecided ones are not listed. */
   decisions(companyId: string, filter: SqlFilter, grouping: StoreGrouping): DecisionCount[] {
     const parts = this.grouped(companyId, filter, grouping, 'd.decision AS decision, count(*) AS count', 'd');
-    return parts.flatMap(({ sql, params }) => this.statement(sql).all(...params) as DecisionCount[]);
+    return parts.flatMap(({ sql, params }) => (this.statement(sql).all(...params) as DecisionCount[]).map((row) => ({ ...row, key: keyOf(grouping, row.key) })));
   }
 
   /** Id and name of each owner key a company.id group names. */
@@ -236,7 +353,7 @@ export class InsightsStore {
         return [{ sql: `${withClause()}SELECT ${key} AS key, ${select} FROM ${from('')} ${where} ${groupBy(key)}`, params: [...cteParams, companyId, ...filter.params] }];
       }
       case 'time': {
-        const { key, params: keyParams } = timeKey(grouping);
+        const { key, params: keyParams } = timeKey(grouping, this.cuts);
         return [
           {
             sql: `${withClause()}SELECT ${key} AS key, ${select} FROM ${from('')} ${where} ${groupBy('1')}`,
@@ -254,7 +371,7 @@ export class InsightsStore {
         };
         const without = {
           sql: `${withClause()}SELECT NULL AS key, ${select} FROM ${from('')} ${where}
-                  AND NOT EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND (e.text IS NOT NULL OR e.num IS NOT NULL))
+                  AND ${CUSTOM_FIELD_UNSET}
                 ${decided ? 'GROUP BY d.decision' : ''}`,
           params: [...cteParams, companyId, ...filter.params, field],
         };
@@ -282,43 +399,66 @@ export class InsightsStore {
   }
 }
 
+const DAY_MS = 86_400_000;
+
+/** A group's key as the store answers it: a time bucket's number as its text. */
+function keyOf(grouping: StoreGrouping, key: string | number | null): string | number | null {
+  return grouping.kind === 'time' && typeof key === 'number' ? bucketText(grouping.unit, key) : key;
+}
+
+/** How a time grouping cuts an instant: its unit, and the zone's offsets in order (`until` exclusive, ms). */
+interface TimeCut {
+  unit: 'day' | 'week' | 'month';
+  segments: readonly { until: number | null; offsetSeconds: number }[];
+}
+
 /**
- * The local start of the bucket each report falls in: its instant moved by the zone's offset at
- * that instant (one CASE branch per offset the zone had), then cut to the day, the Monday on or
- * before it, or the month. Offsets and bounds are parameters, so the text depends only on how
- * many offsets there were.
+ * The local start of the bucket an instant (ms) falls in, as a number: the local day (days since
+ * 1970-01-01) for a day, the day of the Monday on or before it for a week, year × 12 + month
+ * index for a month. The instant is moved by the offset the zone had at that instant.
  */
-function timeKey(grouping: Extract<StoreGrouping, { kind: 'time' }>): { key: string; params: unknown[] } {
-  const created = grouping.field === 'created';
-  const column = created ? 'l.created' : 'l.calc_start_time';
-  const params: unknown[] = [];
-  const cut = () => {
-    const moved = created ? `${column}, ?` : `${column}, 'unixepoch', ?`;
-    switch (grouping.unit) {
-      case 'day':
-        return `date(${moved})`;
-      case 'week':
-        return `date(${moved}, '-6 days', 'weekday 1')`;
-      case 'month':
-        return `strftime('%Y-%m', ${moved})`;
-    }
-  };
-  const modifier = (offsetSeconds: number) => `${offsetSeconds >= 0 ? '+' : ''}${offsetSeconds} seconds`;
-  const segments = grouping.segments;
-  if (segments.length === 1) {
-    params.push(modifier(segments[0].offsetSeconds));
-    return { key: cut(), params };
+function bucketNumber(cut: TimeCut, ms: number): number {
+  let offsetSeconds = 0;
+  for (const segment of cut.segments) {
+    offsetSeconds = segment.offsetSeconds;
+    if (segment.until === null || ms < segment.until) break;
   }
-  const branches = segments.map((segment) => {
-    if (segment.until === null) {
-      const expr = cut();
-      params.push(modifier(segment.offsetSeconds));
-      return `ELSE ${expr}`;
+  const day = Math.floor((ms + offsetSeconds * 1000) / DAY_MS);
+  switch (cut.unit) {
+    case 'day':
+      return day;
+    case 'week':
+      // 1970-01-01 was a Thursday: three days after a Monday.
+      return day - (((day + 3) % 7) + 7) % 7;
+    case 'month': {
+      const date = new Date(day * DAY_MS);
+      return date.getUTCFullYear() * 12 + date.getUTCMonth();
     }
-    params.push(created ? new Date(segment.until).toISOString() : segment.until / 1000);
-    const expr = cut();
-    params.push(modifier(segment.offsetSeconds));
-    return `WHEN ${column} < ? THEN ${expr}`;
-  });
-  return { key: `CASE ${branches.join(' ')} END`, params };
+  }
+}
+
+/** The bucket's local start as the groups name it: `YYYY-MM-DD` for a day or a week, `YYYY-MM` for a month. */
+function bucketText(unit: TimeCut['unit'], n: number): string {
+  if (unit === 'month') {
+    const year = Math.floor(n / 12);
+    return `${String(year).padStart(4, '0')}-${String(n - year * 12 + 1).padStart(2, '0')}`;
+  }
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The local start of the bucket each report falls in, by `insights_time_key` (one call per row:
+ * a parse of the instant, a look at the zone's few offsets and some arithmetic, several times
+ * cheaper than SQLite's date functions with one CASE branch per offset). The cut is a parameter
+ * (its place in `cuts`), so the text is the same for every zone and range.
+ */
+function timeKey(grouping: Extract<StoreGrouping, { kind: 'time' }>, cuts: TimeCut[]): { key: string; params: unknown[] } {
+  const column = grouping.field === 'created' ? 'l.created' : 'l.calc_start_time';
+  const text = JSON.stringify([grouping.unit, grouping.segments]);
+  let at = cuts.findIndex((c) => JSON.stringify([c.unit, c.segments]) === text);
+  if (at < 0) {
+    if (cuts.length >= 200) cuts.length = 0;
+    at = cuts.push({ unit: grouping.unit, segments: grouping.segments }) - 1;
+  }
+  return { key: `insights_time_key(${column}, ?)`, params: [at] };
 }

@@ -183,6 +183,11 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
     description: `Per group: reports, those with excursions, excursions, seconds out of range, degree-hours, mean and highest MKT, reports per alert level and per the company’s decision${READ}.`,
   },
 
+  getInsightScreen: {
+    tag: 'Local',
+    description: `The groups of a time bucket, of a split and of each figure’s ranges, each as getInsightGroups answers it, from one read of the matches${READ}.`,
+  },
+
   getOpenApiDocument: {
     tag: 'Local',
     description: 'Every route of this service with its parameters, bodies, answers and refusals, and its base URL as the server; /docs renders it.',

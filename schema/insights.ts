@@ -28,8 +28,8 @@ export const ALERT_LEVELS = [-1, 0, 1, 2] as const;
 /**
  * The list conditions that pick exactly a value's or a group's reports: appended to the
  * request's own `filter` and `customFields`, the list answers those reports and no other.
- * A decision's is a `review` condition of GET /local/labelReports. Absent where the list has no
- * condition for it (a custom field's absence).
+ * A decision's is a `review` condition of GET /local/labelReports, a value's absence (a custom
+ * field not set, no MKT, not started) an `unset` key of it.
  */
 const conditionsSchema = {
   filter: z.string().optional().describe('filter conditions that pick exactly these reports, to append to the request’s filter'),
@@ -38,6 +38,10 @@ const conditionsSchema = {
     .string()
     .optional()
     .describe('The review condition of GET /local/labelReports that picks exactly these reports (a decision), to append to the request’s review; absent when the request holds it already'),
+  unset: z
+    .string()
+    .optional()
+    .describe('The unset key of GET /local/labelReports that picks exactly these reports (a custom field not set, no MKT, not started), to append to the request’s unset; absent when the request holds it already'),
 };
 
 export const facetValueSchema = z.object({
@@ -104,6 +108,20 @@ export const groupsSchema = z.object({
   groups: z.array(groupSchema),
 });
 export type Groups = z.infer<typeof groupsSchema>;
+
+/** Every figure of the Insights screen for one filter: each part as GET /local/insights/groups answers it. */
+export const insightsScreenSchema = z.object({
+  /** Reports the filter matches: the list’s totalDocuments. */
+  total: z.int().nonnegative(),
+  zone: z.string(),
+  /** Grouped by the time bucket asked (`time`). */
+  time: groupsSchema,
+  /** Grouped by the split asked (`by`). */
+  split: groupsSchema,
+  /** Grouped by the ranges of time out of range, degree-hours and MKT, in that order. */
+  bins: z.array(groupsSchema),
+});
+export type InsightsScreenFigures = z.infer<typeof insightsScreenSchema>;
 
 /** How a group-by is asked for, once read from `by`. */
 export type GroupBy =

@@ -6,7 +6,7 @@
  * value's condition, which every value carries.
  */
 import type { DataStore } from '../db/data-store';
-import type { GroupFigures, StoreGrouping } from '../db/insights-store';
+import type { DecisionCount, GroupFigures, StoreGrouping } from '../db/insights-store';
 import { invalidInput } from '../model/errors';
 import { parseListQuery, quote, type ListQuery } from '../query/list-query';
 import { DISTRIBUTIONS } from '../contract/insights-tables';
@@ -26,6 +26,7 @@ import {
   type GroupBy,
   type GroupKey,
   type Groups,
+  type InsightsScreenFigures,
   type TimeField,
   type TimeUnit,
 } from '../schema/insights';
@@ -35,6 +36,7 @@ import type { SqlFilter } from '../db/report-store';
 import { requirePermission, type Caller } from './api-keys';
 import { bucketBounds, checkZone, offsetSegments } from './insights-zone';
 import { reviewWhere } from './review-list';
+import { bothWhere, UNSET_MKT, UNSET_START, unsetWhere } from './unset-conditions';
 
 const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
 const KEYS_HINT = `known are ${FACET_KEYS.join(', ')} and customFields.<custom field id>`;
@@ -117,17 +119,19 @@ export class InsightsService {
    * The list's filter narrowed by the review conditions, as GET /local/labelReports narrows it:
    * the same SQL, so the same reports.
    */
-  private compile(caller: Caller, q: ListQuery, review: readonly ReviewCondition[]): SqlFilter {
+  private compile(caller: Caller, q: ListQuery, narrowing: Narrowing): SqlFilter {
     const compiled = this.data.reports.compile(q);
-    const narrow = reviewWhere(review, caller.companyId);
+    const narrow = bothWhere(reviewWhere(narrowing.review, caller.companyId), unsetWhere(narrowing.unset));
     return narrow === null ? compiled : { ...compiled, where: `(${compiled.where}) AND (${narrow.sql})`, params: [...compiled.params, ...narrow.params] };
   }
 
   /** Each value of each asked key among the filter's matches (narrowed by `review`, as the review list), with its count. */
-  facets(caller: Caller, q: ListQuery, keysText?: string, review: readonly ReviewCondition[] = []): Facets {
+  facets(caller: Caller, q: ListQuery, keysText?: string, narrowBy: Narrowing | readonly ReviewCondition[] = []): Facets {
+    const narrowing = narrowingOf(narrowBy);
+    const review = narrowing.review;
     requirePermission(caller, 'labelReports:read');
     const asked = parseFacetKeys(keysText);
-    const sql = this.compile(caller, q, review);
+    const sql = this.compile(caller, q, narrowing);
     const askedDecision = review.find((c) => c.startsWith('decision.'));
     const companyId = caller.companyId;
     const store = this.data.insights;
@@ -138,7 +142,7 @@ export class InsightsService {
         if (a.kind === 'customField') {
           facets[CUSTOM_FIELD_PREFIX + a.field] = store
             .customFieldCounts(companyId, sql, a.field, totalDocuments)
-            .map((row) => customFieldValue(a.field, row.key, row.count))
+            .map((row) => customFieldValue(a.field, row.key, row.count, narrowing))
             .sort(byCountThenValue);
         } else if (a.key === 'decision') {
           const decided = store.decisions(companyId, sql, { kind: 'all' });
@@ -163,36 +167,79 @@ export class InsightsService {
   }
 
   /** The filter's matches (narrowed by `review`, as the review list) split by `by`, with the figures of each group. */
-  groups(caller: Caller, q: ListQuery, byText?: string, zoneText?: string, review: readonly ReviewCondition[] = []): Groups {
+  groups(caller: Caller, q: ListQuery, byText?: string, zoneText?: string, narrowBy: Narrowing | readonly ReviewCondition[] = []): Groups {
     requirePermission(caller, 'labelReports:read');
+    const narrowing = narrowingOf(narrowBy);
     const by = parseGroupBy(byText);
     const zone = checkZone(zoneText === undefined || zoneText === '' ? DEFAULT_ZONE : zoneText);
-    const sql = this.compile(caller, q, review);
+    const sql = this.compile(caller, q, narrowing);
     const companyId = caller.companyId;
     const store = this.data.insights;
     return this.data.read(() => {
       const total = this.data.reports.count(companyId, sql);
       const grouping = this.storeGrouping(companyId, by, zone);
-      const figures = store.figures(companyId, sql, grouping);
-      const decided = new Map<string, Map<string, number>>();
-      for (const row of store.decisions(companyId, sql, grouping)) {
-        const k = JSON.stringify(row.key);
-        const counts = decided.get(k) ?? new Map<string, number>();
-        counts.set(row.decision, row.count);
-        decided.set(k, counts);
-      }
-      const companies = by.kind === 'key' && by.key === 'company.id' ? store.companies(figures.map((f) => f.key as number)) : new Map();
-      const groups = figures.map((f) => {
-        const place = this.placeOf(by, f.key, zone, companies);
-        return { ...place, ...figuresOf(f, decided.get(JSON.stringify(f.key))) };
-      });
-      if (by.kind === 'bins') {
-        const labels = binsOf(by.key).map((b) => b.label as unknown);
-        const at = (g: Group) => (g.value === null ? labels.length : labels.indexOf(g.value));
-        groups.sort((a, b) => at(a) - at(b));
-      } else groups.sort(by.kind === 'time' ? (a, b) => (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0) : byCountThenValue);
-      return { total, by: byName(by), zone, groups };
+      return this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping), narrowing);
     });
+  }
+
+  /**
+   * Every figure the Insights screen shows for one filter, in one read of its matches: the
+   * groups of `time` (a time bucket), of `by` (the split) and of each distribution's ranges
+   * (`bins.*`), each as GET /local/insights/groups answers it for the same filter. A split by a
+   * custom field is a second read, as a report may hold several of its values.
+   */
+  screen(caller: Caller, q: ListQuery, asked: { time?: string; by?: string; zone?: string }, narrowBy: Narrowing | readonly ReviewCondition[] = []): InsightsScreenFigures {
+    requirePermission(caller, 'labelReports:read');
+    const narrowing = narrowingOf(narrowBy);
+    const timeText = asked.time === undefined || asked.time === '' ? DEFAULT_GROUP_BY : asked.time;
+    const [timeField, unit, ...rest] = timeText.split('.');
+    if (rest.length > 0 || !(TIME_FIELDS as readonly string[]).includes(timeField) || !(TIME_UNITS as readonly string[]).includes(unit)) {
+      throw invalidInput('INVALID_TIME', `time ${quote(timeText)} is not a time bucket; known are ${TIME_FIELDS.flatMap((f) => TIME_UNITS.map((u) => `${f}.${u}`)).join(', ')}`);
+    }
+    const time: GroupBy = { kind: 'time', field: timeField as TimeField, unit: unit as TimeUnit };
+    const by = parseGroupBy(asked.by === undefined || asked.by === '' ? 'mode' : asked.by);
+    const zone = checkZone(asked.zone === undefined || asked.zone === '' ? DEFAULT_ZONE : asked.zone);
+    const sql = this.compile(caller, q, narrowing);
+    const companyId = caller.companyId;
+    const store = this.data.insights;
+    const bins = BIN_KEYS.map((key): GroupBy => ({ kind: 'bins', key }));
+    return this.data.read(() => {
+      const wanted = by.kind === 'customField' ? [time, ...bins] : [time, by, ...bins];
+      const groupings = wanted.map((g) => this.storeGrouping(companyId, g, zone) as Exclude<StoreGrouping, { kind: 'customField' }>);
+      const read = store.figuresAtOnce(companyId, sql, groupings);
+      // Every match is in one time bucket (or none: not started), so the time groups add up to the total.
+      const total = read[0].figures.reduce((n, f) => n + f.count, 0);
+      const answers = wanted.map((g, i) => this.answer(g, zone, total, read[i].figures, read[i].decisions, narrowing));
+      if (by.kind === 'customField') {
+        const grouping = this.storeGrouping(companyId, by, zone);
+        answers.splice(1, 0, this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping), narrowing));
+      }
+      const [timeGroups, split, ...distributions] = answers;
+      return { total, zone, time: timeGroups, split, bins: distributions };
+    });
+  }
+
+  /** The answer of a group-by from its figures and decisions per group. */
+  private answer(by: GroupBy, zone: string, total: number, figures: GroupFigures[], decisions: DecisionCount[], narrowing: Narrowing): Groups {
+    const store = this.data.insights;
+    const decided = new Map<string, Map<string, number>>();
+    for (const row of decisions) {
+      const k = JSON.stringify(row.key);
+      const counts = decided.get(k) ?? new Map<string, number>();
+      counts.set(row.decision, row.count);
+      decided.set(k, counts);
+    }
+    const companies = by.kind === 'key' && by.key === 'company.id' ? store.companies(figures.map((f) => f.key as number)) : new Map();
+    const groups = figures.map((f) => {
+      const place = this.placeOf(by, f.key, zone, companies, narrowing);
+      return { ...place, ...figuresOf(f, decided.get(JSON.stringify(f.key))) };
+    });
+    if (by.kind === 'bins') {
+      const labels = binsOf(by.key).map((b) => b.label as unknown);
+      const at = (g: Group) => (g.value === null ? labels.length : labels.indexOf(g.value));
+      groups.sort((a, b) => at(a) - at(b));
+    } else groups.sort(by.kind === 'time' ? (a, b) => (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0) : byCountThenValue);
+    return { total, by: byName(by), zone, groups };
   }
 
   private storeGrouping(companyId: string, by: GroupBy, zone: string): StoreGrouping {
@@ -213,16 +260,22 @@ export class InsightsService {
   }
 
   /** A group's value, words and the conditions that pick its reports. */
-  private placeOf(by: GroupBy, key: string | number | null, zone: string, companies: Map<number, { id: string; name: string }>): Pick<Group, 'value' | 'label' | 'from' | 'to' | 'filter' | 'customFields'> {
+  private placeOf(
+    by: GroupBy,
+    key: string | number | null,
+    zone: string,
+    companies: Map<number, { id: string; name: string }>,
+    narrowing: Narrowing,
+  ): Pick<Group, 'value' | 'label' | 'from' | 'to' | 'filter' | 'customFields' | 'unset'> {
     switch (by.kind) {
       case 'key':
         return keyValue(by.key, key, companies);
       case 'customField': {
-        const { value, customFields } = customFieldValue(by.field, key, 0);
-        return customFields === undefined ? { value } : { value, customFields };
+        const { count: _, ...place } = customFieldValue(by.field, key, 0, narrowing);
+        return place;
       }
       case 'time': {
-        if (key === null) return { value: null };
+        if (key === null) return { value: null, ...unsetCondition(UNSET_START, narrowing) };
         const { from, to } = bucketBounds(zone, by.unit, String(key));
         const filter =
           by.field === 'created'
@@ -231,7 +284,8 @@ export class InsightsService {
         return { value: String(key), from: new Date(from).toISOString(), to: new Date(to).toISOString(), filter };
       }
       case 'bins': {
-        if (key === null) return { value: null };
+        // In no range: without the figure; only an MKT can be missing (no readings yet).
+        if (key === null) return by.key === 'bins.mkt' ? { value: null, ...unsetCondition(UNSET_MKT, narrowing) } : { value: null };
         const bin = binsOf(by.key)[key as number];
         return { value: bin.label, filter: bin.filter };
       }
@@ -239,8 +293,23 @@ export class InsightsService {
   }
 }
 
-function customFieldValue(field: string, key: string | number | null, count: number): FacetValue {
-  if (key === null) return { value: null, count };
+/** How the insights narrow the list's filter as GET /local/labelReports does: `review` and `unset`. */
+export interface Narrowing {
+  review: readonly ReviewCondition[];
+  unset: readonly string[];
+}
+
+function narrowingOf(given: Narrowing | readonly ReviewCondition[]): Narrowing {
+  return Array.isArray(given) ? { review: given as readonly ReviewCondition[], unset: [] } : (given as Narrowing);
+}
+
+/** The `unset` key that picks a group's reports; left out when the request holds it already. */
+function unsetCondition(key: string, narrowing: Narrowing): Pick<FacetValue, 'unset'> {
+  return narrowing.unset.includes(key) ? {} : { unset: key };
+}
+
+function customFieldValue(field: string, key: string | number | null, count: number, narrowing: Narrowing): FacetValue {
+  if (key === null) return { value: null, count, ...unsetCondition(CUSTOM_FIELD_PREFIX + field, narrowing) };
   return { value: String(key), count, customFields: `${field}[eq]${conditionValue(String(key))}` };
 }
 

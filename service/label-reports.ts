@@ -24,6 +24,7 @@ import type { Limits } from '../schema/sense';
 import type { ReviewCondition } from '../schema/review-list';
 import type { ReportReviewState, SqlFragment } from '../db/review-state';
 import { reviewWhere } from './review-list';
+import { bothWhere, unsetWhere } from './unset-conditions';
 import { actorOf, requirePermission, type Caller } from './api-keys';
 import { changeReason } from './change-reason';
 import type { ReportWriter } from './report-writer';
@@ -86,12 +87,12 @@ export class LabelReportService {
    * The review list (GET /local/labelReports): the page `listJson` answers, narrowed by where the
    * caller company's review of each report stands, each report with that state.
    */
-  reviewListJson(caller: Caller, q: ListQuery, review: readonly ReviewCondition[]): Iterable<Buffer> {
-    return this.streamed(caller, q, review);
+  reviewListJson(caller: Caller, q: ListQuery, review: readonly ReviewCondition[], unset: readonly string[] = []): Iterable<Buffer> {
+    return this.streamed(caller, q, review, unset);
   }
 
-  private streamed(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] | null): Iterable<Buffer> {
-    const { ids, totalDocuments } = this.pageOf(caller, q, review === null ? null : reviewWhere(review, caller.companyId));
+  private streamed(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] | null, unset: readonly string[] = []): Iterable<Buffer> {
+    const { ids, totalDocuments } = this.pageOf(caller, q, review === null ? null : bothWhere(reviewWhere(review, caller.companyId), unsetWhere(unset)));
     const perChunk = q.output === 'minimal' ? MINIMAL_CHUNK : FULL_CHUNK;
     const elements = (from: number): object[] => {
       this.onRead('listChunk');

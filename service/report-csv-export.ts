@@ -13,6 +13,7 @@ import { requirePermission, type Caller } from './api-keys';
 import { InvalidInputError, NotFoundError } from '../model/errors';
 import { notFound } from './label-reports';
 import { reviewWhere } from './review-list';
+import { bothWhere, unsetWhere } from './unset-conditions';
 import type { ReviewCondition } from '../schema/review-list';
 import { readingsCsv, reportTableCsvHeader, reportTableCsvLine } from './report-csv';
 
@@ -48,10 +49,10 @@ export class ReportCsvExport {
    * apply. The matching ids are taken at one moment (only ids are held); each chunk of reports
    * is read when the consumer asks for it, and one removed before then is left out.
    */
-  table(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] = []): Iterable<string> {
+  table(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] = [], unset: readonly string[] = []): Iterable<string> {
     requirePermission(caller, 'labelReports:read');
     const compiled = this.data.reports.compile(q);
-    const narrow = reviewWhere(review, caller.companyId);
+    const narrow = bothWhere(reviewWhere(review, caller.companyId), unsetWhere(unset));
     const sql = narrow === null ? compiled : { ...compiled, where: `(${compiled.where}) AND (${narrow.sql})`, params: [...compiled.params, ...narrow.params] };
     // LIMIT -1: no limit in SQLite.
     const ids = this.data.read(() => this.data.reports.pageIds(caller.companyId, sql, -1, 0));

@@ -8,9 +8,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseListQuery, type ListQuery } from '../../query/list-query';
-import { facetsSchema, facetValueSchema, groupSchema, groupsSchema } from '../../schema/insights';
-import { REVIEW_CONDITIONS, type ReviewCondition } from '../../schema/review-list';
+import { facetsSchema, facetValueSchema, groupSchema, groupsSchema, insightsScreenSchema } from '../../schema/insights';
+import { REVIEW_CONDITIONS } from '../../schema/review-list';
 import { parseReviewConditions } from '../../service/review-list';
+import { parseUnsetConditions, UNSET_MKT, UNSET_START } from '../../service/unset-conditions';
+import type { Narrowing } from '../../service/insights';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
@@ -23,6 +25,9 @@ const FILTER_QUERY = {
   review: z
     .string()
     .describe(`As GET /local/labelReports: conditions on the company's review, comma separated, all of which must hold: ${REVIEW_CONDITIONS.join(', ')}. At most one decision.`),
+  unset: z
+    .string()
+    .describe(`As GET /local/labelReports: keys whose value the report does not have, comma separated: customFields.<custom field id>, ${UNSET_MKT}, ${UNSET_START}.`),
 };
 
 const FACETS_DOC: OperationDoc = {
@@ -56,14 +61,34 @@ const GROUPS_DOC: OperationDoc = {
   refusals: [400],
 };
 
-const FACETS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'keys', 'review'] };
-const GROUPS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'by', 'zone', 'review'] };
+const SCREEN_DOC: OperationDoc = {
+  operationId: 'getInsightScreen',
+  summary: 'Every figure of the Insights screen for the reports the list query matches, read at once: the groups of a time bucket, of a split and of each figure’s ranges',
+  query: {
+    ...FILTER_QUERY,
+    time: z.string().describe('A time bucket as `by` of GET /local/insights/groups: created.day, created.week, created.month, startTime.day, startTime.week, startTime.month. Default created.month.'),
+    by: z.string().describe('The split, as `by` of GET /local/insights/groups. Default mode.'),
+    zone: z.string().describe('As GET /local/insights/groups. Default UTC.'),
+  },
+  responses: {
+    200: {
+      description: 'time, split and bins (bins.secondsOutOfRange, bins.degreeHours, bins.mkt), each what GET /local/insights/groups answers for it',
+      shape: shape('InsightScreen', insightsScreenSchema, [shape('InsightGroups', groupsSchema, [shape('InsightGroup', groupSchema)])]),
+    },
+  },
+  refusals: [400],
+};
+
+const FACETS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'keys', 'review', 'unset'] };
+const GROUPS_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'by', 'zone', 'review', 'unset'] };
+const SCREEN_CHECKS: RouteChecks = { permission: 'labelReports:read', query: ['filter', 'customFields', 'time', 'by', 'zone', 'review', 'unset'] };
 
 /** The list's query and review conditions from the route's declared parameters, parsed by the review list's own parsers. */
-function listQueryOf(request: FastifyRequest): { query: ListQuery; review: ReviewCondition[] } {
+function listQueryOf(request: FastifyRequest): { query: ListQuery; review: Narrowing } {
   const given = queryParametersOf(request);
   const query = parseListQuery({ filter: given.get('filter'), customFields: given.get('customFields') });
-  return { query, review: parseReviewConditions(given.get('review')) };
+  const review = parseReviewConditions(given.get('review'));
+  return { query, review: { review, unset: parseUnsetConditions(given.get('unset')) } };
 }
 
 export function insightsRoutes(service: Pick<ServedService, 'insights'>, options: { clients: ClientGate }) {
@@ -85,6 +110,13 @@ export function insightsRoutes(service: Pick<ServedService, 'insights'>, options
       const { query, review } = listQueryOf(request);
       const given = queryParametersOf(request);
       return answer(request, reply, () => service.insights.groups(caller, query, given.get('by'), given.get('zone'), review));
+    });
+
+    app.get('/local/insights/screen', { config: { openapi: SCREEN_DOC, checks: SCREEN_CHECKS } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const { query, review } = listQueryOf(request);
+      const given = queryParametersOf(request);
+      return answer(request, reply, () => service.insights.screen(caller, query, { time: given.get('time'), by: given.get('by'), zone: given.get('zone') }, review));
     });
   };
 }

@@ -40,6 +40,7 @@ import {
   reviewStateSchema,
 } from '../../schema/review-list';
 import { parseReviewConditions } from '../../service/review-list';
+import { parseUnsetConditions } from '../../service/unset-conditions';
 import { reasonFromHeader } from '../../service/change-reason';
 import { alertPreviewSchema } from '../../schema/review';
 
@@ -102,6 +103,7 @@ const REVIEW_LIST_DOC: OperationDoc = {
     review: z
       .string()
       .describe(`Conditions on the company's review, comma separated, all of which must hold: ${REVIEW_CONDITIONS.join(', ')}. At most one decision.`),
+    unset: z.string().describe('Keys whose value the report does not have, comma separated, all of which must be unset: customFields.<custom field id> (no text or number of it), calculatedSenseData.analysedValues.temperature.meanKineticTemperature (no MKT: no readings yet), calculatedSenseData.startTime (not started). The filter grammar compares values, so it cannot say these.'),
   },
   responses: { 200: { description: 'The page, and how many reports match in all', shape: [REVIEW_NORMAL_PAGE, REVIEW_PAGE] } },
   refusals: [400],
@@ -149,7 +151,7 @@ const PREVIEW_DOC: OperationDoc = {
 };
 
 const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_PARAMETERS };
-const REVIEW_LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: [...LIST_PARAMETERS, 'review'] };
+const REVIEW_LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: [...LIST_PARAMETERS, 'review', 'unset'] };
 const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
 
@@ -171,9 +173,10 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports'>, optio
     app.get('/local/labelReports', { config: { openapi: REVIEW_LIST_DOC, checks: REVIEW_LIST_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
       // The list's own parameters are judged first, in the order /v2 judges them; review last.
-      const query = parseListQuery(request.query as RawQuery, [...AUTH_QUERY_PARAMETERS, 'review']);
+      const query = parseListQuery(request.query as RawQuery, [...AUTH_QUERY_PARAMETERS, 'review', 'unset']);
       const review = parseReviewConditions(queryParametersOf(request).get('review'));
-      const page = await clients.run(request, () => service.reports.reviewListJson(caller, query, review));
+      const unset = parseUnsetConditions(queryParametersOf(request).get('unset'));
+      const page = await clients.run(request, () => service.reports.reviewListJson(caller, query, review, unset));
       if (page === CLIENT_GONE) return clients.abandon(request, reply);
       const chunks = clients.stream(request, page);
       return reply.type('application/json; charset=utf-8').send(Readable.from(chunks, { highWaterMark: 1 }));

@@ -35,6 +35,7 @@ import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 import { parseReviewConditions } from '../../service/review-list';
+import { parseUnsetConditions } from '../../service/unset-conditions';
 
 const reportId = z.string().describe('The report id (a UUID in practice); any text is looked up as given.');
 const params = { id: reportId };
@@ -107,6 +108,7 @@ const LIST_CSV_DOC: OperationDoc = {
     order: z.string().describe('As GET /v2/labelReports'),
     customFields: z.string().describe('As GET /v2/labelReports'),
     review: z.string().describe('As GET /local/labelReports'),
+    unset: z.string().describe('As GET /local/labelReports'),
   },
   responses: { 200: { description: 'id, reference, labelUid, labelName, status, alertLevel, alert, created, updated, flag, archived, ownerCompany', shape: csvText, mediaType: 'text/csv' } },
   refusals: [400],
@@ -127,7 +129,7 @@ const READ: RouteChecks = { permission: 'labelReports:read', visible: 'report', 
 const UPDATE: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
 const READINGS_CSV: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: ['range'] };
 /** The CSV of the list takes the list's query; its paging and output do not apply, but are not refused. */
-const LIST_CSV: RouteChecks = { permission: 'labelReports:read', query: [...LIST_PARAMETERS, 'review'] };
+const LIST_CSV: RouteChecks = { permission: 'labelReports:read', query: [...LIST_PARAMETERS, 'review', 'unset'] };
 const READ_WORDS: RouteChecks = { permission: 'labelReports:read', query: [] };
 
 type WithId = { Params: { id: string } };
@@ -206,9 +208,10 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
 
     app.get('/local/labelReports.csv', { config: { openapi: LIST_CSV_DOC, checks: LIST_CSV } }, async (request, reply) => {
       const caller = callerOf(request);
-      const query = parseListQuery(request.query as RawQuery, [...AUTH_QUERY_PARAMETERS, 'review']);
+      const query = parseListQuery(request.query as RawQuery, [...AUTH_QUERY_PARAMETERS, 'review', 'unset']);
       const review = parseReviewConditions(queryParametersOf(request).get('review'));
-      const text = await clients.run(request, () => service.csv.table(caller, query, review));
+      const unset = parseUnsetConditions(queryParametersOf(request).get('unset'));
+      const text = await clients.run(request, () => service.csv.table(caller, query, review, unset));
       if (text === CLIENT_GONE) return clients.abandon(request, reply);
       return sendCsv(request, reply, text, 'label-reports.csv');
     });

@@ -90,13 +90,13 @@ export interface ApiClient {
   /** The shared request path, for the typed calls kept beside this file (review-client.ts). */
   request(method: string, path: string, init?: RequestOptions): Promise<unknown>;
   /** Every report the list query matches, as CSV (all pages, not one). */
-  reportsCsv(params: ListParams & { review?: string }, signal?: AbortSignal): Promise<Blob>;
+  reportsCsv(params: ListParams & { review?: string; unset?: string }, signal?: AbortSignal): Promise<Blob>;
   /** The custom field ids in use among the reports the key sees, with the kind of their values. */
   customFields(signal?: AbortSignal): Promise<CustomFieldUsage[]>;
   /** Companies by id and name, to show names where the API gives ids. */
   companies(signal?: AbortSignal): Promise<CompanyName[]>;
   /** With `review` (even ''): the review list, GET /local/labelReports, each row with its review state. */
-  listReports(params: ListParams & { output: 'minimal'; review: string }, signal?: AbortSignal): Promise<Page<ReviewMinimalReport>>;
+  listReports(params: ListParams & { output: 'minimal'; review: string; unset?: string }, signal?: AbortSignal): Promise<Page<ReviewMinimalReport>>;
   listReports(params: ListParams & { output: 'minimal' }, signal?: AbortSignal): Promise<Page<MinimalLabelReport>>;
   listReports(params: ListParams & { output?: 'normal' }, signal?: AbortSignal): Promise<Page<ListedLabelReport>>;
   getReport(id: string, signal?: AbortSignal): Promise<LabelReport>;
@@ -223,21 +223,23 @@ export function createApiClient(options: ClientOptions): ApiClient {
   const client = {
     baseUrl,
     request,
-    async listReports(params: ListParams & { output?: Output; review?: string }, signal?: AbortSignal) {
+    async listReports(params: ListParams & { output?: Output; review?: string; unset?: string }, signal?: AbortSignal) {
       const query = listQuery(params);
       if (params.output) query.output = params.output;
       if (params.review !== undefined) {
         if (params.review) query.review = params.review;
+        if (params.unset) query.unset = params.unset;
         const body = await request('GET', '/local/labelReports', { query, signal });
         return params.output === 'minimal' ? parse(reviewMinimalPageSchema, body, 'a report list') : parse(reviewListedPageSchema, body, 'a report list');
       }
       const body = await request('GET', '/v2/labelReports', { query, signal });
       return params.output === 'minimal' ? parse(minimalPage, body, 'a report list') : parse(normalPage, body, 'a report list');
     },
-    async reportsCsv(params: ListParams & { review?: string }, signal?: AbortSignal) {
+    async reportsCsv(params: ListParams & { review?: string; unset?: string }, signal?: AbortSignal) {
       const url = new URL(`${baseUrl}/local/labelReports.csv`);
       for (const [k, v] of Object.entries(listQuery(params))) url.searchParams.set(k, v);
       if (params.review) url.searchParams.set('review', params.review);
+      if (params.unset) url.searchParams.set('unset', params.unset);
       let response: Response;
       try {
         response = await doFetch(url, { headers: { 'x-api-key': options.apiKey, accept: 'text/csv' }, signal, cache: 'no-store' });

@@ -28,8 +28,8 @@ export function CsvDownload() {
     setBusy(true);
     setProblem(null);
     try {
-      const { order, filter, customFields, review } = toApiParams(stores.list.getState().query);
-      const blob = await client.reportsCsv({ order, filter, customFields, review });
+      const { order, filter, customFields, review, unset } = toApiParams(stores.list.getState().query);
+      const blob = await client.reportsCsv({ order, filter, customFields, review, unset });
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;

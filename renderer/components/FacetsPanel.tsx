@@ -133,7 +133,7 @@ export function FacetsPanel() {
     if (!client) return;
     const abort = new AbortController();
     insightsClient(client)
-      .facets({ filter: params.filter, customFields: params.customFields, review: params.review, keys }, abort.signal)
+      .facets({ filter: params.filter, customFields: params.customFields, review: params.review, unset: params.unset, keys }, abort.signal)
       .then((answer) => {
         setFacets(answer);
         setError(null);
@@ -142,7 +142,7 @@ export function FacetsPanel() {
         if (!abort.signal.aborted) setError(errorMessage(err));
       });
     return () => abort.abort();
-  }, [client, params.filter, params.customFields, params.review, keys, total]);
+  }, [client, params.filter, params.customFields, params.review, params.unset, keys, total]);
 
   const filters = query.filters;
   return (

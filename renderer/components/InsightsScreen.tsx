@@ -85,8 +85,17 @@ function openBrowser(patch: Partial<ListFilters>): void {
   stores.ui.getState().setView('reports');
 }
 
-/** The filter a split value's bar sets: its facet's, kept when it is in force already. */
-function splitFilters(filters: ListFilters, by: string, value: Group['value']): Partial<ListFilters> | null {
+/**
+ * The range chip of a group no value condition picks (a custom field not set, no MKT, not
+ * started): its `unset` key, which the /local list reads.
+ */
+export function unsetRange(group: Pick<Group, 'unset'>, label: string): RangeFilter | null {
+  return group.unset === undefined ? null : { label, filter: `${group.unset}[unset]` };
+}
+
+/** The filter a split value's bar sets: its facet's, kept when it is in force already; a value not set, as a range chip. */
+function splitFilters(filters: ListFilters, by: string, value: Group['value'], group?: Pick<Group, 'unset'>): Partial<ListFilters> | null {
+  if (value === null && group?.unset !== undefined) return rangePatch(filters, unsetRange(group, `${facetTitle(by)}: not set`)!);
   if (facetActive(filters, by, value)) return {};
   return facetPatch(filters, by, value);
 }
@@ -110,6 +119,7 @@ function BarChart({
   onBar,
   openable,
   note,
+  onNote,
 }: {
   id: string;
   title: string;
@@ -124,6 +134,8 @@ function BarChart({
   openable?: boolean[];
   /** Words under the title. */
   note?: string;
+  /** Opens the reports the note counts; absent, the note is words only. */
+  onNote?: () => void;
 }) {
   const opens = (i: number) => onBar !== undefined && values[i] > 0 && (openable?.[i] ?? true);
   const [canvas, setCanvas] = useState<HTMLCanvasElement | null>(null);
@@ -158,7 +170,15 @@ function BarChart({
     <figure className="insights__chart" data-chart={id}>
       <figcaption>
         {title}
-        {note && <span className="insights__note"> {note}</span>}
+        {note && !onNote && <span className="insights__note"> {note}</span>}
+        {note && onNote && (
+          <>
+            {' '}
+            <button type="button" className="insights__note link" data-note={id} onClick={onNote}>
+              {note}
+            </button>
+          </>
+        )}
       </figcaption>
       <div className="insights__canvas">
         <canvas ref={setCanvas} role="img" aria-label={`${title}: ${labels.map((l, i) => `${l} ${values[i]}`).join('; ')}`} />
@@ -232,36 +252,27 @@ export function InsightsScreen() {
   const [timeField, setTimeField] = useState<TimeField>('created');
   const [by, setBy] = useState('mode');
   const [minReports, setMinReports] = useState(5);
-  const [time, setTime] = useState<Groups | null>(null);
-  const [split, setSplit] = useState<Groups | null>(null);
-  const [bins, setBins] = useState<Groups[] | null>(null);
+  const [data, setData] = useState<Data | null>(null);
   const [error, setError] = useState<string | null>(null);
   const params = toApiParams(query);
   const filters = query.filters;
-  const data: Data | null = time && split && bins ? { time, split, bins } : null;
 
-  // One request per chart's question, asked again only when its own question changes: a new
-  // split leaves the time and distribution charts as they are.
-  const useGroups = <T,>(ask: (groups: (by: string, signal: AbortSignal) => Promise<Groups>, signal: AbortSignal) => Promise<T>, set: (value: T | null) => void, deps: unknown[]) =>
-    useEffect(() => {
-      if (!client) return;
-      const abort = new AbortController();
-      const insights = insightsClient(client);
-      const base = { filter: params.filter, customFields: params.customFields, review: params.review, zone: LOCAL_ZONE };
-      set(null);
-      ask((groupBy, signal) => insights.groups({ ...base, by: groupBy }, signal), abort.signal)
-        .then((value) => {
-          set(value);
-          setError(null);
-        })
-        .catch((err: unknown) => {
-          if (!abort.signal.aborted) setError(errorMessage(err));
-        });
-      return () => abort.abort();
-    }, [client, params.filter, params.customFields, params.review, ...deps]);
-  useGroups((groups, signal) => groups(`${timeField}.${period}`, signal), setTime, [timeField, period]);
-  useGroups((groups, signal) => groups(by, signal), setSplit, [by]);
-  useGroups((groups, signal) => Promise.all(DISTRIBUTIONS.map((d) => groups(d.by, signal))), setBins, []);
+  // One request for every chart: the service reads the matches once for all of them.
+  useEffect(() => {
+    if (!client) return;
+    const abort = new AbortController();
+    setData(null);
+    insightsClient(client)
+      .screen({ filter: params.filter, customFields: params.customFields, review: params.review, unset: params.unset, zone: LOCAL_ZONE, time: `${timeField}.${period}`, by }, abort.signal)
+      .then((figures) => {
+        setData({ time: figures.time, split: figures.split, bins: figures.bins });
+        setError(null);
+      })
+      .catch((err: unknown) => {
+        if (!abort.signal.aborted) setError(errorMessage(err));
+      });
+    return () => abort.abort();
+  }, [client, params.filter, params.customFields, params.review, params.unset, timeField, period, by]);
 
   const splitName = (g: Group) => facetValueLabel(by, g);
   const worst = useMemo(() => (data ? worstTen(data.split.groups, minReports) : []), [data, minReports]);
@@ -274,7 +285,7 @@ export function InsightsScreen() {
     ...fields.map((f) => [CUSTOM_FIELD_PREFIX + f.customFieldId, `Custom field: ${f.customFieldId}`]),
   ];
   const openSplit = (g: Group) => {
-    const patch = splitFilters(filters, by, g.value);
+    const patch = splitFilters(filters, by, g.value, g);
     if (patch) openBrowser(patch);
   };
   const openTime = (g: Group) => {
@@ -282,7 +293,7 @@ export function InsightsScreen() {
       const patch = bucketFilters(g, filters);
       if (patch) openBrowser(patch);
     } else {
-      const range = startBucketRange(g, period);
+      const range = g.value === null ? unsetRange(g, 'Not started yet') : startBucketRange(g, period);
       if (range) openBrowser(rangePatch(filters, range));
     }
   };
@@ -339,7 +350,7 @@ export function InsightsScreen() {
             share={data.time.groups.map((g) => percent(g.reportsWithExcursions, g.count))}
             colour={COLOURS.reports}
             onBar={(i) => openTime(data.time.groups[i])}
-            openable={data.time.groups.map((g) => g.value !== null)}
+            openable={data.time.groups.map((g) => g.value !== null || (timeField === 'startTime' && g.unset !== undefined))}
           />
           <BarChart
             id="split"
@@ -349,7 +360,7 @@ export function InsightsScreen() {
             share={data.split.groups.map((g) => percent(g.reportsWithExcursions, g.count))}
             colour={COLOURS.reports}
             onBar={(i) => openSplit(data.split.groups[i])}
-            openable={data.split.groups.map((g) => splitFilters(filters, by, g.value) !== null)}
+            openable={data.split.groups.map((g) => splitFilters(filters, by, g.value, g) !== null)}
           />
           <TableView
             table={groupsTable(`Ten worst by excursion rate, at least ${minReports} reports`, facetTitle(by), worst, (g) => splitName(g as Group))}
@@ -357,13 +368,16 @@ export function InsightsScreen() {
           />
           <div className="insights__row">
             {DISTRIBUTIONS.map((d, i) => {
-              const outside = data.bins[i].groups.find((g) => g.value === null)?.count ?? 0;
+              const none = data.bins[i].groups.find((g) => g.value === null);
+              const outside = none?.count ?? 0;
+              const noneRange = none ? unsetRange(none, `${d.title}: none (no readings yet)`) : null;
               return (
                 <BarChart
                   key={d.title}
                   id={`distribution-${i}`}
                   title={d.title}
                   note={outside > 0 ? `(${outside.toLocaleString()} without one: no readings yet)` : undefined}
+                  onNote={noneRange ? () => openBrowser(rangePatch(filters, noneRange)) : undefined}
                   labels={d.bins.map((b) => b.label)}
                   values={counts[i]}
                   colour={COLOURS.bins}

@@ -32,7 +32,11 @@ export type SearchField = (typeof SEARCH_FIELDS)[number];
 export interface RangeFilter {
   /** What the chip says: "Time out of range: 1–6 h". */
   label: string;
-  /** `key[op]number` conditions, comma separated, on RANGE_KEYS. */
+  /**
+   * `key[op]number` conditions, comma separated, on RANGE_KEYS; or `key[unset]` for reports
+   * without the value (a custom field not set, no MKT, not started), sent as the /local list's
+   * `unset`, which /v2's grammar cannot say.
+   */
   filter: string;
 }
 
@@ -46,9 +50,24 @@ export const RANGE_KEYS = [
 
 const RANGE_CONDITION = new RegExp(`^(?:${RANGE_KEYS.map((k) => k.replaceAll('.', '\\.')).join('|')})\\[(?:eq|gt|gte|lt|lte)\\]-?\\d+(?:\\.\\d+)?$`);
 
+const UNSET_CONDITION = /^(?:customFields\.[A-Za-z0-9_.-]+|calculatedSenseData\.analysedValues\.temperature\.meanKineticTemperature|calculatedSenseData\.startTime)\[unset\]$/;
+
 /** Whether `filter` is conditions a RangeFilter may hold; anything else is not sent. */
 export function isRangeFilter(filter: string): boolean {
-  return filter !== '' && filter.split(',').every((c) => RANGE_CONDITION.test(c));
+  return filter !== '' && filter.split(',').every((c) => RANGE_CONDITION.test(c) || UNSET_CONDITION.test(c));
+}
+
+/** The range chips' conditions as the list's `filter` conditions and its `unset` keys. */
+function rangeParams(ranges: readonly RangeFilter[]): { filter: string[]; unset: string[] } {
+  const filter: string[] = [];
+  const unset: string[] = [];
+  for (const c of ranges.flatMap((r) => r.filter.split(','))) {
+    if (UNSET_CONDITION.test(c)) {
+      const key = c.slice(0, -'[unset]'.length);
+      if (!unset.includes(key)) unset.push(key);
+    } else if (c !== '') filter.push(c);
+  }
+  return { filter, unset };
 }
 
 export interface ListFilters {
@@ -186,6 +205,8 @@ export interface ListApiParams {
   customFields?: string;
   /** The review list's own parameter; the /v2 list and the insights know none. */
   review?: string;
+  /** The /local list's keys without a value (range chips of a bar with no value condition). */
+  unset?: string;
 }
 
 /**
@@ -210,8 +231,10 @@ export function toApiParams(q: ListQuery): ListApiParams {
   const params: ListApiParams = { order: `${SORT_KEYS[q.sort.column]}[${q.sort.direction}]` };
   const review = reviewParam(q.filters);
   if (review !== undefined) params.review = review;
-  const filter = [buildFilter(filterConditions(q.filters)), ...q.filters.ranges.map((r) => r.filter)].filter((f) => f !== undefined && f !== '').join(',');
+  const ranges = rangeParams(q.filters.ranges);
+  const filter = [buildFilter(filterConditions(q.filters)), ...ranges.filter].filter((f) => f !== undefined && f !== '').join(',');
   if (filter !== '') params.filter = filter;
+  if (ranges.unset.length > 0) params.unset = ranges.unset.join(',');
   const customFields = buildCustomFieldsFilter(q.filters.customFields);
   if (customFields !== undefined) params.customFields = customFields;
   return params;

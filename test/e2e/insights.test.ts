@@ -2,8 +2,8 @@
  * Facets beside the filters and the Insights screen in real Chromium, against the real service
  * on demo data: each count is what the list then shows, a click adds and removes the filter, and
  * every bar of the Insights screen (time buckets, split values, the ranges of each figure, alert
- * levels, decisions) opens the browser filtered to exactly its reports, with and without the
- * browser's review and decision filters.
+ * levels, decisions, a custom field not set, the reports without an MKT) opens the browser
+ * filtered to exactly its reports, with and without the browser's review and decision filters.
  */
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -184,6 +184,40 @@ describe('the Insights screen', () => {
     await waitText(page.getByTestId('filter-chips'), `Started in ${last.bar}`);
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it('opens a custom field’s “(not set)” bar and the reports without an MKT on exactly their reports', async () => {
+    const zone = encodeURIComponent(await (async () => {
+      const probe = await openApp();
+      const z = await probe.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      await probe.context().close();
+      return z;
+    })());
+    const byCarrier = await api<Groups>(`/local/insights/groups?by=customFields.carrier&filter=isArchived[eq]false&zone=${zone}`);
+    const notSet = byCarrier.groups.find((g) => g.value === null)!;
+    expect(notSet.count).toBeGreaterThan(0);
+    const page = await openApp('?view=insights');
+    await page.locator('select[name=by]').selectOption('customFields.carrier');
+    await insightsReady(page);
+    await page.locator('[data-chart="split"] button[data-bar="(not set)"]').click();
+    await expect.poll(() => count(page)).toBe(notSet.count);
+    await waitText(page.getByTestId('filter-chips'), 'carrier: not set');
+
+    // The address carries the chip: a reload lists the same reports.
+    await page.reload();
+    await page.getByTestId('report-count').waitFor();
+    await expect.poll(() => count(page)).toBe(notSet.count);
+
+    const byMkt = await api<Groups>(`/local/insights/groups?by=bins.mkt&filter=isArchived[eq]false&zone=${zone}`);
+    const noMkt = byMkt.groups.find((g) => g.value === null)!;
+    expect(noMkt.count).toBeGreaterThan(0);
+    const fresh = await openApp('?view=insights');
+    await fresh.locator('[data-chart="distribution-2"] button[data-note]').click();
+    await expect.poll(() => count(fresh)).toBe(noMkt.count);
+    await waitText(fresh.getByTestId('filter-chips'), 'no readings yet');
+    expect(problems).toEqual([]);
+    await page.context().close();
+    await fresh.context().close();
   });
 
   it('with a review filter in force, counts what the browser lists, and each bar opens within it', async () => {

@@ -4,12 +4,15 @@
  * over the listed reports' figures, decisions the listed reports' reviews. Random reports
  * (owners, shares, flags, custom fields, created across DST changes, decisions), random filters
  * with and without the review list's `review` conditions, random group-bys (keys, custom fields,
- * time buckets, the ranges of a figure) and zones.
+ * time buckets, the ranges of a figure) and zones. The Insights screen's one request
+ * (/local/insights/screen) answers each of its parts as the groups do. A group or value without
+ * a list condition on values (a custom field not set, no MKT, not started) carries the `unset`
+ * key that makes the list answer exactly its reports.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { BundleReport } from '../../schema/bundle';
-import type { Facets, Group, Groups } from '../../schema/insights';
+import type { Facets, Group, Groups, InsightsScreenFigures } from '../../schema/insights';
 import { MODES, REPORT_TYPES, type LabelReport } from '../../schema/report';
 import { assertAsyncProperty } from '../support/property';
 import { api, makeReport, series, startTestService, T0, type TestService } from '../support/service-fixture';
@@ -17,6 +20,7 @@ import { api, makeReport, series, startTestService, T0, type TestService } from 
 const OWNERS = ['acme', 'acme', 'acme', 'nordic', 'other'] as const;
 const DECIDE = ['released', 'rejected', 'onHold'] as const;
 const FROM = Date.UTC(2025, 9, 20);
+const MKT = 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature';
 const SPAN = 200 * 86_400_000;
 
 const reportArb = fc.record({
@@ -73,6 +77,8 @@ const filterArb = fc.record({
   customFields: fc.subarray(['pallets[gte]2', 'carrier[neq]DHL'], { maxLength: 1 }),
   // The review list's conditions, as the browser's review and decision filters send them.
   review: fc.constantFrom('', '', 'awaitingReview', 'awaitingAcknowledgement', 'decision.released', 'decision.none', 'awaitingAcknowledgement,decision.onHold'),
+  // The /local list's `unset`, as the range chips of the browser send it.
+  unset: fc.constantFrom('', '', '', 'customFields.carrier', MKT, 'calculatedSenseData.startTime', `customFields.tags,${MKT}`),
 });
 
 const BYS = [
@@ -91,6 +97,8 @@ const BYS = [
   'bins.degreeHours',
   'bins.mkt',
 ];
+const SPLITS = ['mode', 'company.id', 'type', 'customFields.carrier', 'customFields.tags'];
+const TIMES = ['created.day', 'created.week', 'created.month', 'startTime.week', 'startTime.month'];
 const ZONES = ['UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/New_York', 'Australia/Lord_Howe'];
 
 const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined && p !== '').join(',');
@@ -101,8 +109,8 @@ const qs = (params: Record<string, string>) =>
     .join('&');
 
 /** The review list (the /v2 list when `review` is empty) for the filter. */
-async function listed(svc: TestService, filter: string, customFields: string, review = ''): Promise<{ total: number; reports: LabelReport[] }> {
-  const res = await api(svc, `/local/labelReports?${qs({ filter, customFields, review, pageSize: '1000' })}`);
+async function listed(svc: TestService, filter: string, customFields: string, review = '', unset = ''): Promise<{ total: number; reports: LabelReport[] }> {
+  const res = await api(svc, `/local/labelReports?${qs({ filter, customFields, review, unset, pageSize: '1000' })}`);
   expect(res.status).toBe(200);
   return { total: res.body.totalDocuments, reports: res.body.data };
 }
@@ -144,12 +152,22 @@ function expectFigures(group: Group, reports: LabelReport[], decisions: Map<stri
   }
 }
 
+/** The same groups with the same figures; sums of reals may differ in their last bits, as they are added in another order. */
+function expectSameGroups(actual: Groups, expected: Groups): void {
+  const exact = (g: Group) => ({ ...g, degreeHours: 0, mkt: { mean: g.mkt.mean === null, max: g.mkt.max } });
+  expect({ ...actual, groups: actual.groups.map(exact) }).toEqual({ ...expected, groups: expected.groups.map(exact) });
+  actual.groups.forEach((g, i) => {
+    expect(g.degreeHours).toBeCloseTo(expected.groups[i].degreeHours, 6);
+    if (g.mkt.mean !== null) expect(g.mkt.mean).toBeCloseTo(expected.groups[i].mkt.mean!, 6);
+  });
+}
+
 describe('insights agree with the list', () => {
   test('facet counts and group figures equal the list answers for each value’s conditions', async () => {
     await assertAsyncProperty(
       fc.asyncProperty(
         fc.array(reportArb, { minLength: 5, maxLength: 30 }),
-        fc.array(fc.record({ where: filterArb, by: fc.constantFrom(...BYS), zone: fc.constantFrom(...ZONES) }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.record({ where: filterArb, by: fc.constantFrom(...BYS), zone: fc.constantFrom(...ZONES), time: fc.constantFrom(...TIMES), split: fc.constantFrom(...SPLITS) }), { minLength: 1, maxLength: 3 }),
         async (drawn, asks) => {
           const svc = await startTestService(bundleOf(drawn));
           try {
@@ -164,20 +182,25 @@ describe('insights agree with the list', () => {
               const filter = ask.where.filter.join(',');
               const customFields = ask.where.customFields.join(',');
               const review = ask.where.review;
-              const all = await listed(svc, filter, customFields, review);
-              if (review === '') expect(all.total).toBe((await api(svc, `/v2/labelReports?${qs({ filter, customFields, pageSize: '1' })}`)).body.totalDocuments);
+              const unset = ask.where.unset;
+              const all = await listed(svc, filter, customFields, review, unset);
+              if (review === '' && unset === '') expect(all.total).toBe((await api(svc, `/v2/labelReports?${qs({ filter, customFields, pageSize: '1' })}`)).body.totalDocuments);
               const decisions = await decisionsOf(svc, all.reports);
 
               const keys = 'status,alert.level,mode,type,company.id,hasFlag,isArchived,decision,customFields.carrier,customFields.pallets,customFields.tags';
-              const facetsRes = await api(svc, `/local/insights/facets?${qs({ filter, customFields, review, keys })}`);
+              const facetsRes = await api(svc, `/local/insights/facets?${qs({ filter, customFields, review, unset, keys })}`);
               expect(facetsRes.status).toBe(200);
               const facets = facetsRes.body as Facets;
               expect(facets.totalDocuments).toBe(all.total);
               for (const [key, values] of Object.entries(facets.facets)) {
                 if (!key.startsWith('customFields.')) expect(sum(values.map((v) => v.count))).toBe(all.total);
                 for (const v of values) {
-                  if (v.filter !== undefined || v.customFields !== undefined || v.review !== undefined) {
-                    const one = await listed(svc, join(filter, v.filter), join(customFields, v.customFields), join(review, v.review));
+                  if (key.startsWith('customFields.') && v.value === null) {
+                    // A custom field's absence: the listed reports without it.
+                    expect(v.count).toBe(all.reports.filter((r) => !hasTypedElement(r, key.slice('customFields.'.length))).length);
+                  }
+                  if (v.filter !== undefined || v.customFields !== undefined || v.review !== undefined || v.unset !== undefined) {
+                    const one = await listed(svc, join(filter, v.filter), join(customFields, v.customFields), join(review, v.review), join(unset, v.unset));
                     expect(v.count, `${key} ${String(v.value)}`).toBe(one.total);
                     if (key === 'decision') expect(v.count).toBe([...decisions.values()].filter((d) => d === v.value).length);
                   } else if (key === 'decision') {
@@ -186,14 +209,15 @@ describe('insights agree with the list', () => {
                     expect(v.count).toBe(all.total);
                     expect(v.count).toBe([...decisions.values()].filter((d) => d === v.value).length);
                   } else {
-                    // A custom field's absence: no list condition says it, so count the listed reports.
+                    // The request's own unset key: the value's reports are all of them.
                     expect(v.value).toBe(null);
-                    expect(v.count).toBe(all.reports.filter((r) => !hasTypedElement(r, key.slice('customFields.'.length))).length);
+                    expect(unset.split(',')).toContain(key);
+                    expect(v.count).toBe(all.total);
                   }
                 }
               }
 
-              const groupsRes = await api(svc, `/local/insights/groups?${qs({ filter, customFields, review, by: ask.by, zone: ask.zone })}`);
+              const groupsRes = await api(svc, `/local/insights/groups?${qs({ filter, customFields, review, unset, by: ask.by, zone: ask.zone })}`);
               expect(groupsRes.status).toBe(200);
               const groups = groupsRes.body as Groups;
               expect(groups.total).toBe(all.total);
@@ -202,16 +226,43 @@ describe('insights agree with the list', () => {
               if (!ask.by.startsWith('customFields.')) expect(sum(groups.groups.map((g) => g.count))).toBe(all.total);
               for (const g of groups.groups) {
                 let reports: LabelReport[];
-                if (g.filter !== undefined || g.customFields !== undefined) {
-                  const one = await listed(svc, join(filter, g.filter), join(customFields, g.customFields), review);
+                if (g.filter !== undefined || g.customFields !== undefined || g.unset !== undefined) {
+                  const one = await listed(svc, join(filter, g.filter), join(customFields, g.customFields), review, join(unset, g.unset));
                   expect(g.count).toBe(one.total);
                   reports = one.reports;
                 } else if (ask.by.startsWith('bins.')) {
-                  // In no range: only a report without an MKT can be.
+                  // In no range: only a report without an MKT can be, and the request asked for those.
                   expect(ask.by).toBe('bins.mkt');
+                  expect(unset.split(',')).toContain(MKT);
                   reports = all.reports.filter((r) => r.calculatedSenseData.analysedValues.temperature.meanKineticTemperature == null);
-                } else reports = all.reports.filter((r) => !hasTypedElement(r, ask.by.slice('customFields.'.length)));
+                } else if (ask.by.startsWith('startTime.')) {
+                  expect(unset.split(',')).toContain('calculatedSenseData.startTime');
+                  reports = all.reports.filter((r) => r.calculatedSenseData.startTime == null);
+                } else {
+                  expect(unset.split(',')).toContain(ask.by);
+                  reports = all.reports.filter((r) => !hasTypedElement(r, ask.by.slice('customFields.'.length)));
+                }
+                if (g.value === null && ask.by.startsWith('customFields.')) {
+                  expect(reports.map((r) => r.id)).toEqual(all.reports.filter((r) => !hasTypedElement(r, ask.by.slice('customFields.'.length))).map((r) => r.id));
+                }
                 expectFigures(g, reports, decisions);
+              }
+
+              // The screen's one request: each part as the groups answer it for the same question.
+              const screenRes = await api(svc, `/local/insights/screen?${qs({ filter, customFields, review, unset, time: ask.time, by: ask.split, zone: ask.zone })}`);
+              expect(screenRes.status).toBe(200);
+              const screen = screenRes.body as InsightsScreenFigures;
+              expect(screen.total).toBe(all.total);
+              expect(screen.zone).toBe(ask.zone);
+              const parts: [Groups, string][] = [
+                [screen.time, ask.time],
+                [screen.split, ask.split],
+                ...(['bins.secondsOutOfRange', 'bins.degreeHours', 'bins.mkt'] as const).map((by, i): [Groups, string] => [screen.bins[i], by]),
+              ];
+              for (const [part, by] of parts) {
+                const res = await api(svc, `/local/insights/groups?${qs({ filter, customFields, review, unset, by, zone: ask.zone })}`);
+                expect(res.status).toBe(200);
+                expectSameGroups(part, res.body as Groups);
               }
             }
           } finally {

@@ -209,3 +209,72 @@ describe('the OpenAPI document', () => {
     }
   });
 });
+
+describe('unset: the groups no value condition picks', () => {
+  const MKT = 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature';
+  let own: TestService;
+  beforeAll(async () => {
+    own = await startTestService([
+      makeReport('m1', { customFields: [{ customFieldId: 'carrier', value: 'DHL' }] }),
+      makeReport('m2', { customFields: [{ customFieldId: 'carrier', value: [] }, { customFieldId: 'pallets', value: 3 }] }),
+      makeReport('m3', { numberOfTaps: 0, reportedSenseData: { datapoints: [] } }),
+      makeReport('m4', { numberOfTaps: 0, reportedSenseData: { datapoints: [] }, customFields: [{ customFieldId: 'carrier', value: 'UPS' }] }),
+    ]);
+  });
+  afterAll(() => own.stop());
+  const get = async (path: string) => {
+    const res = await api(own, path);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+  const listedIds = async (query: string) => ((await get(`/local/labelReports?${query}`)).data as { id: string }[]).map((r) => r.id).sort();
+
+  test('a custom field not set and no MKT carry the unset key that lists exactly their reports', async () => {
+    const byCarrier = (await get('/local/insights/groups?by=customFields.carrier')) as Groups;
+    const notSet = byCarrier.groups.find((g) => g.value === null)!;
+    expect(notSet).toMatchObject({ count: 2, unset: 'customFields.carrier' });
+    expect(await listedIds(`unset=${notSet.unset}`)).toEqual(['m2', 'm3']);
+
+    const byMkt = (await get('/local/insights/groups?by=bins.mkt')) as Groups;
+    const noMkt = byMkt.groups.find((g) => g.value === null)!;
+    expect(noMkt).toMatchObject({ count: 2, unset: MKT });
+    expect(await listedIds(`unset=${MKT}`)).toEqual(['m3', 'm4']);
+    expect(await listedIds(`unset=${MKT},customFields.carrier`)).toEqual(['m3']);
+    expect((await get(`/local/labelReports?unset=${MKT}&filter=id[eq]m4`)).totalDocuments).toBe(1);
+
+    const f = (await get('/local/insights/facets?keys=customFields.carrier')) as Facets;
+    expect(f.facets['customFields.carrier'].find((v) => v.value === null)).toEqual({ value: null, count: 2, unset: 'customFields.carrier' });
+    // Asked already: the value's reports are all the matches, and it says no condition.
+    const within = (await get('/local/insights/facets?keys=customFields.carrier&unset=customFields.carrier')) as Facets;
+    expect(within).toEqual({ totalDocuments: 2, facets: { 'customFields.carrier': [{ value: null, count: 2 }] } });
+    const csv = await api(own, `/local/labelReports.csv?unset=${MKT}`);
+    expect(csv.status).toBe(200);
+    expect(String(csv.body).trim().split(/\r?\n/)).toHaveLength(3);
+  });
+
+  test('the screen answers its parts as the groups do, in one request', async () => {
+    const screen = await get(`/local/insights/screen?time=created.month&by=customFields.carrier&zone=Europe/Berlin&unset=${MKT}`);
+    for (const [part, by] of [
+      [screen.time, 'created.month'],
+      [screen.split, 'customFields.carrier'],
+      [screen.bins[2], 'bins.mkt'],
+    ] as const) {
+      expect(part).toEqual(await get(`/local/insights/groups?by=${by}&zone=Europe/Berlin&unset=${MKT}`));
+    }
+    expect(screen.total).toBe(2);
+  });
+
+  test('unset is refused in words where it names nothing it can say, and /v2 does not know it', async () => {
+    for (const path of ['/local/labelReports', '/local/insights/facets', '/local/insights/groups', '/local/insights/screen', '/local/labelReports.csv']) {
+      for (const unset of ['status', 'customFields.', `${MKT},${MKT}`]) {
+        const res = await api(own, `${path}?unset=${unset}`);
+        expect(res.status, path).toBe(400);
+        expect(res.body.code, path).toBe('INVALID_UNSET');
+      }
+    }
+    const v2 = await api(own, `/v2/labelReports?unset=${MKT}`);
+    expect(v2.status).toBe(400);
+    expect(v2.body.code).toBe('UNKNOWN_PARAMETER');
+    for (const time of ['mode', 'nope', 'created.year', 'created.month.x']) expect((await api(own, `/local/insights/screen?time=${time}`)).body.code).toBe('INVALID_TIME');
+  });
+});

@@ -82,6 +82,7 @@ describe('the document', () => {
       '/local/info': ['get'],
       '/local/insights/facets': ['get'],
       '/local/insights/groups': ['get'],
+      '/local/insights/screen': ['get'],
       '/local/session': ['get'],
       '/local/apiKeys': ['get', 'post'],
       '/local/apiKeys/{id}': ['delete'],

@@ -5,6 +5,7 @@ import {
   defaultQuery,
   filterChips,
   filterConditions,
+  isRangeFilter,
   localDayStart,
   toApiParams,
   toggleSort,
@@ -146,5 +147,32 @@ describe('filter chips', () => {
     const pallets = chips.find((c) => c.label === 'pallets ≥ 10')!;
     expect(pallets.remove.customFields).toEqual([filters.customFields[1], filters.customFields[2]]);
     expect(chips.find((c) => c.id === 'archived')!.remove).toEqual({ archived: 'no' });
+  });
+});
+
+describe('range chips of a value not set', () => {
+  const MKT = 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature';
+  it('send their keys as unset, and their value ranges as filter conditions', () => {
+    const q = defaultQuery();
+    q.filters = {
+      ...anyArchived(),
+      ranges: [
+        { label: 'carrier: not set', filter: 'customFields.carrier[unset]' },
+        { label: 'Time out of range: 1–6 h', filter: 'calculatedSenseData.durationOfViolations.all[gt]3600,calculatedSenseData.durationOfViolations.all[lte]21600' },
+        { label: 'Mean kinetic temperature: none (no readings yet)', filter: `${MKT}[unset]` },
+      ],
+    };
+    const params = toApiParams(q);
+    expect(params.unset).toBe(`customFields.carrier,${MKT}`);
+    expect(params.filter).toBe('calculatedSenseData.durationOfViolations.all[gt]3600,calculatedSenseData.durationOfViolations.all[lte]21600');
+    expect(toApiParams(defaultQuery()).unset).toBeUndefined();
+  });
+
+  it('are range conditions the address may carry; other keys are not', () => {
+    expect(isRangeFilter('customFields.carrier[unset]')).toBe(true);
+    expect(isRangeFilter(`${MKT}[unset]`)).toBe(true);
+    expect(isRangeFilter('calculatedSenseData.startTime[unset]')).toBe(true);
+    expect(isRangeFilter('status[unset]')).toBe(false);
+    expect(isRangeFilter('customFields.[unset]')).toBe(false);
   });
 });
