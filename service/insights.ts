@@ -36,7 +36,8 @@ import type { SqlFilter } from '../db/report-store';
 import { requirePermission, type Caller } from './api-keys';
 import { bucketBounds, checkZone, offsetSegments } from './insights-zone';
 import { reviewWhere } from './review-list';
-import { bothWhere, UNSET_MKT, UNSET_START, unsetWhere } from './unset-conditions';
+import { bothWhere, unsetWhere } from '../db/unset-where';
+import { UNSET_MKT, UNSET_START } from '../query/unset-keys';
 
 const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
 const KEYS_HINT = `known are ${FACET_KEYS.join(', ')} and customFields.<custom field id>`;

@@ -24,7 +24,7 @@ import type { Limits } from '../schema/sense';
 import type { ReviewCondition } from '../schema/review-list';
 import type { ReportReviewState, SqlFragment } from '../db/review-state';
 import { reviewWhere } from './review-list';
-import { bothWhere, unsetWhere } from './unset-conditions';
+import { bothWhere, unsetWhere } from '../db/unset-where';
 import { actorOf, requirePermission, type Caller } from './api-keys';
 import { changeReason } from './change-reason';
 import type { ReportWriter } from './report-writer';

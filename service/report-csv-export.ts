@@ -13,7 +13,7 @@ import { requirePermission, type Caller } from './api-keys';
 import { InvalidInputError, NotFoundError } from '../model/errors';
 import { notFound } from './label-reports';
 import { reviewWhere } from './review-list';
-import { bothWhere, unsetWhere } from './unset-conditions';
+import { bothWhere, unsetWhere } from '../db/unset-where';
 import type { ReviewCondition } from '../schema/review-list';
 import { readingsCsv, reportTableCsvHeader, reportTableCsvLine } from './report-csv';
 

@@ -11,7 +11,7 @@ import { parseListQuery, type ListQuery } from '../../query/list-query';
 import { facetsSchema, facetValueSchema, groupSchema, groupsSchema, insightsScreenSchema } from '../../schema/insights';
 import { REVIEW_CONDITIONS } from '../../schema/review-list';
 import { parseReviewConditions } from '../../service/review-list';
-import { parseUnsetConditions, UNSET_MKT, UNSET_START } from '../../service/unset-conditions';
+import { parseUnsetConditions, UNSET_MKT, UNSET_START } from '../../query/unset-keys';
 import type { Narrowing } from '../../service/insights';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';

@@ -40,7 +40,7 @@ import {
   reviewStateSchema,
 } from '../../schema/review-list';
 import { parseReviewConditions } from '../../service/review-list';
-import { parseUnsetConditions } from '../../service/unset-conditions';
+import { parseUnsetConditions } from '../../query/unset-keys';
 import { reasonFromHeader } from '../../service/change-reason';
 import { alertPreviewSchema } from '../../schema/review';
 

@@ -35,7 +35,7 @@ import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 import { parseReviewConditions } from '../../service/review-list';
-import { parseUnsetConditions } from '../../service/unset-conditions';
+import { parseUnsetConditions } from '../../query/unset-keys';
 
 const reportId = z.string().describe('The report id (a UUID in practice); any text is looked up as given.');
 const params = { id: reportId };

@@ -4,8 +4,6 @@
  * reports of an insights group that has no list condition otherwise: a custom field's "(not
  * set)", the reports without an MKT (no readings yet), those not started yet.
  */
-import type { SqlFragment } from '../db/review-state';
-import { customFieldUnset } from '../db/insights-store';
 import { InvalidInputError } from '../model/errors';
 
 export const UNSET_MKT = 'calculatedSenseData.analysedValues.temperature.meanKineticTemperature';
@@ -26,22 +24,4 @@ export function parseUnsetConditions(value: string | undefined): string[] {
     seen.add(key);
   }
   return keys;
-}
-
-/** The conditions on the listing row `l`; null when there are none. */
-export function unsetWhere(keys: readonly string[]): SqlFragment | null {
-  if (keys.length === 0) return null;
-  const parts = keys.map((key): SqlFragment => {
-    if (key === UNSET_MKT) return { sql: 'l.calc_mean_kinetic_temperature IS NULL', params: [] };
-    if (key === UNSET_START) return { sql: 'l.calc_start_time IS NULL', params: [] };
-    return customFieldUnset(key.slice('customFields.'.length));
-  });
-  return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
-}
-
-/** Both narrowings at once (review first, as their parameters bind); null when neither narrows. */
-export function bothWhere(a: SqlFragment | null, b: SqlFragment | null): SqlFragment | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return { sql: `(${a.sql}) AND (${b.sql})`, params: [...a.params, ...b.params] };
 }
