@@ -65,7 +65,8 @@ export function facetValueLabel(key: string, v: Pick<FacetValue, 'value' | 'labe
 
 /**
  * The filter change a click on a value makes: the value's filter, or none when it is in force
- * already. Null where the filter bar has no filter for it (a custom field not set).
+ * already. A custom field not set is a range chip of its `unset` key, which only the /local
+ * list reads (the filter bar has no control for it).
  */
 export function facetPatch(filters: ListFilters, key: string, value: FacetValue['value']): Partial<ListFilters> | null {
   const toggle = <K extends keyof ListFilters>(name: K, set: ListFilters[K], none: ListFilters[K]): Partial<ListFilters> =>
@@ -90,7 +91,13 @@ export function facetPatch(filters: ListFilters, key: string, value: FacetValue[
     case 'decision':
       return toggle('decision', (value ?? 'none') as DecisionFilter, '');
     default: {
-      if (!key.startsWith(CUSTOM_FIELD_PREFIX) || value === null) return null;
+      if (!key.startsWith(CUSTOM_FIELD_PREFIX)) return null;
+      if (value === null) {
+        const filter = `${key}[unset]`;
+        return filters.ranges.some((r) => r.filter === filter)
+          ? { ranges: filters.ranges.filter((r) => r.filter !== filter) }
+          : { ranges: [...filters.ranges, { label: `${facetTitle(key)}: not set`, filter }] };
+      }
       const fieldId = key.slice(CUSTOM_FIELD_PREFIX.length);
       const text = String(value);
       const same = (c: ListFilters['customFields'][number]) => c.fieldId === fieldId && c.op === 'eq' && c.value === text;
@@ -106,6 +113,7 @@ export function facetActive(filters: ListFilters, key: string, value: FacetValue
   const patch = facetPatch(filters, key, value);
   if (patch === null) return false;
   if (patch.customFields) return patch.customFields.length < filters.customFields.length;
+  if (patch.ranges) return patch.ranges.length < filters.ranges.length;
   return Object.values(patch).every((v) => v === '');
 }
 

@@ -33,7 +33,14 @@ describe('facet clicks', () => {
     const withIt = { ...filters, ...added };
     expect(facetActive(withIt, 'customFields.carrier', 'DHL')).toBe(true);
     expect(facetPatch(withIt, 'customFields.carrier', 'DHL')).toEqual({ customFields: [] });
-    expect(facetPatch(filters, 'customFields.carrier', null)).toBeNull();
+    // Not set: a range chip of the field's unset key, removed by a second click.
+    const notSet = facetPatch(filters, 'customFields.carrier', null);
+    expect(notSet).toEqual({ ranges: [{ label: 'carrier: not set', filter: 'customFields.carrier[unset]' }] });
+    const withNotSet = { ...filters, ...notSet };
+    expect(isRangeFilter(withNotSet.ranges[0].filter)).toBe(true);
+    expect(facetActive(withNotSet, 'customFields.carrier', null)).toBe(true);
+    expect(facetPatch(withNotSet, 'customFields.carrier', null)).toEqual({ ranges: [] });
+    expect(facetPatch(filters, 'labelReference', null)).toBeNull();
     expect(facetValueLabel('decision', { value: null })).toBe('Not decided');
     expect(facetValueLabel('company.id', { value: 'acme', label: 'Acme Cold Chain' })).toBe('Acme Cold Chain');
   });
