@@ -63,8 +63,8 @@ export interface NewReports {
 export class ReportWriter {
   private readonly listeners = new Set<ReportChangeListener>();
   private readonly manyListeners = new Set<ManyCreatedListener>();
-  /** Inside `writingMany`: what `createMany` wrote, told once the listing is rebuilt. */
-  private heldBack: ManyCreated[] | undefined;
+  /** Inside `writingMany`: the listeners' calls, made once the listing is rebuilt. */
+  private deferred: (() => void)[] | undefined;
 
   constructor(
     private readonly data: DataStore,
@@ -85,19 +85,20 @@ export class ReportWriter {
 
   /**
    * `write` as the store's `writingMany` runs it (the listing set aside and rebuilt after, for
-   * a write larger than the table). The listeners of a `createMany` inside it are told after
-   * the rebuild, still in the transaction: they judge the new reports by their listing rows.
+   * a write larger than the table). The listeners of every change inside it (a `createMany`, a
+   * replaced report) are told after the rebuild, in order, still in the transaction: they judge
+   * the reports by their listing rows, which only then hold the new values.
    */
   writingMany<T>(incoming: number, write: () => T): T {
-    if (this.heldBack) return this.data.reports.writingMany(incoming, write);
-    const held: ManyCreated[] = (this.heldBack = []);
+    if (this.deferred) return this.data.reports.writingMany(incoming, write);
+    const deferred: (() => void)[] = (this.deferred = []);
     let result: T;
     try {
       result = this.data.reports.writingMany(incoming, write);
     } finally {
-      this.heldBack = undefined;
+      this.deferred = undefined;
     }
-    for (const created of held) this.tellMany(created);
+    for (const tell of deferred) tell();
     return result;
   }
 
@@ -162,8 +163,9 @@ export class ReportWriter {
       this.data.audit.sealAfter('change_log', lastSeq);
       if (written > 0) {
         const created: ManyCreated = { actor, afterLogId: lastSeq, count: written };
-        if (this.heldBack) this.heldBack.push(created);
-        else this.tellMany(created);
+        this.tell(() => {
+          for (const listener of this.manyListeners) listener(created);
+        });
       }
       return written;
     });
@@ -192,8 +194,10 @@ export class ReportWriter {
     return this.data.inTransaction ? fn() : this.data.write(fn);
   }
 
-  private tellMany(created: ManyCreated): void {
-    for (const listener of this.manyListeners) listener(created);
+  /** Calls the listeners now, or once the listing is rebuilt inside `writingMany`. */
+  private tell(call: () => void): void {
+    if (this.deferred) this.deferred.push(call);
+    else call();
   }
 
   private committed(change: ReportChange): void {
@@ -207,7 +211,9 @@ export class ReportWriter {
       at: this.now().toISOString(),
       reason: change.note?.reason ?? null,
     });
-    for (const listener of this.listeners) listener(change);
+    this.tell(() => {
+      for (const listener of this.listeners) listener(change);
+    });
   }
 }
 

@@ -119,4 +119,17 @@ describe('alarms of an import’s new reports', () => {
     expect((await service.importBundle(bundle(reports))).ok).toBe(true);
     expect(alarmsOf(desk).map((a) => `${a.reportId}:${a.cause}`).sort()).toEqual(['held0:import', 'n1:import', 'n2:import']);
   });
+
+  test('an import larger than the database judges a report it replaces by the replaced report’s listing row', async () => {
+    desk = openAlarmDesk();
+    const { service, acme } = desk;
+    // Held by road: the rule for air freight does not pick it as it stands.
+    expect((await service.importBundle(bundle([calmReport('moved')]))).ok).toBe(true);
+    service.alarms.createRule(acme, 'acme', rule({ filter: 'mode[eq]airFreight' }));
+    // Larger than the database, so the listing is set aside and rebuilt: the report comes back
+    // by air and critical, beside a new report.
+    const reports = [warmed('moved', HOUR_WARM, { mode: 'airFreight' }), calmReport('new1')];
+    expect((await service.importBundle(bundle(reports))).ok).toBe(true);
+    expect(alarmsOf(desk).map((a) => `${a.reportId}:${a.level}:${a.cause}`)).toEqual(['moved:2:import']);
+  });
 });
