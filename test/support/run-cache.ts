@@ -99,9 +99,13 @@ function entry(name: string, make: (into: string) => Promise<void>): Promise<str
  * The renderer built as `npm run build:renderer` builds it, into the run's folder rather than
  * dist/ (so a test never serves a stale dist/ nor races another build of it). `define` sets the
  * build's compile-time constants (a test may shrink a limit to reach it cheaply); each set is a
- * build of its own. Tests only read it.
+ * build of its own. Tests only read it. Under `npm test` (scripts/test.js), which has just built
+ * dist/renderer, the build without constants is that one.
  */
 export function builtUi(define?: Record<string, string>): Promise<string> {
+  // `npm test` builds the renderer as its first step and names the result: the same build.
+  const prebuilt = process.env.LABELDESK_TEST_UI;
+  if (!define && prebuilt && existsSync(join(prebuilt, 'index.html'))) return Promise.resolve(prebuilt);
   const name = define ? `ui-${createHash('sha256').update(JSON.stringify(define)).digest('hex').slice(0, 12)}` : 'ui';
   return entry(name, async (into) => {
     await build({
