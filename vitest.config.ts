@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import SuiteSequencer from './test/support/sequencer';
 
 /**
  * Files that replace a module of the project (vi.mock) or change the process's time zone (whose
@@ -25,6 +26,8 @@ export default defineConfig({
     hookTimeout: 240_000,
     expect: { poll: { timeout: 30_000 } },
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // The slowest files first, whether or not this clone has timed them (test/support/sequencer.ts).
+    sequence: { sequencer: SuiteSequencer },
     // The run's shared folder: the renderer built and demo databases made once per run.
     globalSetup: ['./test/support/global-setup.ts'],
     projects: [

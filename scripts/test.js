@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 /** A package's own command file, found the way `npx` finds it. */
@@ -14,9 +15,9 @@ const started = performance.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Runs a command to its end; resolves with its exit code, its time and, when `capture`, its output. */
-function run(label, command, args, { capture = false } = {}) {
+function run(label, command, args, { capture = false, env = process.env } = {}) {
   const t0 = performance.now();
-  const child = spawn(command, args, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  const child = spawn(command, args, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -43,13 +44,16 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const typecheck = run('typecheck', process.execPath, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'], { capture: true });
 
+// The renderer just built is the one the browser tests serve (test/support/run-cache.ts), rather
+// than a second build of the same sources.
+const builtRenderer = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 const steps = [];
-for (const [label, command, args] of [
+for (const [label, command, args, env] of [
   ['build:renderer', npm, ['run', '--silent', 'build:renderer']],
   ['build:cli', npm, ['run', '--silent', 'build:cli']],
-  ['vitest', process.execPath, [bin('vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)]],
+  ['vitest', process.execPath, [bin('vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], { ...process.env, LABELDESK_TEST_UI: builtRenderer }],
 ]) {
-  const step = await run(label, command, args);
+  const step = await run(label, command, args, { env });
   steps.push(step);
   if (step.code !== 0) break;
 }

@@ -3,7 +3,8 @@
  * data it asked for, the renderer is built once, and the worker's Chromium outlives a file's
  * close() while that file's contexts do not.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -44,6 +45,33 @@ describe('demo databases', () => {
     // Another seed is other data.
     await demoDatabase(other, { reports: 4, seed: 92 });
     expect(reportIds(other)).not.toEqual(reportIds(two));
+  });
+
+  it('are made by one worker while another that asks waits for it, and taken over when their maker has gone', async () => {
+    // Another worker's claim, held by a process that lives until this test ends it.
+    const claimDir = join(inject('runDir'), 'demo-3-93.claim');
+    const maker = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const ended = new Promise((resolve) => maker.on('exit', resolve));
+    try {
+      mkdirSync(claimDir);
+      writeFileSync(join(claimDir, 'pid'), String(maker.pid));
+      const file = join(dir, 'waited.sqlite');
+      let settled = false;
+      const asked = demoDatabase(file, { reports: 3, seed: 93 }).finally(() => (settled = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(false);
+      expect(existsSync(join(inject('runDir'), `demo-3-93.${process.pid}`)), 'nothing is made beside the claim').toBe(false);
+      expect(existsSync(file)).toBe(false);
+
+      maker.kill('SIGKILL');
+      await ended;
+      const summary = await asked;
+      expect(summary.reports).toBe(3);
+      expect(reportIds(file)).toHaveLength(3);
+      expect(existsSync(claimDir), 'the claim is given up once the entry is made').toBe(false);
+    } finally {
+      if (maker.exitCode === null && maker.signalCode === null) maker.kill('SIGKILL');
+    }
   });
 });
 
