@@ -19,7 +19,7 @@ import peopleAndAudit from './migrations/013-people-and-audit';
 import alarms from './migrations/014-alarms';
 import listingCounts from './migrations/015-listing-counts';
 import reviewCurrent from './migrations/016-review-current';
-import listingWritesWhatChanged from './migrations/019-listing-writes-what-changed';
+import listingWritesWhatChanged from './migrations/017-listing-writes-what-changed';
 
 export type Db = Database.Database;
 

@@ -1,5 +1,5 @@
 /**
- * Migration 019 (the listing writes what changed): on any sequence of report writes, the
+ * Migration 017 (the listing writes what changed): on any sequence of report writes, the
  * per-column triggers leave exactly the listing rows and kept counts that the one trigger they
  * replace left; and a write names in report_listing only the columns whose values moved, so an
  * index of columns that did not move is not rewritten.
@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../db/database';
-import listingWritesWhatChanged from '../../db/migrations/019-listing-writes-what-changed';
+import listingWritesWhatChanged from '../../db/migrations/017-listing-writes-what-changed';
 import { ReportStore } from '../../db/report-store';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';
