@@ -74,11 +74,14 @@ interface Sums {
   levels: Map<number, number>;
 }
 
-const FIGURES = `count(*) AS count,
+/** The figures every group sums, whichever way its MKT is then summarised. */
+const SUMS = `count(*) AS count,
   coalesce(sum(l.calc_violations_all > 0), 0) AS reports_with_excursions,
   total(l.calc_violations_all) AS excursions,
   total(l.calc_violation_duration_all) AS seconds_out,
-  total(l.calc_degree_hour) AS degree_hours,
+  total(l.calc_degree_hour) AS degree_hours`;
+
+const FIGURES = `${SUMS},
   avg(l.calc_mean_kinetic_temperature) AS mkt_mean,
   max(l.calc_mean_kinetic_temperature) AS mkt_max,
   ${LEVELS.map((level, i) => `coalesce(sum(l.alert_level = ${level}), 0) AS level_${i}`).join(',\n  ')}`;
@@ -248,11 +251,7 @@ export class InsightsStore {
     // matches are still read in the company's primary key range, each once.
     const decision = currentDecision('l.id', companyId);
     const sql = `SELECT ${keys.map((k, i) => `${k} AS k${i}`).join(', ')}, l.alert_level AS level, ${decision.sql} AS decision,
-        count(*) AS count,
-        coalesce(sum(l.calc_violations_all > 0), 0) AS reports_with_excursions,
-        total(l.calc_violations_all) AS excursions,
-        total(l.calc_violation_duration_all) AS seconds_out,
-        total(l.calc_degree_hour) AS degree_hours,
+        ${SUMS},
         total(l.calc_mean_kinetic_temperature) AS mkt_sum,
         count(l.calc_mean_kinetic_temperature) AS mkt_n,
         max(l.calc_mean_kinetic_temperature) AS mkt_max
