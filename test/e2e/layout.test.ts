@@ -112,7 +112,7 @@ async function openApp(size: { width: number; height: number }, search = '', key
   const context = await browser.newContext({ viewport: size, acceptDownloads: true });
   const page = await context.newPage();
   // Chromium logs the requests refused on purpose: the revoked key's, and those to a stopped service.
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
   watchProblems(page, problems, /status of 401|net::ERR_/);
   await page.goto(`${proxyUrl}/${search}#key=${encodeURIComponent(key)}`);
   if (ready === 'list') {
@@ -482,16 +482,22 @@ describe('report browser layout on desk screens', () => {
       await expect.poll(() => count(page)).toBe(total);
       await page.locator('.rows .row[data-index="0"][data-report-id]').waitFor();
       const before = { ...counts };
-      // 20 jumps across the whole list, two frames apart: faster than scrolling settles.
+      // 20 jumps across the whole list, each seen by the page, faster than scrolling settles: the
+      // page's clock stands still while they happen, however slow the machine, and then runs
+      // past the settle time.
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 60_000);
       const positions = Array.from({ length: 20 }, (_, i) => Math.round(((i * 7919) % 20) / 20 * (total - 30)) * ROW);
       const finalTop = Math.round(total * 0.61) * ROW;
       positions[19] = finalTop;
-      await page.getByTestId('report-table').evaluate(async (el, tops) => {
-        for (const top of tops) {
-          el.scrollTop = top;
-          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-        }
-      }, positions);
+      for (const top of positions) {
+        await page.getByTestId('report-table').evaluate((el, at) => {
+          el.scrollTop = at;
+          el.dispatchEvent(new Event('scroll'));
+        }, top);
+      }
+      await page.clock.runFor(1_000);
+      await page.clock.resume();
       const first = finalTop / ROW;
       await page.locator(`.rows .row[data-index="${first}"][data-report-id]`).waitFor();
       const shown = await page.locator(`.rows .row[data-index="${first}"]`).getAttribute('data-report-id');

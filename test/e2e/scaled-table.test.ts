@@ -62,7 +62,7 @@ async function serviceRows(firstIndex: number, count: number): Promise<string[]>
 async function openApp(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
   watchProblems(page, problems);
   await page.goto(`${service.url}/#key=${encodeURIComponent(key)}`);
   await page.getByTestId('report-count').waitFor();
