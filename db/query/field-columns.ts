@@ -95,9 +95,9 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['calculatedSenseData.startTime', column('calc_start_time')],
   ['calculatedSenseData.currentTime', column('calc_current_time')],
   ['calculatedSenseData.elapsedTime', column('calc_elapsed_time')],
-  ['calculatedSenseData.numberOfViolations.temperature', column('calc_violations_temperature')],
-  ['calculatedSenseData.numberOfViolations.humidity', rareValue(column('calc_violations_humidity'))],
   // Excursions per report: none for most, one or a few for the others; rarer counts are sorted.
+  ['calculatedSenseData.numberOfViolations.temperature', byValues(column('calc_violations_temperature'), [0, 1, 2, 3])],
+  ['calculatedSenseData.numberOfViolations.humidity', rareValue(column('calc_violations_humidity'))],
   ['calculatedSenseData.numberOfViolations.all', byValues(column('calc_violations_all'), [0, 1, 2, 3])],
   ['calculatedSenseData.durationOfViolations.temperature', column('calc_violation_duration_temperature')],
   ['calculatedSenseData.durationOfViolations.humidity', rareValue(column('calc_violation_duration_humidity'))],

@@ -7,7 +7,8 @@
  * its default order nor a column sort needs sorting. LABELDESK_PLAN_REPORTS sets the size
  * (default 4 000).
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -256,6 +257,69 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
       expect(readsThrough(p.pagePlan, index), p.text).toBe(true);
       expect(p.pagePlan.join('\n'), p.text).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
       expect(readsKeptCounts(p.countPlan), p.text).toBe(true);
+    }
+  });
+
+  /** Every figure of the calculated sense data a list orders by, with the index that holds its order. */
+  const FIGURE_ORDERS = [
+    ['startTime', 'listing_start_time', 'calc_start_time'],
+    ['currentTime', 'listing_current_time', 'calc_current_time'],
+    ['elapsedTime', 'listing_elapsed_time', 'calc_elapsed_time'],
+    ['numberOfDatapointsRead', 'listing_datapoints_read', 'calc_datapoints_read'],
+    ['numberOfDatapointsAvailable', 'listing_datapoints_available', 'calc_datapoints_available'],
+    ['numberOfMeasurementsOccurred', 'listing_measurements_occurred', 'calc_measurements_occurred'],
+    ['numberOfViolations.temperature', 'listing_violations_temperature', 'calc_violations_temperature'],
+    ['numberOfViolations.humidity', 'listing_violations_humidity', 'calc_violations_humidity'],
+    ['numberOfViolations.all', 'listing_violations_all', 'calc_violations_all'],
+    ['durationOfViolations.temperature', 'listing_violation_duration_temperature', 'calc_violation_duration_temperature'],
+    ['durationOfViolations.humidity', 'listing_violation_duration_humidity', 'calc_violation_duration_humidity'],
+    ['durationOfViolations.all', 'listing_violation_duration_all', 'calc_violation_duration_all'],
+    ['attainedValues.minTemperature', 'listing_attained_min_temperature', 'calc_attained_min_temperature'],
+    ['attainedValues.maxTemperature', 'listing_attained_max_temperature', 'calc_attained_max_temperature'],
+    ['analysedValues.temperature.average', 'listing_average_temperature', 'calc_average_temperature'],
+    ['analysedValues.temperature.degreeHour', 'listing_degree_hour', 'calc_degree_hour'],
+    ['analysedValues.temperature.meanKineticTemperature', 'listing_mean_kinetic_temperature', 'calc_mean_kinetic_temperature'],
+  ] as const;
+  const FEW_VALUES = new Set(['numberOfViolations.temperature', 'numberOfViolations.all']);
+
+  /**
+   * The page walks the figure's index in its order: no sort of all the matches. Ascending, the
+   * index holds the id tiebreak too, so nothing is sorted; descending, the walk sorts each run
+   * of equal figures by id, run by run, and stops at the page. A figure of few values merges one
+   * range a value, each in id order.
+   */
+  function walksFigureIndex(lines: string[], key: string, index: string, column: string, direction: string): boolean {
+    if (FEW_VALUES.has(key)) return valuesMergedFrom(lines, `INDEX ${index} (ck=? AND ${column}=?)`);
+    return readsThrough(lines, index) && !(direction === 'asc' ? SORTS : /USE TEMP B-TREE FOR ORDER BY/).test(lines.join('\n'));
+  }
+
+  it.each(FIGURE_ORDERS)('ordered by the figure %s, both ways, with and without archived hidden: its index walked in order', (key, index, column) => {
+    for (const filter of [{}, { filter: 'isArchived[eq]false' }]) {
+      for (const direction of ['asc', 'desc']) {
+        const p = plans({ ...filter, order: `calculatedSenseData.${key}[${direction}]` });
+        expect(p.total).toBe('filter' in filter ? REPORTS - REPORTS / 100 : REPORTS);
+        expect(walksFigureIndex(p.pagePlan, key, index, column, direction), p.text).toBe(true);
+        expect(p.pagePlan.join('\n'), p.text).not.toMatch(/^SCAN l\b/m);
+      }
+    }
+  });
+
+  it('without its index, an order by a figure sorts every match: the plans above depend on the indexes', () => {
+    const copy = join(dir, 'without-figure-index.sqlite');
+    data.close();
+    copyFileSync(join(dir, 'site.sqlite'), copy);
+    data = DataStore.open(join(dir, 'site.sqlite'));
+    const raw = new Database(copy);
+    raw.exec('DROP INDEX listing_violation_duration_all');
+    raw.close();
+    const other = DataStore.open(copy);
+    try {
+      const q = parseListQuery({ pageSize: '100', output: 'minimal', order: 'calculatedSenseData.durationOfViolations.all[asc]' });
+      const page = other.reports.plans(HOME, other.reports.compile(q), q.pageSize, 0).page;
+      expect(page.join('\n')).toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+      expect(walksFigureIndex(page, 'durationOfViolations.all', 'listing_violation_duration_all', 'calc_violation_duration_all', 'asc')).toBe(false);
+    } finally {
+      other.close();
     }
   });
 

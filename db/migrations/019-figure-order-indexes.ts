@@ -1,0 +1,55 @@
+/**
+ * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ *
+ * An index for every figure of the calculated sense data a list can be ordered by, so that a page
+ * ordered by any of them walks the company's entries in that order and stops at the page instead
+ * of sorting every report the company sees (at a million reports, hundreds of ms a page).
+ *
+ * - Figures no index held (the times, the attained temperatures, temperature excursions and the
+ *   time out of range): the company, the figure, the id (the tiebreak, so ascending needs no sort
+ *   at all and descending sorts only equal figures), the archive state (the browser's filter,
+ *   tested inside the index), as the analysed temperature figures' indexes of migration 015.
+ * - Figures whose rare-value index (migration 007) led with the figure, then the created order:
+ *   that order held no tiebreak, so ordered by the figure, each run of equal figures was sorted
+ *   by id, and most reports share their datapoint count. Rebuilt as the company, the figure, the
+ *   id, the archive state, then created: a rare value is still searched and its few matches
+ *   sorted by created (the compiler sorts them anyway, see compileOrder), and the index still
+ *   covers that sort.
+ *
+ * What an index costs a write: since migration 017 a report's write names in report_listing only
+ * the columns whose values moved, so an index is rewritten only when its figure moves. A tap
+ * moves the times and the counts of datapoints; the README's benchmark section gives the pages
+ * of the write-ahead log one tap writes, with and without these indexes.
+ *
+ * Their names start with `listing_`, so a bulk import sets them aside and builds them again with
+ * the others (ReportStore.writingMany); they are analysed with the bounded sample opening the
+ * database uses.
+ */
+
+/** [index name, figure column]: the figures no index held. */
+export const NEW_FIGURE_INDEXES: readonly (readonly [string, string])[] = [
+  ['listing_start_time', 'calc_start_time'],
+  ['listing_current_time', 'calc_current_time'],
+  ['listing_elapsed_time', 'calc_elapsed_time'],
+  ['listing_violations_temperature', 'calc_violations_temperature'],
+  ['listing_violation_duration_temperature', 'calc_violation_duration_temperature'],
+  ['listing_violation_duration_all', 'calc_violation_duration_all'],
+  ['listing_attained_min_temperature', 'calc_attained_min_temperature'],
+  ['listing_attained_max_temperature', 'calc_attained_max_temperature'],
+];
+
+/** [index name, figure column]: migration 007's rare-value indexes on figures, given the tiebreak. */
+export const REBUILT_FIGURE_INDEXES: readonly (readonly [string, string])[] = [
+  ['listing_datapoints_read', 'calc_datapoints_read'],
+  ['listing_datapoints_available', 'calc_datapoints_available'],
+  ['listing_measurements_occurred', 'calc_measurements_occurred'],
+  ['listing_violations_humidity', 'calc_violations_humidity'],
+  ['listing_violation_duration_humidity', 'calc_violation_duration_humidity'],
+];
+
+export default /* sql */ `
+${NEW_FIGURE_INDEXES.map(([name, column]) => `CREATE INDEX ${name} ON report_listing (ck, ${column}, id, is_archived);`).join('\n')}
+${REBUILT_FIGURE_INDEXES.map(([name, column]) => `DROP INDEX ${name};\nCREATE INDEX ${name} ON report_listing (ck, ${column}, id, is_archived, created);`).join('\n')}
+PRAGMA analysis_limit = 1000;
+ANALYZE report_listing;
+`;
