@@ -4,7 +4,7 @@
  * loopback HTTP, each beside a bare Node server answering the very same bytes (the ratio is what
  * the service adds to HTTP itself). The matrix: the UI's paths (the report browser's queries,
  * made by its own code, also with a write before each request), every allow-listed filter key
- * with a typical operator, every order key,
+ * with a typical operator, every order key both ways,
  * output=normal, deep pages and retrieve of a 10 000-datapoint report; p50 and p95 of up to 60
  * sequential requests per row, with the target beside each figure. Then the same at the next
  * size, and how each figure grew. Import rate, the import's and the server's memory too.
@@ -13,6 +13,7 @@
  *   npm run bench service -- --sizes 100000            # one size; BENCH_SIZES works too
  *   BENCH_SAMPLES=60 BENCH_CASE_SECONDS=6 BENCH_MIN_SAMPLES=7   # requests per row, the time a row may
  *                                                      # take, and the fewest requests however slow
+ *   BENCH_ONLY=calculatedSenseData,batch               # only the rows whose name holds one of these
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -175,15 +176,22 @@ function matrix(size: number): Case[] {
 
   for (const [key, def] of FIELDS) list('filter', `${key}${typicalCondition(key, def, size)}`, { filter: `${key}${typicalCondition(key, def, size)}`, order: 'created[desc]' });
   list('filter', 'customFields pallets[gte]30', { customFields: 'pallets[gte]30', order: 'created[desc]' });
-  for (const [key, def] of FIELDS) {
-    if (def.array) continue;
-    list('order', `${key}[asc]`, { order: `${key}[asc]` });
+  // A text value of many reports (half of them) and one of few, as the browser asks.
+  list('filter', 'customFields batch[gte]B-50', { customFields: 'batch[gte]B-50', order: 'created[desc]' });
+  list('filter', 'customFields batch[eq]B-42', { customFields: 'batch[eq]B-42', order: 'created[desc]' });
+  for (const direction of ['asc', 'desc']) {
+    for (const [key, def] of FIELDS) {
+      if (def.array) continue;
+      list('order', `${key}[${direction}]`, { order: `${key}[${direction}]` });
+    }
   }
   list('output', 'output=normal, default filters and sort', { ...(toApiParams(defaultQuery()) as unknown as Record<string, string>), output: 'normal' });
   list('page', 'page 900', { order: 'created[desc]', pageNumber: '900' });
   list('page', 'page 500, no filter, created[asc]', { pageNumber: '500' });
   cases.push({ group: 'retrieve', name: `retrieve, ${fmt(SITE.bigDatapoints)} datapoints`, path: `/v2/labelReports/${BIG_REPORT_ID}` });
-  return cases;
+  // BENCH_ONLY: the rows whose name holds one of its comma-separated parts, to time a change's rows.
+  const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+  return only ? cases.filter((c) => only.some((part) => c.name.includes(part))) : cases;
 }
 
 /** A condition as someone would write it for this key, on values the generated site holds. */
