@@ -97,10 +97,11 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['calculatedSenseData.elapsedTime', column('calc_elapsed_time')],
   // Excursions per report: none for most, one or a few for the others; rarer counts are sorted.
   ['calculatedSenseData.numberOfViolations.temperature', byValues(column('calc_violations_temperature'), [0, 1, 2, 3])],
-  ['calculatedSenseData.numberOfViolations.humidity', rareValue(column('calc_violations_humidity'))],
+  ['calculatedSenseData.numberOfViolations.humidity', rareValue(byValues(column('calc_violations_humidity'), [0, 1, 2, 3]))],
   ['calculatedSenseData.numberOfViolations.all', byValues(column('calc_violations_all'), [0, 1, 2, 3])],
   ['calculatedSenseData.durationOfViolations.temperature', column('calc_violation_duration_temperature')],
-  ['calculatedSenseData.durationOfViolations.humidity', rareValue(column('calc_violation_duration_humidity'))],
+  // Most labels meet no humidity limit (or measure none): the run of 0 (or NULL) is read in id order.
+  ['calculatedSenseData.durationOfViolations.humidity', rareValue(byValues(column('calc_violation_duration_humidity'), [0]))],
   ['calculatedSenseData.durationOfViolations.all', column('calc_violation_duration_all')],
   ['calculatedSenseData.attainedValues.minTemperature', column('calc_attained_min_temperature')],
   ['calculatedSenseData.attainedValues.maxTemperature', column('calc_attained_max_temperature')],

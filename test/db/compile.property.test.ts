@@ -132,6 +132,7 @@ const KEYS: KeyModel[] = [
   { key: 'senseConfig.limits.minHumidity', kind: 'number', get: (m) => m.minHumidity },
   { key: 'calculatedSenseData.attainedValues.minTemperature', kind: 'number', get: (m) => m.attainedMin },
   { key: 'calculatedSenseData.numberOfViolations.all', kind: 'number', get: (m) => m.violationsAll },
+  { key: 'calculatedSenseData.numberOfViolations.temperature', kind: 'number', get: (m) => m.violationsAll },
   { key: 'hasFlag', kind: 'boolean', get: (m) => m.hasFlag === true },
   { key: 'dataIsIncomplete', kind: 'boolean', get: (m) => m.dataIsIncomplete },
   { key: 'created', kind: 'instant', get: (m) => m.created },
