@@ -294,10 +294,11 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
   }
 
   it.each(FIGURE_ORDERS)('ordered by the figure %s, both ways, with and without archived hidden: its index walked in order', (key, index, column) => {
-    for (const filter of [{}, { filter: 'isArchived[eq]false' }]) {
+    const views: Record<string, string>[] = [{}, { filter: 'isArchived[eq]false' }];
+    for (const view of views) {
       for (const direction of ['asc', 'desc']) {
-        const p = plans({ ...filter, order: `calculatedSenseData.${key}[${direction}]` });
-        expect(p.total).toBe('filter' in filter ? REPORTS - REPORTS / 100 : REPORTS);
+        const p = plans({ ...view, order: `calculatedSenseData.${key}[${direction}]` });
+        expect(p.total).toBe(view.filter ? REPORTS - REPORTS / 100 : REPORTS);
         expect(walksFigureIndex(p.pagePlan, key, index, column, direction), p.text).toBe(true);
         expect(p.pagePlan.join('\n'), p.text).not.toMatch(/^SCAN l\b/m);
       }
