@@ -20,11 +20,12 @@ import alarms from './migrations/014-alarms';
 import listingCounts from './migrations/015-listing-counts';
 import reviewCurrent from './migrations/016-review-current';
 import listingWritesWhatChanged from './migrations/017-listing-writes-what-changed';
+import customFieldCounts from './migrations/020-custom-field-counts';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, customFieldCounts];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {
