@@ -10,6 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
+import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/020-custom-field-counts';
 
 /** Where a group's key comes from. */
 export type StoreGrouping =
@@ -220,14 +221,18 @@ export class InsightsStore {
   }
 
   /**
-   * customFieldCounts from custom_field_counts (migration 020): the kept rows of the field under
-   * the filter summed per value, a few per value and combination of the split columns, instead
-   * of every match holding the field. The same answer, its one exception included: where one
+   * customFieldCounts from custom_field_counts or custom_field_totals (migration 020): the kept
+   * rows of the field under the filter summed per value, a few per value and combination of the
+   * split columns, instead of every match holding the field. The same answer, its one exception included: where one
    * condition text picks both a text and a number, the exact grouping counts the reports once.
    */
   private keptCustomFieldCounts(companyId: string, filter: SqlFilter, field: string, total: number): { key: string | null; count: number }[] {
+    // The coarse counts when the filter tests none of the columns only the fine ones split by.
+    const table = [...filter.where.matchAll(/\bl\.(\w+)/g)].every(([, column]) => CUSTOM_FIELD_TOTALS_SPLIT.includes(column)) && this.hasKept('custom_field_totals')
+      ? 'custom_field_totals'
+      : 'custom_field_counts';
     const rows = this.statement(
-      `SELECT l.value AS value, sum(l.n) AS count FROM custom_field_counts l
+      `SELECT l.value AS value, sum(l.n) AS count FROM ${table} l
         WHERE ${COMPANY_ROWS} AND l.field = ? AND (${filter.where}) GROUP BY l.value`,
     ).all(companyId, field, ...filter.params) as { value: string | number | Buffer; count: number }[];
     let holding = 0;

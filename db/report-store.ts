@@ -490,7 +490,7 @@ export class ReportStore {
         SELECT rk.rk, r.label_reference, r.label_uid, r.label_sequence_code, r.label_name
         FROM label_reports r JOIN report_keys rk ON rk.report_id = r.id ORDER BY rk.rk`);
     if (setAside.some((item) => item.name.startsWith('listing_counts_'))) this.db.exec(RECOUNT);
-    if (setAside.some((item) => item.name.startsWith('listing_cf_counts_'))) this.db.exec(CUSTOM_FIELD_RECOUNT);
+    if (setAside.some((item) => item.name.startsWith('listing_custom_field_counts_'))) this.db.exec(CUSTOM_FIELD_RECOUNT);
     for (const { name } of setAside) restore(name);
     return result;
   }

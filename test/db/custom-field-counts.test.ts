@@ -1,10 +1,11 @@
 /**
- * The kept counts per custom field value (custom_field_counts, migration 020) after every kind of
- * write the service makes: an activation, a PATCH of custom fields, status, flag or archive
- * state, a tap, a report written by an import and by sync, a bundle import (a first one rebuilds
- * the listing in bulk), a report removed. After each, the table holds exactly the counts that
- * follow from the listing rows and custom field elements, and each custom field's facet read from
- * it equals the one counted from the matches, for every company and browser filter.
+ * The kept counts per custom field value (custom_field_counts and custom_field_totals, migration
+ * 020) after every kind of write the service makes: an activation, a PATCH of custom fields,
+ * status, flag or archive state, a tap, a report written by an import and by sync, a bundle
+ * import (a first one rebuilds the listing in bulk), a report removed. After each, both tables
+ * hold exactly the counts that follow from the listing rows and custom field elements, and each
+ * custom field's facet read from them equals the one counted from the matches, for every company
+ * and browser filter.
  */
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -13,7 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DataStore } from '../../db/data-store';
 import { MIGRATIONS } from '../../db/database';
-import customFieldCounts, { CUSTOM_FIELD_COUNT_KEY, CUSTOM_FIELD_COUNT_ROWS } from '../../db/migrations/020-custom-field-counts';
+import customFieldCounts, { CUSTOM_FIELD_KEPT } from '../../db/migrations/020-custom-field-counts';
 import type { SqlFilter } from '../../db/report-store';
 import { parseListQuery } from '../../query/list-query';
 import { MODES, STATUSES } from '../../schema/report';
@@ -63,15 +64,16 @@ const VALUE = fc.constantFrom<CustomFieldValue | null>(
 );
 const FIELD_VALUES = fc.array(fc.tuple(fc.constantFrom(...FIELDS), VALUE), { maxLength: 2 });
 
-const KEY = CUSTOM_FIELD_COUNT_KEY.join(', ');
-
-/** The kept counts and the counts that follow from the listing rows and elements, as sorted text rows. */
+/** Each kept table's counts and the counts that follow from the listing rows and elements, as sorted text rows. */
 function countsOf(raw: Database.Database): { kept: string[]; derived: string[] } {
   const rows = (sql: string) => (raw.prepare(sql).raw().all() as unknown[][]).map((r) => JSON.stringify(r, (_, v) => (Buffer.isBuffer(v) ? 'holds' : v))).sort();
-  return {
-    kept: rows(`SELECT ${KEY}, n FROM custom_field_counts`),
-    derived: rows(`SELECT ${KEY}, count(*) FROM (${CUSTOM_FIELD_COUNT_ROWS()}) GROUP BY ${KEY}`),
-  };
+  const kept: string[] = [];
+  const derived: string[] = [];
+  for (const [table, { key, rows: rowsOf }] of Object.entries(CUSTOM_FIELD_KEPT)) {
+    kept.push(...rows(`SELECT '${table}', ${key.join(', ')}, n FROM ${table}`));
+    derived.push(...rows(`SELECT '${table}', ${key.join(', ')}, count(*) FROM (${rowsOf()}) GROUP BY ${key.join(', ')}`));
+  }
+  return { kept, derived };
 }
 
 interface Open {
@@ -263,7 +265,7 @@ describe('custom_field_counts', () => {
     }
   });
 
-  it('a facet of a filter the kept counts split by is read from them, one they do not split by from the matches', () => {
+  it('a facet of a filter the kept counts split by is read from them (the coarse ones where they split by it), one they do not split by from the matches', () => {
     const file = join(dir(), 'reads.sqlite');
     const open = openAll(file);
     try {
@@ -282,9 +284,15 @@ describe('custom_field_counts', () => {
         });
       const before = facet('isArchived[eq]false');
       expect(before).toEqual(sorted([{ key: 'DHL', count: 3 }, { key: 'UPS', count: 3 }]));
-      // Counts changed behind the triggers' back show whether the facet reads them.
+      expect(facet('status[eq]active')).toEqual(before);
+      // Counts changed behind the triggers' back show which table the facet reads: the coarse one
+      // for a filter on the archive state, flag or owner alone, the fine one for the others.
       raw.prepare(`UPDATE custom_field_counts SET n = n + 100 WHERE field = 'carrier' AND value = 'DHL'`).run();
-      expect(facet('isArchived[eq]false')).toEqual(sorted([{ key: 'DHL', count: 103 }, { key: 'UPS', count: 3 }]));
+      raw.prepare(`UPDATE custom_field_totals SET n = n + 1000 WHERE field = 'carrier' AND value = 'DHL'`).run();
+      expect(facet('isArchived[eq]false')).toEqual(sorted([{ key: 'DHL', count: 1003 }, { key: 'UPS', count: 3 }]));
+      expect(facet('')).toEqual(sorted([{ key: 'DHL', count: 1003 }, { key: 'UPS', count: 3 }]));
+      expect(facet('company.id[eq]acme,hasFlag[eq]false')).toEqual(sorted([{ key: 'DHL', count: 1003 }, { key: 'UPS', count: 3 }]));
+      expect(facet('status[eq]active')).toEqual(sorted([{ key: 'DHL', count: 103 }, { key: 'UPS', count: 3 }]));
       expect(facet('created[gte]2000-01-01T00:00:00Z')).toEqual(before);
     } finally {
       closeAll(open);
