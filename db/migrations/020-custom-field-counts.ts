@@ -61,7 +61,12 @@ const another = (e: 'new' | 'old', any: boolean) =>
   })`;
 
 /** The table, its initial counts and the triggers that keep it, for one split. */
-function keptCounts(table: string, split: readonly (readonly [string, string])[]): { sql: string; recount: string; rows: () => string; key: string[] } {
+function keptCounts(
+  table: string,
+  split: readonly (readonly [string, string])[],
+  /** A kept table of a finer split the counts are summed from, instead of from every element. */
+  from?: string,
+): { sql: string; recount: string; rows: () => string; key: string[] } {
   const key = ['ck', 'field', 'value', ...split.map(([c]) => c)];
   const tuple = `(${key.join(', ')})`;
   /** One listing row `row`'s counts: each value its report holds, under the row's split. */
@@ -94,7 +99,7 @@ function keptCounts(table: string, split: readonly (readonly [string, string])[]
   };
   const recount = `DELETE FROM ${table};
 INSERT INTO ${table} (${key.join(', ')}, n)
-  SELECT ${key.join(', ')}, count(*) FROM (${rows()}) GROUP BY ${key.join(', ')};`;
+  ${from ? `SELECT ${key.join(', ')}, sum(n) FROM ${from}` : `SELECT ${key.join(', ')}, count(*) FROM (${rows()})`} GROUP BY ${key.join(', ')};`;
   const prefix = `listing_${table}`;
   const sql = /* sql */ `
 CREATE TABLE ${table} (
@@ -136,7 +141,7 @@ END;
 }
 
 const fine = keptCounts('custom_field_counts', FINE);
-const coarse = keptCounts('custom_field_totals', COARSE);
+const coarse = keptCounts('custom_field_totals', COARSE, 'custom_field_counts');
 
 export default fine.sql + coarse.sql;
 
