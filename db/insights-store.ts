@@ -3,7 +3,8 @@
  * rows, so the same reports) counted and summed per value of a key, per custom field value or per
  * time bucket, and the company's current decisions from the review entries. Everything is read
  * from the tables the one write path keeps in step, in the caller's read transaction: the only
- * figures kept are the counts listing_counts holds, which the writes keep exact in their own
+ * figures kept are counts (listing_counts per combination of the fixed keys, custom_field_counts
+ * and custom_field_totals per custom field value), which the writes keep exact in their own
  * transaction, so none can be stale.
  */
 import type { Statement } from 'better-sqlite3';
@@ -223,8 +224,9 @@ export class InsightsStore {
   /**
    * customFieldCounts from custom_field_counts or custom_field_totals (migration 020): the kept
    * rows of the field under the filter summed per value, a few per value and combination of the
-   * split columns, instead of every match holding the field. The same answer, its one exception included: where one
-   * condition text picks both a text and a number, the exact grouping counts the reports once.
+   * split columns, instead of every match holding the field. The same answer, its one exception
+   * included: where one condition text picks both a text and a number, the exact grouping counts
+   * the reports once.
    */
   private keptCustomFieldCounts(companyId: string, filter: SqlFilter, field: string, total: number): { key: string | null; count: number }[] {
     // The coarse counts when the filter tests none of the columns only the fine ones split by.
