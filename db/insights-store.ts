@@ -3,13 +3,15 @@
  * rows, so the same reports) counted and summed per value of a key, per custom field value or per
  * time bucket, and the company's current decisions from the review entries. Everything is read
  * from the tables the one write path keeps in step, in the caller's read transaction: the only
- * figures kept are the counts listing_counts holds, which the writes keep exact in their own
+ * figures kept are counts (listing_counts per combination of the fixed keys, custom_field_counts
+ * and custom_field_totals per custom field value), which the writes keep exact in their own
  * transaction, so none can be stale.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
+import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/020-custom-field-counts';
 
 /** Where a group's key comes from. */
 export type StoreGrouping =
@@ -121,6 +123,7 @@ const STRICT_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 export class InsightsStore {
   private readonly cache = new Map<string, Statement>();
   private hasKeptCounts = false;
+  private readonly keptTables = new Set<string>();
 
   /** The time cuts the statements name by their place; reset only between statements. */
   private readonly cuts: TimeCut[] = [];
@@ -197,6 +200,7 @@ export class InsightsStore {
    * that holds both counted once by the slower exact grouping. `total`: the filter's matches.
    */
   customFieldCounts(companyId: string, filter: SqlFilter, field: string, total: number): { key: string | null; count: number }[] {
+    if (this.readsKeptCounts(filter) && this.hasKept('custom_field_counts')) return this.keptCustomFieldCounts(companyId, filter, field, total);
     const part = (index: string, column: string, value: string) =>
       this.statement(
         `SELECT ${value} AS key, count(DISTINCT e.rk) AS count
@@ -214,6 +218,37 @@ export class InsightsStore {
           AND EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND (e.text IS NOT NULL OR e.num IS NOT NULL))`,
     ).get(companyId, ...filter.params, field) as { n: number };
     const missing = total - holding.n;
+    return [...texts, ...numbers, ...(missing > 0 ? [{ key: null, count: missing }] : [])];
+  }
+
+  /**
+   * customFieldCounts from custom_field_counts or custom_field_totals (migration 020): the kept
+   * rows of the field under the filter summed per value, a few per value and combination of the
+   * split columns, instead of every match holding the field. The same answer, its one exception
+   * included: where one condition text picks both a text and a number, the exact grouping counts
+   * the reports once.
+   */
+  private keptCustomFieldCounts(companyId: string, filter: SqlFilter, field: string, total: number): { key: string | null; count: number }[] {
+    // The coarse counts when the filter tests none of the columns only the fine ones split by.
+    const table = [...filter.where.matchAll(/\bl\.(\w+)/g)].every(([, column]) => CUSTOM_FIELD_TOTALS_SPLIT.includes(column)) && this.hasKept('custom_field_totals')
+      ? 'custom_field_totals'
+      : 'custom_field_counts';
+    const rows = this.statement(
+      `SELECT l.value AS value, sum(l.n) AS count FROM ${table} l
+        WHERE ${COMPANY_ROWS} AND l.field = ? AND (${filter.where}) GROUP BY l.value`,
+    ).all(companyId, field, ...filter.params) as { value: string | number | Buffer; count: number }[];
+    let holding = 0;
+    const texts: { key: string; count: number }[] = [];
+    const numbers: { key: string; count: number }[] = [];
+    for (const row of rows) {
+      if (Buffer.isBuffer(row.value)) holding += row.count;
+      else if (typeof row.value === 'string') texts.push({ key: row.value, count: row.count });
+      else numbers.push({ key: String(row.value), count: row.count });
+    }
+    const textKeys = new Set(texts.map((t) => t.key));
+    const overlap = numbers.some((n) => textKeys.has(n.key)) || texts.some((t) => STRICT_NUMBER.test(t.key) && String(Number(t.key)) !== t.key);
+    if (overlap) return this.counts(companyId, filter, { kind: 'customField', field }) as { key: string | null; count: number }[];
+    const missing = total - holding;
     return [...texts, ...numbers, ...(missing > 0 ? [{ key: null, count: missing }] : [])];
   }
 
@@ -384,6 +419,14 @@ export class InsightsStore {
     if (filter.counted === undefined || filter.counted !== filter.where) return false;
     this.hasKeptCounts ||= this.statement(`SELECT 1 FROM sqlite_schema WHERE name = 'listing_counts'`).get() !== undefined;
     return this.hasKeptCounts;
+  }
+
+  /** The table a migration added is there (as readsKeptCounts, asked again until it is). */
+  private hasKept(table: string): boolean {
+    if (this.keptTables.has(table)) return true;
+    const has = this.statement(`SELECT 1 FROM sqlite_schema WHERE name = ?`).get(table) !== undefined;
+    if (has) this.keptTables.add(table);
+    return has;
   }
 
   /** Filters compile to a bounded set of SQL texts, so caching their statements is safe. */

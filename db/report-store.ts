@@ -12,6 +12,7 @@ import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFro
 import { compileListQuery, type ElementCounts } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
 import { RECOUNT } from './migrations/015-listing-counts';
+import { CUSTOM_FIELD_RECOUNT } from './migrations/020-custom-field-counts';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
 export interface AccessRow {
@@ -489,6 +490,7 @@ export class ReportStore {
         SELECT rk.rk, r.label_reference, r.label_uid, r.label_sequence_code, r.label_name
         FROM label_reports r JOIN report_keys rk ON rk.report_id = r.id ORDER BY rk.rk`);
     if (setAside.some((item) => item.name.startsWith('listing_counts_'))) this.db.exec(RECOUNT);
+    if (setAside.some((item) => item.name.startsWith('listing_custom_field_counts_'))) this.db.exec(CUSTOM_FIELD_RECOUNT);
     for (const { name } of setAside) restore(name);
     return result;
   }
