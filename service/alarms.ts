@@ -7,8 +7,8 @@
  *
  * The review's acknowledgement is what stops an alarm: its state is read from the review's
  * entries (an acknowledgement of at least the alarm's level, of its company, since it was
- * raised), so acknowledging needs nothing from here, and the queue asks before each e-mail
- * and escalation.
+ * raised), so acknowledging needs nothing from here, and the queue reads it again when it
+ * takes each e-mail and escalation.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
@@ -265,12 +265,6 @@ export class AlarmService {
     this.data.alarms.escalated(alarm.id, step, at.toISOString());
     this.tell(alarm, rule, step, at);
     return true;
-  }
-
-  /** Whether the alarm still wants telling: it exists and nobody acknowledged it. */
-  stillOpen(alarmId: string): AlarmRow | undefined {
-    const alarm = this.data.read(() => this.data.alarms.findAlarm(alarmId));
-    return alarm && !alarm.acknowledged ? alarm : undefined;
   }
 
   private jobsDue(): void {
