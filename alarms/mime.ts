@@ -28,12 +28,15 @@ const PLAIN_ID = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$/;
 /** The message, or undefined when an address or the id is not plain (nodemailer composes it then). */
 export function composeMime(mail: MimeMail): string | undefined {
   if (!PLAIN_ADDRESS.test(mail.from) || mail.to.length === 0 || !mail.to.every((a) => PLAIN_ADDRESS.test(a)) || !PLAIN_ID.test(mail.messageId)) return undefined;
+  const subject = `Subject: ${encodeWords(oneLine(mail.subject), 'Q', 52)}`;
+  // SMTP's limit for a line is 998 characters; folding a longer subject is left to nodemailer.
+  if (subject.length > 900) return undefined;
   // A boundary with "=_" never occurs in quoted-printable text, which writes every "=" as =3D.
   const boundary = `--_=_labeldesk_${mail.messageId.replace(/[^A-Za-z0-9]/g, '')}`;
   const lines = [
     `From: ${mail.from}`,
     foldAddresses('To', mail.to),
-    `Subject: ${encodeWords(oneLine(mail.subject), 'Q', 52)}`,
+    subject,
     `Message-ID: <${mail.messageId}>`,
     `Date: ${mail.date.toUTCString().replace(/GMT$/, '+0000')}`,
     'MIME-Version: 1.0',

@@ -326,14 +326,15 @@ export class AlarmStore {
   }
 
   due(now: string, limit: number, busy: readonly string[]): ClaimedAlarmJob[] {
+    // Mostly no kind is busy: without the list the query costs a fraction (no table of the JSON to scan).
     const rows = this.statement(
       `SELECT id, kind, alarm_id AS alarmId, company_id AS companyId, step, recipients, attempts, created
          FROM alarm_jobs
         WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-          AND kind NOT IN (SELECT value FROM json_each(@busy))
+          ${busy.length === 0 ? '' : 'AND kind NOT IN (SELECT value FROM json_each(@busy))'}
         ORDER BY next_attempt_at
         LIMIT @limit`,
-    ).all({ now, limit, busy: JSON.stringify(busy) }) as (Omit<ClaimedAlarmJob, 'recipients'> & { recipients: string })[];
+    ).all(busy.length === 0 ? { now, limit } : { now, limit, busy: JSON.stringify(busy) }) as (Omit<ClaimedAlarmJob, 'recipients'> & { recipients: string })[];
     return rows.map((row) => ({ ...row, recipients: JSON.parse(row.recipients) as string[] }));
   }
 
