@@ -4,10 +4,11 @@
  * (or saved the digest's hour). An e-mail keeps one Message-ID for all its attempts: a relay
  * or a reader that sees it twice (a crash between the relay's yes and the record) knows it for
  * the same mail. Failures are retried on the webhooks' schedule and logged with the relay's
- * reply. Before each e-mail and escalation the alarm is read again: acknowledged, it is told
- * to nobody more.
+ * reply. Each e-mail and escalation reads its alarm again in the write that takes it, just
+ * before its attempt: acknowledged, it is told to nobody more. An attempt's record shares its
+ * commit with the leases of the jobs taken in its place (`recordWithClaim`).
  */
-import type { AlarmJobKind, ClaimedAlarmJob } from '../db/alarm-store';
+import type { AlarmJobKind, AlarmRow, ClaimedAlarmJob, SmtpRecord } from '../db/alarm-store';
 import type { DataStore } from '../db/data-store';
 import { JobQueue, outboxJobStore, type JobStore, type Settled, type Verdict } from '../jobs/job-queue';
 import type { AlarmService } from '../service/alarms';
@@ -38,12 +39,29 @@ export interface AlarmQueueOptions {
   idleCheckMs?: number;
 }
 
-export type AlarmJob = ClaimedAlarmJob & { group: AlarmJobKind };
+/**
+ * A job as claimed, with what its attempt reads, read in the claim's own write: the relay's
+ * settings, and an e-mail's alarm (null when it is gone or was acknowledged).
+ */
+export type AlarmJob = ClaimedAlarmJob & { group: AlarmJobKind; smtp: SmtpRecord | undefined; alarm: AlarmRow | null };
 
 type AttemptResult = { kind: 'mail'; outcome: SendOutcome } | { kind: 'skipped'; why: string } | { kind: 'escalation' };
 
 export function alarmJobs(data: DataStore): JobStore<AlarmJob> {
-  return outboxJobStore(data.alarms, (job) => ({ ...job, group: job.kind }));
+  const jobs = outboxJobStore(data.alarms, (job) => ({ ...job, group: job.kind, smtp: undefined as SmtpRecord | undefined, alarm: null as AlarmRow | null }));
+  return {
+    ...jobs,
+    // Read in the claim's write, not in a read of each attempt's own: the attempt starts at once.
+    due: (now, limit, busy) => {
+      const due = jobs.due(now, limit, busy);
+      if (due.length === 0) return due;
+      const smtp = data.alarms.smtp();
+      return due.map((job) => {
+        const alarm = job.kind === 'email' && job.alarmId !== null ? data.alarms.findAlarm(job.alarmId) : undefined;
+        return { ...job, smtp, alarm: alarm && !alarm.acknowledged ? alarm : null };
+      });
+    },
+  };
 }
 
 /** The Message-ID of a job's mail: its id, at the desk's own domain part. */
@@ -77,6 +95,7 @@ export class AlarmQueue extends JobQueue<AlarmJob, AttemptResult> {
       isRunning: options.isRunning,
       logError: options.logError,
       idleCheckMs: options.idleCheckMs,
+      recordWithClaim: true,
     });
     this.relay = new SmtpRelay({ timeoutMs, maxConnections: Math.min(concurrency, 4), ...options.relay });
     this.appUrl = options.appUrl ?? (() => 'http://127.0.0.1:4317');
@@ -84,13 +103,13 @@ export class AlarmQueue extends JobQueue<AlarmJob, AttemptResult> {
 
   protected async run(job: AlarmJob, signal: AbortSignal): Promise<AttemptResult> {
     if (job.kind === 'escalation') return { kind: 'escalation' };
-    const smtp = this.alarms.smtpRecord();
+    const { smtp } = job;
     const appUrl = smtp?.appUrl ?? this.appUrl();
     let text;
     if (job.kind === 'digest') {
       text = digestMail(this.alarms.digestAlarms(job.companyId, this.now()), appUrl, this.now());
     } else {
-      const alarm = job.alarmId === null ? undefined : this.alarms.stillOpen(job.alarmId);
+      const { alarm } = job;
       if (!alarm) return { kind: 'skipped', why: 'the alarm was acknowledged before the mail went out' };
       text = alarmMail(alarm, appUrl, job.step);
     }

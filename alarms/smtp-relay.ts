@@ -9,6 +9,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import * as tls from 'node:tls';
 import type { SmtpRecord } from '../db/alarm-store';
+import { composeMime } from './mime';
 
 /** The largest reply line read from the relay; a longer one ends the connection (nodemailer's EPROTOCOL). */
 export const MAX_REPLY_BYTES = 64 * 1024;
@@ -93,15 +94,20 @@ export class SmtpRelay {
     if (this.trustError && settings.security !== 'none') return { ok: false, error: this.trustError, reply: null, durationMs: 0, permanent: false };
     const transport = this.transportFor(settings, password);
     try {
-      const sent = transport.sendMail({
-        from: settings.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        messageId: `<${mail.messageId}>`,
-        headers: { 'Auto-Submitted': 'auto-generated' },
-      });
+      const raw = composeMime({ ...mail, from: settings.from, date: new Date() });
+      const sent = transport.sendMail(
+        raw !== undefined
+          ? { envelope: { from: settings.from, to: mail.to }, raw }
+          : {
+              from: settings.from,
+              to: mail.to,
+              subject: mail.subject,
+              text: mail.text,
+              html: mail.html,
+              messageId: `<${mail.messageId}>`,
+              headers: { 'Auto-Submitted': 'auto-generated' },
+            },
+      );
       const info = await (signal ? abortable(sent, signal) : sent);
       if (info.rejected.length > 0 && info.accepted.length === 0) {
         return { ok: false, error: `the relay refused every recipient: ${cap(String(info.response))}`, reply: cap(String(info.response)), durationMs: elapsed(), permanent: true };

@@ -5,16 +5,20 @@
  * would be a process of its own). The figure is alarms mailed per second from the first tap to
  * the relay's last mail, with the process's peak resident memory.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { Session } from 'node:inspector/promises';
+import { printSummary, summarize } from './cpu-profile';
 import { openService } from '../host/open-service';
 import { alarmRuleBodySchema } from '../schema/alarms';
 import { bundleReportSchema } from '../schema/bundle';
 
 const CHANGES = Number(process.env.BENCH_ALARM_CHANGES ?? 10_000);
+/** A folder to keep a CPU profile of the service's thread over the burst alone (the set-up's imports left out). */
+const PROFILE_DIR = process.env.BENCH_ALARM_PROFILE;
 const TARGET_RATE = 200;
 const T0 = 1_780_000_000;
 
@@ -77,6 +81,12 @@ export async function run(): Promise<void> {
     service.alarms.createRule(caller, 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example', 'lead@acme.example'] }], channels: ['email', 'desktop'] }));
     const queue = service.deliverAlarms({ concurrency: 16 });
 
+    const profiler = PROFILE_DIR ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const loadBefore = loadavg();
     let peakRss = process.memoryUsage().rss;
     // rss() alone: the whole memoryUsage() reads the heap's statistics, work the service's thread would be charged for.
@@ -96,6 +106,13 @@ export async function run(): Promise<void> {
     clearInterval(sampler);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     const loadAfter = loadavg();
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      const file = join(PROFILE_DIR!, `alarms-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      printSummary(`CPU profile of the burst (${file})`, summarize(profile, 40));
+    }
     await queue.stop();
     const raised = service.alarms.list(caller, { pageNumber: 1, pageSize: 1 }).totalDocuments;
 

@@ -159,6 +159,12 @@ const DELIVERIES = `
 export class AlarmStore {
   private readonly db: Db;
   private readonly statements = new Map<string, Statement>();
+  /**
+   * Every company's enabled rules, as of `version` (SQLite's data_version, which moves with
+   * each commit of another connection: another process adding a rule) and this store's own
+   * writes of rules (which drop it). A change that may raise an alarm reads them each time.
+   */
+  private enabled: { version: number; rules: AlarmRule[] } | undefined;
 
   constructor(db: Db) {
     this.db = db;
@@ -176,6 +182,7 @@ export class AlarmStore {
   // Rules
 
   saveRule(rule: AlarmRule): void {
+    this.enabled = undefined;
     this.statement(
       `INSERT INTO alarm_rules (id, company_id, name, min_level, filter, custom_fields, steps, channels, escalate_after_minutes, enabled, created)
        VALUES (@id, @companyId, @name, @minLevel, @filter, @customFields, @steps, @channels, @escalateAfterMinutes, @enabled, @created)
@@ -189,19 +196,22 @@ export class AlarmStore {
     return (this.statement('SELECT * FROM alarm_rules WHERE company_id = ? ORDER BY created, id').all(companyId) as RuleRow[]).map(toRule);
   }
 
-  /** The enabled rules of each of these companies. */
+  /** The enabled rules of each of these companies (not to be changed: they are shared). */
   enabledRules(companyIds: readonly string[]): AlarmRule[] {
     if (companyIds.length === 0) return [];
-    return (
-      this.statement(
-        'SELECT * FROM alarm_rules WHERE enabled = 1 AND company_id IN (SELECT value FROM json_each(?)) ORDER BY created, id',
-      ).all(JSON.stringify(companyIds)) as RuleRow[]
-    ).map(toRule);
+    const rules = this.allEnabledRules();
+    if (rules.length === 0) return rules;
+    const wanted = new Set(companyIds);
+    return rules.filter((rule) => wanted.has(rule.companyId));
   }
 
-  /** Every company's enabled rules. */
+  /** Every company's enabled rules (not to be changed: they are shared). */
   allEnabledRules(): AlarmRule[] {
-    return (this.statement('SELECT * FROM alarm_rules WHERE enabled = 1 ORDER BY created, id').all() as RuleRow[]).map(toRule);
+    const version = this.statement('PRAGMA data_version').pluck().get() as number;
+    if (this.enabled?.version !== version) {
+      this.enabled = { version, rules: (this.statement('SELECT * FROM alarm_rules WHERE enabled = 1 ORDER BY created, id').all() as RuleRow[]).map(toRule) };
+    }
+    return this.enabled.rules;
   }
 
   /** Whether any company has an enabled rule: without one, no change needs a look. */
@@ -220,6 +230,7 @@ export class AlarmStore {
   }
 
   removeRule(companyId: string, id: string): boolean {
+    this.enabled = undefined;
     return this.statement('DELETE FROM alarm_rules WHERE id = ? AND company_id = ?').run(id, companyId).changes === 1;
   }
 
@@ -326,14 +337,15 @@ export class AlarmStore {
   }
 
   due(now: string, limit: number, busy: readonly string[]): ClaimedAlarmJob[] {
+    // Mostly no kind is busy: without the list the query costs a fraction (no table of the JSON to scan).
     const rows = this.statement(
       `SELECT id, kind, alarm_id AS alarmId, company_id AS companyId, step, recipients, attempts, created
          FROM alarm_jobs
         WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-          AND kind NOT IN (SELECT value FROM json_each(@busy))
+          ${busy.length === 0 ? '' : 'AND kind NOT IN (SELECT value FROM json_each(@busy))'}
         ORDER BY next_attempt_at
         LIMIT @limit`,
-    ).all({ now, limit, busy: JSON.stringify(busy) }) as (Omit<ClaimedAlarmJob, 'recipients'> & { recipients: string })[];
+    ).all(busy.length === 0 ? { now, limit } : { now, limit, busy: JSON.stringify(busy) }) as (Omit<ClaimedAlarmJob, 'recipients'> & { recipients: string })[];
     return rows.map((row) => ({ ...row, recipients: JSON.parse(row.recipients) as string[] }));
   }
 

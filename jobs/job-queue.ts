@@ -121,6 +121,22 @@ export interface JobQueueOptions {
   idleCheckMs?: number;
   /** How long recording an attempt waits for a busy database before the lease is left to run out. */
   busyBudgetMs?: number;
+  /**
+   * A started queue records the attempts that ended in one turn of the event loop together,
+   * and leases the jobs due in their places in the same commit: one commit per turn instead of
+   * one per attempt and one per claim. Each record stays its own savepoint, so one that throws
+   * leaves the others recorded. A drain records each attempt on its own, as without it.
+   */
+  recordWithClaim?: boolean;
+}
+
+/** An ended attempt of a started queue waiting for the commit it shares (`recordWithClaim`). */
+interface Unrecorded<J> {
+  job: J;
+  /** Writes the record, inside the shared write. */
+  write: () => void;
+  /** Told once the shared write committed, or why this record could not be written. */
+  settled: (error?: unknown) => void;
 }
 
 /** How soon to look again when the connection is in someone's open transaction or the file is busy. */
@@ -155,6 +171,8 @@ export abstract class JobQueue<J extends QueuedJob, R> {
   /** Jobs of a drain whose attempt could not be recorded: their leases are given back at the next drain. */
   private stranded: J[] = [];
   private lastPrune = -Infinity;
+  private unrecorded: Unrecorded<J>[] = [];
+  private flushQueued = false;
 
   constructor(
     protected readonly db: JobDatabase,
@@ -303,23 +321,78 @@ export abstract class JobQueue<J extends QueuedJob, R> {
 
   /** Leases and starts what is due; returns whether more is due than was taken. */
   private claim(now: Date, free: number): boolean {
-    const running = this.runningPerGroup();
-    const busy = this.busyGroups();
-    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
-    const { taken, more } = this.db.write(() => {
-      const due = this.store.due(now, free, busy);
-      const chosen: J[] = [];
-      for (const job of due) {
-        const n = running.get(job.group) ?? 0;
-        if (n >= this.perGroup) continue;
-        running.set(job.group, n + 1);
-        this.store.lease(job, leaseUntil, this.pid);
-        chosen.push(job);
-      }
-      return { taken: chosen, more: due.length === free || chosen.length < due.length };
-    });
+    const { taken, more } = this.db.write(() => this.leaseDue(now, free, this.runningPerGroup()));
     for (const job of taken) this.attempt(job);
     return more;
+  }
+
+  /**
+   * Inside the queue's write: leases up to `free` due jobs, none of `skip`, within the groups'
+   * limits given what runs (`running`, per group); returns them and whether more is due.
+   */
+  private leaseDue(now: Date, free: number, running: Map<string, number>, skip?: ReadonlySet<string>): { taken: J[]; more: boolean } {
+    const busy = [...running].filter(([, n]) => n >= this.perGroup).map(([group]) => group);
+    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    const extra = skip?.size ?? 0;
+    const due = this.store.due(now, free + extra, busy);
+    const chosen: J[] = [];
+    let passed = 0;
+    for (const job of due) {
+      if (chosen.length === free) break;
+      if (skip?.has(job.id)) continue;
+      passed++;
+      const n = running.get(job.group) ?? 0;
+      if (n >= this.perGroup) continue;
+      running.set(job.group, n + 1);
+      this.store.lease(job, leaseUntil, this.pid);
+      chosen.push(job);
+    }
+    return { taken: chosen, more: due.length === free + extra || chosen.length < passed };
+  }
+
+  /**
+   * Writes the records of the attempts that ended since the last look, each in a savepoint of
+   * one write, and in the same write leases what is due in their places (unless stopping).
+   * Told after the commit: each record's attempt, then the new attempts start.
+   */
+  private async flush(): Promise<void> {
+    this.flushQueued = false;
+    const batch = this.unrecorded.splice(0);
+    if (batch.length === 0) return;
+    if (!this.db.isOpen) {
+      // Closed under us: the leases run out and the jobs run again.
+      for (const entry of batch) entry.settled();
+      return;
+    }
+    const failed = new Map<Unrecorded<J>, unknown>();
+    let taken: J[] = [];
+    try {
+      taken = await waitForDatabase(() => {
+        failed.clear();
+        const claim = !this.stopping && !this.db.inTransaction;
+        return this.db.write(() => {
+          for (const entry of batch) {
+            try {
+              this.db.write(entry.write);
+            } catch (err) {
+              failed.set(entry, err);
+            }
+          }
+          if (!claim) return [];
+          const ended = new Set(batch.map((entry) => entry.job.id));
+          const running = new Map<string, number>();
+          for (const { job } of this.inFlight.values()) if (!ended.has(job.id)) running.set(job.group, (running.get(job.group) ?? 0) + 1);
+          const free = this.concurrency - [...this.inFlight.keys()].filter((id) => !ended.has(id)).length;
+          // A job recorded here and due again at once is left for the next look: its attempt still ends.
+          return free > 0 ? this.leaseDue(this.now(), free, running, ended).taken : [];
+        });
+      }, this.busyBudgetMs);
+    } catch (err) {
+      for (const entry of batch) entry.settled(err);
+      return;
+    }
+    for (const entry of batch) entry.settled(failed.has(entry) ? (failed.get(entry) ?? new Error('the record failed')) : undefined);
+    for (const job of taken) this.attempt(job);
   }
 
   private runningPerGroup(): Map<string, number> {
@@ -360,8 +433,9 @@ export abstract class JobQueue<J extends QueuedJob, R> {
   private attempt(job: J, drained?: (ended: { verdict: Verdict } | { error: Error }) => void): Promise<void> {
     const abort = new AbortController();
     const startedAt = this.now();
-    const done = this.run(job, abort.signal)
-      .then((result) => this.settle(job, result, startedAt, abort.signal.aborted))
+    const batched = this.options.recordWithClaim === true && !drained;
+    const done: Promise<void> = this.run(job, abort.signal)
+      .then((result) => this.settle(job, result, startedAt, abort.signal.aborted, batched))
       .then(
         (verdict) => void (verdict && drained?.({ verdict })),
         (err: unknown) => {
@@ -372,14 +446,14 @@ export abstract class JobQueue<J extends QueuedJob, R> {
         },
       )
       .finally(() => {
-        this.inFlight.delete(job.id);
+        if (this.inFlight.get(job.id)?.done === done) this.inFlight.delete(job.id);
         if (!drained) this.wake();
       });
     this.inFlight.set(job.id, { job, abort, done });
     return done;
   }
 
-  private async settle(job: J, result: R, startedAt: Date, stopped: boolean): Promise<Verdict | undefined> {
+  private async settle(job: J, result: R, startedAt: Date, stopped: boolean, batched: boolean): Promise<Verdict | undefined> {
     if (!this.db.isOpen) return undefined; // closed under us: the lease runs out and the job runs again
     if (stopped) {
       await waitForDatabase(() => this.db.write(() => this.store.release(job, this.pid)), this.busyBudgetMs);
@@ -387,6 +461,25 @@ export abstract class JobQueue<J extends QueuedJob, R> {
     }
     const verdict = this.verdict(job, result);
     const delay = verdict.done || !verdict.retry ? null : delayAfter(this.options.backoff, job.attempts + 1, this.random, verdict.retryAfterMs);
+    if (batched) {
+      await new Promise<void>((resolve, reject) => {
+        this.unrecorded.push({
+          job,
+          write: () => {
+            const endedAt = this.now();
+            const retryAt = delay === null ? null : new Date(endedAt.getTime() + delay);
+            this.record(job, { result, verdict, startedAt, endedAt, retryAt });
+          },
+          settled: (error) => (error === undefined ? resolve() : reject(error)),
+        });
+        if (!this.flushQueued) {
+          this.flushQueued = true;
+          // After this turn's other I/O: the attempts that ended in it share the commit.
+          setImmediate(() => void this.flush());
+        }
+      });
+      return verdict;
+    }
     await waitForDatabase(() => {
       const endedAt = this.now();
       const retryAt = delay === null ? null : new Date(endedAt.getTime() + delay);

@@ -1,7 +1,9 @@
 /**
  * The alarm queue survives a crash: `labeldesk serve` is killed (SIGKILL) after the tap that
  * raised an alarm committed and while its e-mail is at the relay, unanswered; started again on
- * the same file, it sends the mail again, with the same Message-ID, and logs one success.
+ * the same file, it sends the mail again, with the same Message-ID, and logs one success. So
+ * in a burst, whose attempts are recorded together with the next claims: killed mid-way, each
+ * mail is delivered after the restart, a copy only ever with its first's Message-ID.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { alarmRuleBodySchema } from '../../schema/alarms';
 import { REPO } from '../cli/run-labeldesk';
 import { COMPANIES } from '../support/service-fixture';
 import { ALL, calmReport, ONE_WARM, readingsAfter } from './alarm-fixture';
-import { startSmtpReceiver } from './smtp-receiver';
+import { startSmtpReceiver, until } from './smtp-receiver';
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -85,6 +87,59 @@ describe('alarm e-mail across a crash', () => {
       const log = after.alarms.deliveries(after.apiKeys.authenticate(key), 1, 10).deliveries;
       after.close();
       expect(log.map((d) => [d.attempt, d.status])).toEqual([[1, 'succeeded']]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a burst killed mid-way is mailed after the restart, each mail once or again under its own Message-ID', async () => {
+    const receiver = await startSmtpReceiver();
+    const dbFile = join(dir, 'burst.sqlite');
+    const setup = openService(dbFile);
+    for (const company of COMPANIES) setup.companies.upsert(company);
+    const key = setup.apiKeys.create('acme', ALL, 'crash').key;
+    const ids = Array.from({ length: 12 }, (_, i) => `r${String(i).padStart(2, '0')}`);
+    for (const id of ids) setup.putReport(calmReport(id), { kind: 'import' });
+    setup.alarms.saveSmtp(null, { host: '127.0.0.1', port: receiver.port, security: 'none', user: null, from: 'alarms@acme.example', appUrl: null });
+    setup.alarms.createRule(setup.apiKeys.authenticate(key), 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example'] }], channels: ['email'] }));
+    setup.close();
+
+    try {
+      const first = await serve(dbFile);
+      const tap = async (id: string) => {
+        const tapped = await fetch(`${first.url}/v2/labelReports/${id}/taps`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(readingsAfter(4, ONE_WARM)),
+        });
+        expect(tapped.status).toBe(200);
+      };
+      for (const id of ids.slice(0, 5)) await tap(id);
+      // Some mails answered (their records may or may not have committed), the next ones held.
+      await receiver.received(4);
+      receiver.hold = true;
+      for (const id of ids.slice(5)) await tap(id);
+      await receiver.arrived(receiver.mails.length + 1);
+      first.child.kill('SIGKILL');
+      expect(await first.exited).toBe('SIGKILL');
+
+      receiver.hold = false;
+      const second = await serve(dbFile);
+      await until(() => new Set(receiver.mails.map((m) => m.messageId)).size === ids.length);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+
+      // Every copy of a mail is that mail: one Message-ID, one report.
+      const byId = new Map<string | undefined, Set<string | undefined>>();
+      for (const mail of receiver.mails) byId.set(mail.messageId, (byId.get(mail.messageId) ?? new Set()).add(mail.subject));
+      expect([...byId.values()].map((subjects) => subjects.size)).toEqual(ids.map(() => 1));
+      expect([...byId.values()].flatMap((subjects) => [...subjects]).sort()).toEqual(ids.map((id) => `Moderate alarm: REF-${id}`));
+
+      const after = openService(dbFile);
+      const log = after.alarms.deliveries(after.apiKeys.authenticate(key), 1, 100).deliveries;
+      after.close();
+      expect(log.map((d) => d.status)).toEqual(ids.map(() => 'succeeded'));
+      expect(new Set(log.map((d) => `<${d.jobId}@labeldesk.invalid>`))).toEqual(new Set(byId.keys()));
     } finally {
       await receiver.close();
     }

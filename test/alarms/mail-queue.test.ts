@@ -66,6 +66,42 @@ describe('alarm e-mails', () => {
     expect(log).toEqual([expect.objectContaining({ status: 'succeeded', attempt: 1, alarmId: alarm.id, reply: expect.stringMatching(/^250/) })]);
   });
 
+  test('the delivery log keeps 30 days: older attempts go when the queue next looks', async () => {
+    const skew = { ms: 0 };
+    desk = openAlarmDesk({ now: () => new Date(Date.now() + skew.ms) });
+    const { service, acme } = desk;
+    const receiver = await startSmtpReceiver();
+    receivers.push(receiver);
+    relayAt(desk, receiver.port);
+    service.putReport(calmReport('r1'), { kind: 'import' });
+    service.putReport(calmReport('r2'), { kind: 'import' });
+    service.alarms.createRule(acme, 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example'] }], channels: ['email'] }));
+    queue = service.deliverAlarms({ schedule: FAST });
+    service.intake.tap(acme, 'r1', readingsAfter(4, ONE_WARM));
+    await receiver.received(1);
+    // The relay's yes reaches the receiver before the queue: until the attempt is recorded the
+    // log lists the job as pending, and a stop then would give its lease back unrecorded, so
+    // the mail would go again (the same Message-ID) 31 days later, a fresh attempt no prune
+    // could remove.
+    const first = await until(() => {
+      const log = service.alarms.deliveries(acme, 1, 10).deliveries;
+      return log.length === 1 && log[0].status === 'succeeded' && log;
+    });
+    await queue.stop(0);
+
+    skew.ms = 31 * 24 * 60 * 60 * 1000;
+    service.intake.tap(acme, 'r2', readingsAfter(4, ONE_WARM));
+    queue = service.deliverAlarms({ schedule: FAST });
+    await receiver.received(2);
+    const log = await until(() => {
+      const entries = service.alarms.deliveries(acme, 1, 10).deliveries;
+      return entries.some((d) => d.status === 'succeeded' && d.jobId !== first[0].jobId) && entries;
+    });
+    expect(log.map((d) => d.jobId)).not.toContain(first[0].jobId);
+    expect(log).toHaveLength(1);
+    expect(receiver.mails.map((m) => m.messageId)).toEqual([`<${first[0].jobId}@labeldesk.invalid>`, expect.not.stringContaining(first[0].jobId)]);
+  });
+
   test('a relay that is down and then up gets the mail once, after failures the log names', async () => {
     desk = openAlarmDesk();
     const { service, acme } = desk;
