@@ -20,8 +20,8 @@ import alarms from './migrations/014-alarms';
 import listingCounts from './migrations/015-listing-counts';
 import reviewCurrent from './migrations/016-review-current';
 import listingWritesWhatChanged from './migrations/017-listing-writes-what-changed';
-import figureOrderIndexes from './migrations/019-figure-order-indexes';
-import customFieldCounts from './migrations/020-custom-field-counts';
+import figureOrderIndexes from './migrations/018-figure-order-indexes';
+import customFieldCounts from './migrations/019-custom-field-counts';
 
 export type Db = Database.Database;
 

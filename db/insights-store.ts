@@ -11,7 +11,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
-import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/020-custom-field-counts';
+import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
 
 /** Where a group's key comes from. */
 export type StoreGrouping =
@@ -222,7 +222,7 @@ export class InsightsStore {
   }
 
   /**
-   * customFieldCounts from custom_field_counts or custom_field_totals (migration 020): the kept
+   * customFieldCounts from custom_field_counts or custom_field_totals (migration 019): the kept
    * rows of the field under the filter summed per value, a few per value and combination of the
    * split columns, instead of every match holding the field. The same answer, its one exception
    * included: where one condition text picks both a text and a number, the exact grouping counts

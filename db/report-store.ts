@@ -12,7 +12,7 @@ import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFro
 import { compileListQuery, type ElementCounts } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
 import { RECOUNT } from './migrations/015-listing-counts';
-import { CUSTOM_FIELD_RECOUNT } from './migrations/020-custom-field-counts';
+import { CUSTOM_FIELD_RECOUNT } from './migrations/019-custom-field-counts';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
 export interface AccessRow {

@@ -1,6 +1,6 @@
 /**
  * The kept counts per custom field value (custom_field_counts and custom_field_totals, migration
- * 020) after every kind of write the service makes: an activation, a PATCH of custom fields,
+ * 019) after every kind of write the service makes: an activation, a PATCH of custom fields,
  * status, flag or archive state, a tap, a report written by an import and by sync, a bundle
  * import (a first one rebuilds the listing in bulk), a report removed. After each, both tables
  * hold exactly the counts that follow from the listing rows and custom field elements, and each
@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DataStore } from '../../db/data-store';
 import { MIGRATIONS } from '../../db/database';
-import customFieldCounts, { CUSTOM_FIELD_KEPT } from '../../db/migrations/020-custom-field-counts';
+import customFieldCounts, { CUSTOM_FIELD_KEPT } from '../../db/migrations/019-custom-field-counts';
 import type { SqlFilter } from '../../db/report-store';
 import { parseListQuery } from '../../query/list-query';
 import { MODES, STATUSES } from '../../schema/report';
@@ -299,7 +299,7 @@ describe('custom_field_counts', () => {
     }
   });
 
-  it('migration 020 counts the custom field values of a database that has them', () => {
+  it('migration 019 counts the custom field values of a database that has them', () => {
     const version = MIGRATIONS.indexOf(customFieldCounts) + 1;
     const file = join(dir(), 'migrated.sqlite');
     const reports = Array.from({ length: 20 }, (_, i) =>

@@ -1,5 +1,5 @@
 /**
- * What migration 019's figure indexes cost a write, in pages of the write-ahead log: the same
+ * What migration 018's figure indexes cost a write, in pages of the write-ahead log: the same
  * writes on the same reports, on a database before the migration and on one after it. A write
  * that moves no figure writes exactly the pages it wrote before; a tap writes at most the leaf
  * pages of the indexes whose figure it moved (an entry out, an entry in: one page each at most).
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../db/database';
-import figureOrderIndexes, { NEW_FIGURE_INDEXES, REBUILT_FIGURE_INDEXES } from '../../db/migrations/019-figure-order-indexes';
+import figureOrderIndexes, { NEW_FIGURE_INDEXES, REBUILT_FIGURE_INDEXES } from '../../db/migrations/018-figure-order-indexes';
 import { ReportStore } from '../../db/report-store';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';

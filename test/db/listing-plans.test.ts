@@ -262,7 +262,7 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
 
   /**
    * Every figure of the calculated sense data a list orders by, with the index that holds its
-   * order; but the datapoint counts, whose runs of equal counts are sorted (migration 019).
+   * order; but the datapoint counts, whose runs of equal counts are sorted (migration 018).
    */
   const FIGURE_ORDERS = [
     ['startTime', 'listing_start_time', 'calc_start_time'],
