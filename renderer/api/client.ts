@@ -135,7 +135,9 @@ const keyList = z.array(apiKeyInfoSchema);
 const webhookList = z.array(webhookSchema);
 const deliveryPage = pageSchema(deliverySchema);
 
-export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+// Typed by the schema itself rather than inferred through z.ZodType<T>: that inference compares the
+// schema's whole class structure and costs the typecheck seconds per large schema.
+export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new ApiClientError(200, BAD_RESPONSE, `The service sent ${what} this version of LabelDesk cannot read (${describeZodError(result.error)}).`);
@@ -144,7 +146,7 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T 
 }
 
 /** Checked here as well as in the forms: nothing malformed ever leaves the renderer. */
-export function checked<T>(schema: z.ZodType<T>, input: unknown): T {
+export function checked<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw new ApiClientError(0, INVALID_INPUT, describeZodError(result.error));
   return result.data;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSummary } from '../../service/demo-seeder';
 import { startService } from '../../host/start-service';
 import type { LabelReport, ListedLabelReport, MinimalLabelReport, Page as ApiPage } from '../../schema/report';
-import { confirmChange, launchChromium, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
+import { confirmChange, launchChromium, painted, prepare, shot, waitAttr, waitGone, waitText, watchProblems } from './browser';
 
 const REPORTS = 3000;
 const NOT_ARCHIVED = 'isArchived[eq]false';
@@ -233,7 +233,7 @@ describe('LabelDesk in Chromium', () => {
       await waitText(detail.getByTestId('facts'), report.label.firmwareVersionInfo.firmwareVersion);
       await waitText(detail.getByTestId('access-list'), 'your company');
       await detail.getByTestId('report-chart').waitFor();
-      await page.waitForTimeout(200); // let the canvas paint before the screenshot
+      await painted(page); // the canvas drawn before the screenshot
       await shot(page, 'report-detail');
 
       // Zoom with the wheel, then reset.
@@ -267,7 +267,7 @@ describe('LabelDesk in Chromium', () => {
       const detail = page.getByTestId('report-detail');
       await detail.getByTestId('report-chart').waitFor();
       await waitText(detail.locator('.chart'), 'readings');
-      await page.waitForTimeout(200);
+      await painted(page);
       await shot(page, 'report-detail-humidity');
 
       // Trim to the middle of the run with the two datetime inputs.
@@ -295,7 +295,7 @@ describe('LabelDesk in Chromium', () => {
       expect(kept[0].timestamp).toBe(from);
       expect(kept[kept.length - 1].timestamp).toBe(to);
       await detail.locator('.chart').scrollIntoViewIfNeeded();
-      await page.waitForTimeout(200);
+      await painted(page);
       await shot(page, 'report-detail-trimmed');
 
       await detail.getByTestId('trim-form').getByRole('button', { name: 'Clear trim' }).click();

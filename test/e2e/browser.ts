@@ -93,6 +93,11 @@ export async function waitGone(locator: Locator) {
   await expect.poll(() => locator.count()).toBe(0);
 }
 
+/** Resolves once the page has painted a frame after what it did so far (a chart drawn on its canvas, say). */
+export async function painted(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 export async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }

@@ -487,7 +487,17 @@ describe('report browser layout on desk screens', () => {
       // past the settle time.
       await page.clock.install();
       // Paused where the page's clock stands: no timer of the page is fired by a jump of time.
-      await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1));
+      // The clock runs on while its reading travels here and back; on a busy machine it may have
+      // passed it, and the pause is refused as a jump into the past. Playwright has paused the
+      // clock by then, so the next reading holds still and the next pause lands.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1));
+          break;
+        } catch (error) {
+          if (attempt >= 5 || !/fast-forward to the past/.test(String(error))) throw error;
+        }
+      }
       const positions = Array.from({ length: 20 }, (_, i) => Math.round(((i * 7919) % 20) / 20 * (total - 30)) * ROW);
       const finalTop = Math.round(total * 0.61) * ROW;
       positions[19] = finalTop;

@@ -18,8 +18,13 @@ export const LONGEST_FIRST = [
   'test/e2e/layout.test.ts',
   'test/e2e/report-panel.test.ts',
   'test/sync/random-interleavings.property.test.ts',
-  'test/e2e/scaled-table.test.ts',
+  'test/cli/serve.test.ts',
+  'test/cli/export.test.ts',
+  'test/cli/import.test.ts',
+  'test/sync/kill.test.ts',
+  'test/db/compile.property.test.ts',
   'test/sync/several-desks.property.test.ts',
+  'test/e2e/scaled-table.test.ts',
 ];
 
 export default class SuiteSequencer extends BaseSequencer {
