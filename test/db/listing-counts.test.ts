@@ -6,27 +6,17 @@
  * each browser filter read from it equals the COUNT(*) of its matches, for every company.
  */
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DataStore } from '../../db/data-store';
 import { MIGRATIONS } from '../../db/database';
 import listingCounts from '../../db/migrations/015-listing-counts';
 import { parseListQuery } from '../../query/list-query';
 import { MODES, STATUSES } from '../../schema/report';
-import type { BundleReport } from '../../schema/bundle';
-import type { Permission } from '../../schema/report';
-import { openService, type Service } from '../../host/open-service';
 import { databaseAt, temporaryFolder } from './migration-fixture';
-import { assertAsyncProperty } from '../support/property';
-import { COMPANIES, makeActivation, makeReport, series, T0 } from '../support/service-fixture';
+import { assertAfterEveryWrite, bundle, callerOf, closeAll, openAll, OWNERS, reportOf, writeCommands, type Open } from './kept-counts-writes';
+import { COMPANIES } from '../support/service-fixture';
 
 const dir = temporaryFolder('labeldesk-listing-counts-');
-
-const OWNERS = ['acme', 'nordic'] as const;
-const PERMISSIONS = new Set<Permission>(['labelReports:read', 'labelReports:update', 'labelReports:create']);
-const callerOf = (companyId: string) => ({ keyId: `k-${companyId}`, companyId, permissions: PERMISSIONS });
 
 /** The browser's filters, alone and together, and one that reads the matches (a created range). */
 const FILTERS = [
@@ -52,24 +42,6 @@ function countsOf(raw: Database.Database): { kept: string[]; listed: string[] } 
   };
 }
 
-/** The service, a second connection through the store, and a bare one for the checks' own SQL. */
-interface Open {
-  service: Service;
-  data: DataStore;
-  raw: Database.Database;
-}
-
-function openAll(file: string): Open {
-  const service = openService(file);
-  return { service, data: DataStore.open(file), raw: new Database(file) };
-}
-
-function closeAll({ service, data, raw }: Open): void {
-  service.close();
-  data.close();
-  raw.close();
-}
-
 function expectCountsExact({ data, service, raw }: Open, step: string): void {
   const { kept, listed } = countsOf(raw);
   expect(kept, step).toEqual(listed);
@@ -88,111 +60,11 @@ function expectCountsExact({ data, service, raw }: Open, step: string): void {
   }
 }
 
-interface Shape {
-  owner: (typeof OWNERS)[number];
-  status: (typeof STATUSES)[number];
-  mode: number;
-  excursion: boolean;
-  shared: boolean;
-  flag: boolean;
-  archive: boolean;
-}
-
-const shape = fc.record({
-  owner: fc.constantFrom(...OWNERS),
-  status: fc.constantFrom(...STATUSES),
-  mode: fc.nat(MODES.length - 1),
-  excursion: fc.boolean(),
-  shared: fc.boolean(),
-  flag: fc.boolean(),
-  archive: fc.boolean(),
-});
-
-function reportOf(id: string, s: Shape): BundleReport {
-  const other = s.owner === 'acme' ? 'nordic' : 'acme';
-  return makeReport(id, {
-    companyId: s.owner,
-    status: s.status,
-    mode: MODES[s.mode],
-    reportedSenseData: { datapoints: series(T0, 600, s.excursion ? [4, 5, 12, 5] : [4, 5, 5, 4]) },
-    access: s.shared ? [{ companyId: other, role: 'viewer' }] : [],
-    companyState: s.flag || s.archive ? [{ companyId: s.owner, hasFlag: s.flag, isArchived: s.archive }] : [],
-  });
-}
-
-const bundle = (reports: BundleReport[]) =>
-  Readable.from([Buffer.from(JSON.stringify({ version: 1, companies: COMPANIES, labelReports: reports }))]);
-
-const ID = fc.nat(7).map((i) => `r${i}`);
-const command = fc.oneof(
-  fc.record({ kind: fc.constant('activate' as const), id: ID, owner: fc.constantFrom(...OWNERS) }),
-  fc.record({
-    kind: fc.constant('patch' as const),
-    id: ID,
-    by: fc.constantFrom(...OWNERS),
-    patch: fc.record({ status: fc.constantFrom(...STATUSES), hasFlag: fc.boolean(), isArchived: fc.boolean() }, { requiredKeys: [] }),
-  }),
-  fc.record({ kind: fc.constant('tap' as const), id: ID, hot: fc.boolean() }),
-  fc.record({ kind: fc.constantFrom('import' as const, 'sync' as const), id: ID, shape }),
-  fc.record({ kind: fc.constant('bundle' as const), reports: fc.array(fc.tuple(ID, shape), { minLength: 1, maxLength: 4 }) }),
-  fc.record({ kind: fc.constant('remove' as const), id: ID }),
-);
-type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
-
-/** Runs one command; one the service refuses (a report not there, one there already) changes nothing. */
-async function apply({ service, data }: Open, c: Command): Promise<void> {
-  const refused = (run: () => unknown) => {
-    try {
-      run();
-    } catch (error) {
-      if (!(error instanceof Error) || !/not found|exists|NOT_FOUND|REPORT_EXISTS|permission|forbidden/i.test(`${error.message} ${(error as { code?: string }).code}`)) throw error;
-    }
-  };
-  switch (c.kind) {
-    case 'activate':
-      return refused(() => service.intake.activate(callerOf(c.owner), makeActivation(c.id)));
-    case 'patch':
-      return refused(() => service.reports.update(callerOf(c.by), c.id, c.patch));
-    case 'tap': {
-      const owner = data.read(() => data.reports.load(c.id))?.ownerCompanyId ?? 'acme';
-      return refused(() =>
-        service.intake.tap(callerOf(owner), c.id, { datapoints: series(T0, 600, c.hot ? [4, 12, 13, 5] : [4, 5, 5, 5]) }),
-      );
-    }
-    case 'import':
-    case 'sync':
-      return service.putReport(reportOf(c.id, c.shape), { kind: c.kind });
-    case 'bundle': {
-      const byId = new Map(c.reports.map(([id, s]) => [id, reportOf(id, s)]));
-      const result = await service.importBundle(bundle([...byId.values()]));
-      expect(result.ok, JSON.stringify(result)).toBe(true);
-      return;
-    }
-    case 'remove':
-      data.write(() => data.reports.remove(c.id));
-      return;
-  }
-}
+const command = writeCommands({ reports: 8, modes: MODES.length });
 
 describe('listing_counts', () => {
   it('holds exactly the counts of the listing rows after every kind of write, and counts every browser filter exactly', async () => {
-    let run = 0;
-    await assertAsyncProperty(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), async (commands) => {
-        const file = join(dir(), `run-${run++}.sqlite`);
-        const open = openAll(file);
-        try {
-          for (const company of COMPANIES) open.service.companies.upsert(company);
-          for (const [i, c] of commands.entries()) {
-            await apply(open, c);
-            expectCountsExact(open, `after step ${i}: ${JSON.stringify(c)}`);
-          }
-        } finally {
-          closeAll(open);
-        }
-      }),
-      { numRuns: 25 },
-    );
+    await assertAfterEveryWrite((run) => join(dir(), `run-${run}.sqlite`), command, expectCountsExact);
   }, 600_000);
 
   it('a first bundle import, which builds the listing in bulk, counts from the rows it built', async () => {
