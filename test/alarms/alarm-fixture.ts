@@ -6,11 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AlarmQueue } from '../../alarms/alarm-queue';
 import { openService, type Service, type ServiceOptions } from '../../host/open-service';
 import type { BundleReport } from '../../schema/bundle';
 import type { Permission } from '../../schema/report';
 import type { Caller } from '../../service/api-keys';
+import { RetrySchedule } from '../../webhooks/retry-schedule';
 import { COMPANIES, makeReport, series, T0 } from '../support/service-fixture';
+import type { SmtpReceiver } from './smtp-receiver';
 
 export const ALL: Permission[] = ['labelReports:read', 'labelReports:update', 'labelReports:create', 'webhooks:manage'];
 
@@ -66,3 +69,18 @@ export function readingsAfter(done: number, temperatures: number[]): { datapoint
 export const ONE_WARM = [9];
 /** Seven readings out of range: over an hour beyond the limit, critical. */
 export const HOUR_WARM = [10, 10, 10, 10, 10, 10, 10];
+
+/** Retries 50 ms apart, so a mail test sees a relay's refusals retried at once. */
+export const FAST_RETRIES = new RetrySchedule(Array(40).fill(0.05), () => 0.5);
+
+/** The desk's relay: the test's receiver on loopback, plain SMTP, no login. */
+export function relayAt(d: AlarmDesk, port: number, from = 'alarms@acme.example'): void {
+  d.service.alarms.saveSmtp(null, { host: '127.0.0.1', port, security: 'none', user: null, from, appUrl: 'http://desk.acme.example:4317' });
+}
+
+/** What a mail test opened, stopped in the order that loses no mail in flight: the queue, the relays, the desk. */
+export async function closeMailTest(queue: AlarmQueue | undefined, receivers: SmtpReceiver[], desk: AlarmDesk | undefined): Promise<void> {
+  await queue?.stop(0);
+  for (const r of receivers.splice(0)) await r.close();
+  desk?.close();
+}

@@ -9,21 +9,17 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { AlarmQueue } from '../../alarms/alarm-queue';
 import { alarmRuleBodySchema } from '../../schema/alarms';
 import type { BundleReport } from '../../schema/bundle';
-import { RetrySchedule } from '../../webhooks/retry-schedule';
 import { COMPANIES } from '../support/service-fixture';
-import { calmReport, HOUR_WARM, ONE_WARM, openAlarmDesk, readingsAfter, type AlarmDesk } from './alarm-fixture';
+import { calmReport, HOUR_WARM, ONE_WARM, openAlarmDesk, readingsAfter, type AlarmDesk, closeMailTest, FAST_RETRIES } from './alarm-fixture';
 import { startSmtpReceiver, until, type SmtpReceiver } from './smtp-receiver';
 
-const FAST = new RetrySchedule(Array(40).fill(0.05), () => 0.5);
 
 let desk: AlarmDesk | undefined;
 let queue: AlarmQueue | undefined;
 const receivers: SmtpReceiver[] = [];
 afterEach(async () => {
-  await queue?.stop(0);
+  await closeMailTest(queue, receivers, desk);
   queue = undefined;
-  for (const r of receivers.splice(0)) await r.close();
-  desk?.close();
   desk = undefined;
 });
 
@@ -60,7 +56,7 @@ describe('alarms of an import’s new reports', () => {
     // The mails are queued with the alarms, in the import's transaction.
     expect(service.alarms.deliveries(acme, 1, 10).deliveries.map((d) => d.status)).toEqual(['pending', 'pending']);
 
-    queue = service.deliverAlarms({ schedule: FAST });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES });
     const mails = await receiver.received(2);
     expect(mails.map((m) => m.subject).sort()).toEqual(['Critical alarm: REF-c1', 'Critical alarm: REF-c2']);
     expect(mails.every((m) => m.to.join() === 'qa@acme.example')).toBe(true);

@@ -9,26 +9,18 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { AlarmQueue } from '../../alarms/alarm-queue';
 import { openService } from '../../host/open-service';
 import { alarmRuleBodySchema } from '../../schema/alarms';
-import { RetrySchedule } from '../../webhooks/retry-schedule';
-import { calmReport, ONE_WARM, openAlarmDesk, readingsAfter, type AlarmDesk } from './alarm-fixture';
+import { calmReport, ONE_WARM, openAlarmDesk, readingsAfter, type AlarmDesk, closeMailTest, FAST_RETRIES, relayAt } from './alarm-fixture';
 import { startSmtpReceiver, until, type SmtpReceiver } from './smtp-receiver';
 
-const FAST = new RetrySchedule(Array(40).fill(0.05), () => 0.5);
 
 let desk: AlarmDesk | undefined;
 let queue: AlarmQueue | undefined;
 const receivers: SmtpReceiver[] = [];
 afterEach(async () => {
-  await queue?.stop(0);
+  await closeMailTest(queue, receivers, desk);
   queue = undefined;
-  for (const r of receivers.splice(0)) await r.close();
-  desk?.close();
   desk = undefined;
 });
-
-function relayAt(d: AlarmDesk, port: number, from = 'alarms@acme.example'): void {
-  d.service.alarms.saveSmtp(null, { host: '127.0.0.1', port, security: 'none', user: null, from, appUrl: 'http://desk.acme.example:4317' });
-}
 
 /** A clock a second further at each look: alarms raised one after another are due one after another. */
 function ticking(): () => Date {
@@ -61,7 +53,7 @@ describe('alarm e-mails in a burst', () => {
     service.alarms.createRule(acme, 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example'] }], channels: ['email'] }));
     for (const id of ids) service.intake.tap(acme, id, readingsAfter(4, ONE_WARM));
 
-    queue = service.deliverAlarms({ schedule: FAST, concurrency });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES, concurrency });
     await receiver.received(ids.length);
     const log = await until(() => {
       const entries = service.alarms.deliveries(acme, 1, 100).deliveries;
@@ -86,7 +78,7 @@ describe('alarm e-mails in a burst', () => {
     service.putReport(calmReport('r1'), { kind: 'import' });
     service.putReport(calmReport('r2'), { kind: 'import' });
     service.alarms.createRule(acme, 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example'] }], channels: ['email'] }));
-    queue = service.deliverAlarms({ schedule: FAST });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES });
     service.intake.tap(acme, 'r1', readingsAfter(4, ONE_WARM));
     await first.received(1);
     await until(() => service.alarms.deliveries(acme, 1, 10).deliveries[0]?.status === 'succeeded');
@@ -119,7 +111,7 @@ describe('alarm e-mails in a burst', () => {
     service.putReport(calmReport('r2', { labelReference: 'Ládung “Süd” 18' }), { kind: 'import' });
     service.alarms.createRule(acme, 'acme', alarmRuleBodySchema.parse({ name: 'Wärme', minLevel: 1, steps: [{ emails: ['qa@acme.example', 'lead@acme.example'] }], channels: ['email'] }));
     relayAt(desk, receiver.port);
-    queue = service.deliverAlarms({ schedule: FAST });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES });
     service.intake.tap(acme, 'r1', readingsAfter(4, ONE_WARM));
     const [plain] = await receiver.received(1);
     await until(() => service.alarms.deliveries(acme, 1, 10).deliveries[0]?.status === 'succeeded');

@@ -6,26 +6,18 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { AlarmQueue } from '../../alarms/alarm-queue';
 import { alarmRuleBodySchema } from '../../schema/alarms';
-import { RetrySchedule } from '../../webhooks/retry-schedule';
-import { calmReport, ONE_WARM, openAlarmDesk, readingsAfter, type AlarmDesk } from './alarm-fixture';
+import { calmReport, ONE_WARM, openAlarmDesk, readingsAfter, type AlarmDesk, closeMailTest, FAST_RETRIES, relayAt } from './alarm-fixture';
 import { startSmtpReceiver, until, type SmtpReceiver } from './smtp-receiver';
 
-const FAST = new RetrySchedule(Array(40).fill(0.05), () => 0.5);
 
 let desk: AlarmDesk | undefined;
 let queue: AlarmQueue | undefined;
 const receivers: SmtpReceiver[] = [];
 afterEach(async () => {
-  await queue?.stop(0);
+  await closeMailTest(queue, receivers, desk);
   queue = undefined;
-  for (const r of receivers.splice(0)) await r.close();
-  desk?.close();
   desk = undefined;
 });
-
-function relayAt(d: AlarmDesk, port: number): void {
-  d.service.alarms.saveSmtp(null, { host: '127.0.0.1', port, security: 'none', user: null, from: 'alarms@acme.example', appUrl: 'http://desk.acme.example:4317' });
-}
 
 describe('alarm e-mails', () => {
   test('a mail to the step’s people and addresses names the report, the level and links to it', async () => {
@@ -42,7 +34,7 @@ describe('alarm e-mails', () => {
       'acme',
       alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ users: [anna.id], emails: ['qa@acme.example'] }], channels: ['email', 'desktop'] }),
     );
-    queue = service.deliverAlarms({ schedule: FAST });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES });
     service.intake.tap(acme, 'r1', readingsAfter(4, ONE_WARM));
 
     const [mail] = await receiver.received(1);
@@ -76,7 +68,7 @@ describe('alarm e-mails', () => {
     service.putReport(calmReport('r1'), { kind: 'import' });
     service.putReport(calmReport('r2'), { kind: 'import' });
     service.alarms.createRule(acme, 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example'] }], channels: ['email'] }));
-    queue = service.deliverAlarms({ schedule: FAST });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES });
     service.intake.tap(acme, 'r1', readingsAfter(4, ONE_WARM));
     await receiver.received(1);
     // The relay's yes reaches the receiver before the queue: until the attempt is recorded the
@@ -91,7 +83,7 @@ describe('alarm e-mails', () => {
 
     skew.ms = 31 * 24 * 60 * 60 * 1000;
     service.intake.tap(acme, 'r2', readingsAfter(4, ONE_WARM));
-    queue = service.deliverAlarms({ schedule: FAST });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES });
     await receiver.received(2);
     const log = await until(() => {
       const entries = service.alarms.deliveries(acme, 1, 10).deliveries;
@@ -111,7 +103,7 @@ describe('alarm e-mails', () => {
     relayAt(desk, port);
     service.putReport(calmReport('r1'), { kind: 'import' });
     service.alarms.createRule(acme, 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example'] }], channels: ['email'] }));
-    queue = service.deliverAlarms({ schedule: FAST });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES });
     service.intake.tap(acme, 'r1', readingsAfter(4, ONE_WARM));
 
     const failed = await until(() => service.alarms.deliveries(acme, 1, 50).deliveries.find((d) => d.status === 'failed'));
@@ -141,7 +133,7 @@ describe('alarm e-mails', () => {
     service.reviews.acknowledge(acme, 'r1', { note: 'seen' });
     expect(service.alarms.list(acme, { pageNumber: 1, pageSize: 10 }).alarms[0]).toMatchObject({ state: 'acknowledged', acknowledged: { by: 'acme tool' } });
 
-    queue = service.deliverAlarms({ schedule: FAST });
+    queue = service.deliverAlarms({ schedule: FAST_RETRIES });
     await until(() => service.alarms.deliveries(acme, 1, 10).deliveries[0]?.status === 'cancelled');
     expect(receiver.seen).toHaveLength(0);
     expect(service.alarms.list(acme, { pageNumber: 1, pageSize: 10 }).unacknowledged).toBe(0);

@@ -14,12 +14,10 @@ import { SMTP_CA_FILE_ENV, trustFromEnvironment } from '../../alarms/smtp-relay'
 import { sendTestMail } from '../../alarms/test-mail';
 import type { SmtpRecord } from '../../db/alarm-store';
 import { alarmRuleBodySchema } from '../../schema/alarms';
-import { RetrySchedule } from '../../webhooks/retry-schedule';
-import { calmReport, ONE_WARM, openAlarmDesk, readingsAfter, type AlarmDesk } from './alarm-fixture';
+import { calmReport, ONE_WARM, openAlarmDesk, readingsAfter, type AlarmDesk, closeMailTest, FAST_RETRIES } from './alarm-fixture';
 import { startSmtpReceiver, until, type SmtpReceiver } from './smtp-receiver';
 import { TEST_RELAY_CERT, TEST_RELAY_KEY } from './tls-fixture';
 
-const FAST = new RetrySchedule(Array(40).fill(0.05), () => 0.5);
 const PASSWORD = 'correct horse battery';
 
 let desk: AlarmDesk | undefined;
@@ -27,10 +25,8 @@ let queue: AlarmQueue | undefined;
 const receivers: SmtpReceiver[] = [];
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
-  await queue?.stop(0);
+  await closeMailTest(queue, receivers, desk);
   queue = undefined;
-  for (const r of receivers.splice(0)) await r.close();
-  desk?.close();
   desk = undefined;
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
@@ -74,7 +70,7 @@ describe('the relay over TLS', () => {
     const receiver = await tlsRelay({ secure: true });
     const { d, rise } = deskWithRelay(receiver.port, 'tls');
     desk = d;
-    queue = d.service.deliverAlarms({ schedule: FAST, relay: { ca: TEST_RELAY_CERT } });
+    queue = d.service.deliverAlarms({ schedule: FAST_RETRIES, relay: { ca: TEST_RELAY_CERT } });
     rise();
     const [mail] = await receiver.received(1);
     expect(mail).toMatchObject({ secure: true, user: 'alarms', to: ['qa@acme.example'], subject: 'Moderate alarm: REF-r1' });
@@ -101,7 +97,7 @@ describe('the relay over TLS', () => {
     const receiver = await tlsRelay({ secure: false, noStartTls: true });
     const { d, rise } = deskWithRelay(receiver.port, 'starttls');
     desk = d;
-    queue = d.service.deliverAlarms({ schedule: FAST, relay: { ca: TEST_RELAY_CERT } });
+    queue = d.service.deliverAlarms({ schedule: FAST_RETRIES, relay: { ca: TEST_RELAY_CERT } });
     rise();
     const failed = await until(() => d.service.alarms.deliveries(d.acme, 1, 50).deliveries.find((x) => x.status === 'failed'));
     expect(failed.error).toBe(
@@ -116,7 +112,7 @@ describe('the relay over TLS', () => {
     const receiver = await tlsRelay({ secure: security === 'tls' });
     const { d, rise } = deskWithRelay(receiver.port, security);
     desk = d;
-    queue = d.service.deliverAlarms({ schedule: FAST });
+    queue = d.service.deliverAlarms({ schedule: FAST_RETRIES });
     rise();
     const failed = await until(() => d.service.alarms.deliveries(d.acme, 1, 50).deliveries.find((x) => x.status === 'failed'));
     expect(failed.error).toBe(
@@ -136,7 +132,7 @@ describe('the relay over TLS', () => {
       else process.env[SMTP_CA_FILE_ENV] = before;
       rmSync(dir, { recursive: true, force: true });
     });
-    queue = d.service.deliverAlarms({ schedule: FAST });
+    queue = d.service.deliverAlarms({ schedule: FAST_RETRIES });
     const [mail] = await receiver.received(1);
     expect(mail).toMatchObject({ secure: true, user: 'alarms' });
   });
