@@ -10,7 +10,7 @@
  * raised), so acknowledging needs nothing from here, and the queue reads it again when it
  * takes each e-mail and escalation.
  */
-import { randomBytes, randomFillSync, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import type { AlarmNotice, AlarmRow, SmtpRecord } from '../db/alarm-store';
 import { decodeDatapoints } from '../model/datapoint-codec';
@@ -165,7 +165,7 @@ export class AlarmService {
   /** Writes the rule's alarm for the report and tells its first step; false when it had one at this level. */
   private raiseOne(rule: AlarmRule, report: RaisedReport, cause: AlarmCause, at: Date): boolean {
     const alarm: AlarmRecord = {
-      id: `alm_${randomHex(12)}`,
+      id: newId('alm'),
       ruleId: rule.id,
       companyId: rule.companyId,
       reportId: report.id,
@@ -216,7 +216,7 @@ export class AlarmService {
         const settings = this.settingsOf(rule.companyId);
         const due = quietUntil(at, settings.zone, settings.quietHours) ?? at;
         this.data.alarms.enqueue({
-          id: `mail_${randomHex(12)}`,
+          id: newId('mail'),
           kind: 'email',
           alarmId: alarm.id,
           companyId: rule.companyId,
@@ -232,7 +232,7 @@ export class AlarmService {
       if (hooks.length > 0) {
         const body = `{"type":"${ALARM_EVENT}","timestamp":${JSON.stringify(iso)},"data":${JSON.stringify(this.answer(this.data.alarms.findAlarm(alarm.id)!, []))}}`;
         for (const webhookId of hooks) {
-          this.data.webhooks.enqueue({ id: `msg_${randomHex(16)}`, webhookId, type: ALARM_EVENT, body, created: iso });
+          this.data.webhooks.enqueue({ id: newId('msg'), webhookId, type: ALARM_EVENT, body, created: iso });
           notice('webhook', webhookId);
         }
         this.webhooksDue();
@@ -240,7 +240,7 @@ export class AlarmService {
     }
     if (rule.escalateAfterMinutes !== null && step + 1 < rule.steps.length) {
       this.data.alarms.enqueue({
-        id: `esc_${randomHex(12)}`,
+        id: newId('esc'),
         kind: 'escalation',
         alarmId: alarm.id,
         companyId: rule.companyId,
@@ -428,7 +428,7 @@ export class AlarmService {
     if (!settings.digest) return;
     const at = nextDailyAt(after, settings.zone, settings.digest.at).toISOString();
     this.data.alarms.enqueue({
-      id: `dgst_${randomHex(12)}`,
+      id: newId('dgst'),
       kind: 'digest',
       alarmId: null,
       companyId,
@@ -493,20 +493,11 @@ export class AlarmService {
 }
 
 /**
- * Random bytes as hex, for the ids an alarm writes (its own, its mail's, its escalation's),
- * taken from a pool filled 4 KiB at a time: a call of randomBytes per id costs more than the
- * rest of writing the id.
+ * A fresh id with its kind's prefix: 32 hex digits of a random UUID, which Node draws from an
+ * entropy pool it keeps, so an id costs no call of the system's random source.
  */
-const randomPool = Buffer.alloc(4096);
-let randomAt = randomPool.length;
-function randomHex(bytes: number): string {
-  if (randomAt + bytes > randomPool.length) {
-    randomFillSync(randomPool);
-    randomAt = 0;
-  }
-  const hex = randomPool.toString('hex', randomAt, randomAt + bytes);
-  randomAt += bytes;
-  return hex;
+function newId(prefix: string): string {
+  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
 }
 
 function ruleNotFound(id: string): NotFoundError {
