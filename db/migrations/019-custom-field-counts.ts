@@ -66,7 +66,7 @@ function keptCounts(
   split: readonly (readonly [string, string])[],
   /** A kept table of a finer split the counts are summed from, instead of from every element. */
   from?: string,
-): { sql: string; recount: string; rows: () => string; key: string[] } {
+): { sql: string; recount: string; rows: () => string; key: string[]; elementTriggers: () => string } {
   const key = ['ck', 'field', 'value', ...split.map(([c]) => c)];
   const tuple = `(${key.join(', ')})`;
   /** One listing row `row`'s counts: each value its report holds, under the row's split. */
@@ -101,6 +101,18 @@ function keptCounts(
 INSERT INTO ${table} (${key.join(', ')}, n)
   ${from ? `SELECT ${key.join(', ')}, sum(n) FROM ${from}` : `SELECT ${key.join(', ')}, count(*) FROM (${rows()})`} GROUP BY ${key.join(', ')};`;
   const prefix = `listing_${table}`;
+  /** The triggers that count an element's value as it comes and goes, over the rows `ofElement` gives. */
+  const elementTriggers = (rowsOf: (e: 'new' | 'old') => string) => `
+CREATE TRIGGER ${prefix}_element_insert AFTER INSERT ON custom_field_elements
+WHEN ${VALUE('new')} IS NOT NULL BEGIN
+  ${add(rowsOf('new'))};
+END;
+
+CREATE TRIGGER ${prefix}_element_delete AFTER DELETE ON custom_field_elements
+WHEN ${VALUE('old')} IS NOT NULL BEGIN
+  ${remove(rowsOf('old'))};
+END;
+`;
   const sql = /* sql */ `
 CREATE TABLE ${table} (
   ck INTEGER NOT NULL,
@@ -126,18 +138,9 @@ WHEN ${split.map(([c]) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN
   ${remove(ofListingRow('old'))};
   ${add(ofListingRow('new'))};
 END;
-
-CREATE TRIGGER ${prefix}_element_insert AFTER INSERT ON custom_field_elements
-WHEN ${VALUE('new')} IS NOT NULL BEGIN
-  ${add(ofElement('new'))};
-END;
-
-CREATE TRIGGER ${prefix}_element_delete AFTER DELETE ON custom_field_elements
-WHEN ${VALUE('old')} IS NOT NULL BEGIN
-  ${remove(ofElement('old'))};
-END;
-`;
-  return { sql, recount, rows, key };
+${elementTriggers(ofElement)}`;
+  // Migration 020's form: the compound wrapped in a subquery, so SQLite looks the kept rows up by key.
+  return { sql, recount, rows, key, elementTriggers: () => elementTriggers((e) => `SELECT * FROM (${ofElement(e)})`) };
 }
 
 const fine = keptCounts('custom_field_counts', FINE);

@@ -31,6 +31,9 @@ export function databaseAt(file: string, version: number, reports: readonly Bund
   const insertCompany = db.prepare('INSERT INTO companies (id, name, short_code) VALUES (?, ?, ?)');
   for (const c of COMPANIES) insertCompany.run(c.id, c.name, c.shortCode);
   const store = new ReportStore(db);
-  for (const report of reports) store.write(reportFromBundle(report));
+  // One transaction: a commit per report waits on the disk each time.
+  db.transaction(() => {
+    for (const report of reports) store.write(reportFromBundle(report));
+  })();
   return db;
 }
