@@ -11,6 +11,7 @@ import { ImportStaging } from './import-staging';
 import { InsightsStore } from './insights-store';
 import { KeyStore } from './key-store';
 import { UserStore } from './user-store';
+import { WalCheckpointer, type CheckpointerOptions } from './wal-checkpointer';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
 import { ReviewStore } from './review-store';
@@ -47,6 +48,8 @@ export class DataStore {
   readonly audit: AuditChain;
   /** Write transactions open on this connection (nested ones count too). */
   private writing = 0;
+  /** Set while a worker makes the checkpoints (checkpointOffThread). */
+  private checkpointer: WalCheckpointer | null = null;
   readonly webhooks: WebhookStore;
   readonly reviews: ReviewStore;
   readonly reviewStates: ReviewStateStore;
@@ -102,10 +105,22 @@ export class DataStore {
   write<T>(fn: () => T): T {
     this.writing++;
     try {
-      return busyAsError(() => this.db.transaction(fn).immediate());
+      const result = busyAsError(() => this.db.transaction(fn).immediate());
+      if (!this.db.inTransaction) this.checkpointer?.committed();
+      return result;
     } finally {
       this.writing--;
     }
+  }
+
+  /**
+   * Moves the write-ahead log's checkpoints off this connection's thread, to a worker of their
+   * own (the running service does; a command that writes once and ends does not). Null where no
+   * worker can start: this connection then keeps checkpointing as SQLite does by default.
+   */
+  async checkpointOffThread(options?: CheckpointerOptions): Promise<WalCheckpointer | null> {
+    this.checkpointer ??= await WalCheckpointer.start(this.db, options);
+    return this.checkpointer;
   }
 
   get inTransaction(): boolean {
@@ -122,7 +137,10 @@ export class DataStore {
     if (db.inTransaction) throw new Error('a transaction is already open on this connection');
     db.exec('BEGIN');
     return {
-      commit: () => db.exec('COMMIT'),
+      commit: () => {
+        db.exec('COMMIT');
+        this.checkpointer?.committed();
+      },
       rollback: () => {
         if (db.inTransaction) db.exec('ROLLBACK');
       },
@@ -170,6 +188,8 @@ export class DataStore {
   }
 
   close(): void {
+    // The worker closes its connection after this one: the last to close copies what is left of the log.
+    void this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }

@@ -6,6 +6,7 @@
  */
 import { AlarmQueue, type AlarmQueueOptions } from '../alarms/alarm-queue';
 import { DataStore } from '../db/data-store';
+import type { CheckpointerOptions, WalCheckpointer } from '../db/wal-checkpointer';
 import { AlarmService } from '../service/alarms';
 import type { ReportRead } from '../service/label-reports';
 import { ReportWriter } from '../service/report-writer';
@@ -24,6 +25,8 @@ export interface Service extends ServiceRules {
   alarms: AlarmService;
   /** Starts sending alarm e-mails, escalations and digests (the running service does; commands do not). */
   deliverAlarms(options?: AlarmQueueOptions): AlarmQueue;
+  /** Moves the database's checkpoints to a thread of their own (the running service does; commands do not). */
+  checkpointOffThread(options?: CheckpointerOptions): Promise<WalCheckpointer | null>;
 }
 
 export interface ServiceOptions {
@@ -63,6 +66,7 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
       alarms.onDue(() => queue.wake());
       return queue.start();
     },
+    checkpointOffThread: (checkpoints) => data.checkpointOffThread(checkpoints),
   };
 }
 

@@ -109,6 +109,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let alarmQueue: AlarmQueue | undefined;
   try {
     const demo = options.demoIfEmpty && service.isEmpty() ? service.createDemoData(DEFAULT_DEMO) : null;
+    // Requests never wait on the disk for a checkpoint: a thread of its own makes them.
+    await service.checkpointOffThread();
     // Before listening, so that delivery settings that do not parse stop the start.
     const worker = (delivery = service.deliverWebhooks({ logError: options.logError, ...options.webhookDelivery }));
     const { smtpPassword, ...alarmOptions } = options.alarmDelivery ?? {};

@@ -1,0 +1,137 @@
+/**
+ * Checkpoints of the write-ahead log on a thread of their own. SQLite checkpoints in the commit
+ * that fills the log past a thousand pages: that commit copies the pages into the database file
+ * and waits for the disk twice (synchronous=NORMAL syncs the log, then the file), while every
+ * request behind it waits. A service under a burst of taps committed that way about once every
+ * thirty taps. Here the writer's own checkpoints are off, and a second connection in a worker
+ * thread checkpoints instead, at most every `intervalMs` while writes come in, so the writer's
+ * thread only appends to the log.
+ *
+ * PASSIVE checkpoints never wait for the writer or a reader: they copy what no reader still
+ * needs, and the writer starts the log over once all of it is copied. A crash at any moment is
+ * what it always was: the log holds every committed page until it has been copied.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Db } from './database';
+
+/** What runs in the worker: its own connection, a checkpoint per nudge, never two within the interval. */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 0');
+let last = 0, timer = null, stopped = false;
+const checkpoint = () => {
+  timer = null;
+  if (stopped) return;
+  last = Date.now();
+  let result;
+  try {
+    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
+    result = { busy: row.busy, log: row.log, checkpointed: row.checkpointed };
+  } catch (error) {
+    result = { error: String(error && error.message || error) };
+  }
+  parentPort.postMessage(result);
+};
+parentPort.on('message', (message) => {
+  if (message === 'stop') {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    db.close();
+    parentPort.close();
+    return;
+  }
+  if (!timer) timer = setTimeout(checkpoint, Math.max(0, last + workerData.intervalMs - Date.now()));
+});
+parentPort.postMessage('ready');
+`;
+
+/** One checkpoint's outcome, as SQLite reports it: pages in the log and pages copied. */
+export interface CheckpointResult {
+  busy?: number;
+  log?: number;
+  checkpointed?: number;
+  error?: string;
+}
+
+export interface CheckpointerOptions {
+  /** The least time between two checkpoints while writes come in. */
+  intervalMs?: number;
+  /** Told of each checkpoint the worker made (tests wait for them). */
+  onCheckpoint?: (result: CheckpointResult) => void;
+}
+
+export class WalCheckpointer {
+  private asked = false;
+  private stopping: Promise<void> | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly writer: Db,
+    onCheckpoint: ((result: CheckpointResult) => void) | undefined,
+  ) {
+    worker.on('message', (result: CheckpointResult) => {
+      this.asked = false;
+      onCheckpoint?.(result);
+    });
+    // A worker that fails hands the checkpoints back to the writer: the log must not grow for ever.
+    worker.on('error', () => this.handBack());
+    worker.on('exit', () => this.handBack());
+  }
+
+  /**
+   * Starts the worker on the writer's file; once it has its connection, the writer stops
+   * checkpointing. Null where no worker can start (the writer then keeps checkpointing itself).
+   */
+  static async start(writer: Db, options: CheckpointerOptions = {}): Promise<WalCheckpointer | null> {
+    let driver: string;
+    try {
+      driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    } catch {
+      return null;
+    }
+    if (writer.memory || writer.readonly) return null;
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER, { eval: true, workerData: { driver, file: writer.name, intervalMs: options.intervalMs ?? 250 } });
+    } catch {
+      return null;
+    }
+    const ready = await new Promise<boolean>((resolve) => {
+      worker.once('message', (message) => resolve(message === 'ready'));
+      worker.once('error', () => resolve(false));
+      worker.once('exit', () => resolve(false));
+    });
+    if (!ready) {
+      await worker.terminate();
+      return null;
+    }
+    // A service never closed must not keep its process running for the sake of checkpoints.
+    worker.unref();
+    writer.pragma('wal_autocheckpoint = 0');
+    return new WalCheckpointer(worker, writer, options.onCheckpoint);
+  }
+
+  /** After a commit: a checkpoint soon, one for any number of commits before it. */
+  committed(): void {
+    if (this.asked || this.stopping) return;
+    this.asked = true;
+    this.worker.postMessage('nudge');
+  }
+
+  /** Ends the worker after any checkpoint it is making; the writer checkpoints again itself. */
+  stop(): Promise<void> {
+    this.stopping ??= new Promise<void>((resolve) => {
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage('stop');
+    });
+    return this.stopping;
+  }
+
+  private handBack(): void {
+    this.stopping ??= Promise.resolve();
+    if (this.writer.open) this.writer.pragma('wal_autocheckpoint = 1000');
+  }
+}
