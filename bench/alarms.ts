@@ -20,8 +20,11 @@ const CHANGES = Number(process.env.BENCH_ALARM_CHANGES ?? 10_000);
 /** A folder to keep a CPU profile of the service's thread over the burst alone (the set-up's imports left out). */
 const PROFILE_DIR = process.env.BENCH_ALARM_PROFILE;
 const TARGET_RATE = 200;
-/** `writer` keeps SQLite's own checkpoints in the service's thread, to compare with the running service's. */
-const CHECKPOINTS = process.env.BENCH_ALARM_CHECKPOINTS === 'writer' ? 'writer' : 'thread';
+/**
+ * `command` opens the database as a command does (SQLite's own checkpoints in the service's thread,
+ * statement journals in files), to compare with how the running service opens it.
+ */
+const AS_SERVICE = process.env.BENCH_ALARM_OPEN !== 'command';
 const T0 = 1_780_000_000;
 
 const RELAY = `
@@ -73,7 +76,8 @@ export async function run(): Promise<void> {
   const relay = new Worker(RELAY, { eval: true });
   const port = await new Promise<number>((resolve) => relay.once('message', (m: { port: number }) => resolve(m.port)));
   const done = new Promise<number>((resolve) => relay.on('message', (m: { done?: number }) => m.done && resolve(m.done)));
-  const service = openService(join(dir, 'bench.sqlite'));
+  // As the running service opens its database (host/start-service.ts).
+  const service = openService(join(dir, 'bench.sqlite'), { transientInMemory: AS_SERVICE });
   try {
     service.companies.upsert({ id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' });
     const key = service.apiKeys.create('acme', ['labelReports:read', 'labelReports:create', 'webhooks:manage'], 'bench').key;
@@ -83,7 +87,7 @@ export async function run(): Promise<void> {
     service.alarms.createRule(caller, 'acme', alarmRuleBodySchema.parse({ name: 'Warm', minLevel: 1, steps: [{ emails: ['qa@acme.example', 'lead@acme.example'] }], channels: ['email', 'desktop'] }));
     const queue = service.deliverAlarms({ concurrency: 16 });
     // As the running service does (host/start-service.ts).
-    const checkpointer = CHECKPOINTS === 'thread' ? await service.checkpointOffThread() : null;
+    const checkpointer = AS_SERVICE ? await service.checkpointOffThread() : null;
 
     const profiler = PROFILE_DIR ? new Session() : undefined;
     if (profiler) {

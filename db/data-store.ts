@@ -34,7 +34,7 @@ export interface OpenTransaction {
   rollback(): void;
 }
 
-export interface DataStoreOptions extends Pick<OpenOptions, 'busyTimeoutMs'> {
+export interface DataStoreOptions extends Pick<OpenOptions, 'busyTimeoutMs' | 'transientInMemory'> {
   /** Told of each report read whole, by id (tests count the reads of a request). */
   onReportLoad?: (id: string) => void;
 }
@@ -175,6 +175,8 @@ export class DataStore {
 
   /** Scratch tables for one import, in this connection's temporary database. */
   importStaging(): ImportStaging {
+    // Staged in memory, a bundle of a million reports would take gigabytes.
+    if (this.db.pragma('temp_store', { simple: true }) === 2) throw new Error('an import stages its bundle in temporary files: open the database without transientInMemory');
     return new ImportStaging(this.db);
   }
 

@@ -101,7 +101,7 @@ export class DatabaseOpenError extends Error {
 export async function startService(options: StartOptions): Promise<RunningService> {
   let service: Service;
   try {
-    service = openService(options.dbFile, { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, now: options.now });
+    service = openService(options.dbFile, { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, transientInMemory: true, now: options.now });
   } catch (err) {
     throw new DatabaseOpenError(options.dbFile, err);
   }
