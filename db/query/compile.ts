@@ -108,9 +108,21 @@ export interface ElementCounts {
   reports(): number;
 }
 
+/**
+ * The keys of the companies reports can be owned by (company_keys), as far as the compiler asks:
+ * at most `cap` of them in ascending order, all there are when fewer. Only the speed of a page
+ * depends on it: with every key known, an order by the owner merges one index range per owner.
+ */
+export interface OwnerKeys {
+  upTo(cap: number): readonly number[];
+}
+
+/** Past this many owners, merging a range per owner costs more than sorting the matches. */
+const MAX_OWNER_RANGES = 32;
+
 const COMPARATORS: Partial<Record<Operator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
-export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, elements?: ElementCounts): CompiledListQuery {
+export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, elements?: ElementCounts, owners?: OwnerKeys): CompiledListQuery {
   const params: unknown[] = [];
   const parts: string[] = [];
   const pageParts: string[] = [];
@@ -137,6 +149,14 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
   if (values && !sortMatches && cheapFilter) {
     return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), ...counted };
   }
+  const ownerKeys = FIELD_COLUMNS.get(q.order.key)?.byOwner && !sortMatches && cheapFilter ? owners?.upTo(MAX_OWNER_RANGES + 1) : undefined;
+  if (ownerKeys && ownerKeys.length > 0 && ownerKeys.length <= MAX_OWNER_RANGES) {
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: ownerRanges(q.order.key, ownerKeys, where, params), ...counted };
+  }
+  const boundary = FIELD_COLUMNS.get(q.order.key)?.boundaryOrder;
+  if (boundary && q.order.direction === 'desc' && !sortMatches && cheapFilter) {
+    return { where, params, orderBy: 'sort_key DESC, id ASC', ranges: boundaryRanges(q.order.key, boundary.nulls, where, params), ...counted };
+  }
   return {
     where,
     params,
@@ -156,6 +176,64 @@ function valueRanges(key: string, values: readonly (string | number)[]): NonNull
   });
   conditions.push({ where: `${x} > ?`, params: [values[values.length - 1]] });
   return { sortKey: x, conditions };
+}
+
+/**
+ * Stands for the caller's company id among a range's parameters: the caller binds it where it
+ * binds the company of its own listing rows.
+ */
+export const COMPANY_ID: unique symbol = Symbol('company id');
+
+/**
+ * Stands for the offset of the page's last row (its offset plus its size, less one) among a
+ * range's parameters: the caller binds it for the page it reads, whatever the query's own page.
+ */
+export const PAGE_LAST: unique symbol = Symbol('offset of the page\'s last row');
+
+/**
+ * Ordered descending by a key whose index holds (company, key, id): walked backwards, the index
+ * gives equal values in descending id order, and the tiebreak is ascending, so SQLite would sort
+ * each run of equal values, a long run whole. Instead the page reads the value at its last
+ * position (`pageEnd`) from the index (no tiebreak is needed to know it), then the rows above
+ * that value (fewer than the page's end, sorted) and the rows equal to it (in id order from the
+ * index), and the NULLs of a column that may hold them (last, in id order). Rows below that value come after the page's end.
+ * When fewer rows than the page's end hold a value, the boundary is the lowest value there is
+ * (-Infinity), so every valued row is above or equal to it.
+ */
+function boundaryRanges(key: string, nulls: boolean, where: string, params: readonly unknown[]): NonNullable<CompiledListQuery['ranges']> {
+  const x = requireField(key).column.sql;
+  const boundary = `coalesce((SELECT ${x} FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND (${where}) ORDER BY ${x} DESC LIMIT 1 OFFSET ?), -1e999)`;
+  const boundaryParams = [COMPANY_ID, ...params, PAGE_LAST];
+  return {
+    sortKey: x,
+    conditions: [
+      { where: `${x} > ${boundary}`, params: boundaryParams },
+      { where: `${x} = ${boundary}`, params: boundaryParams },
+      ...(nulls ? [{ where: `${x} IS NULL`, params: [] }] : []),
+    ],
+  };
+}
+
+/**
+ * Ordered by the owner company's id, name or short code: all of one owner's rows share the value,
+ * so its part of the page is a prefix of its rows in id order. One range per owner key takes that
+ * prefix from the owner index (its rows up to the id at the page's last position among them, or
+ * all when fewer), and the ranges are merged by the value itself, so owners sharing a name
+ * interleave by id as a sort of all the matches would put them. Each range sorts at most the
+ * page's end rows, never all the owner's. A key made after `keys` were read (keys only grow) has
+ * a range of its own: empty unless a company was added meanwhile.
+ */
+function ownerRanges(key: string, keys: readonly number[], where: string, params: readonly unknown[]): NonNullable<CompiledListQuery['ranges']> {
+  const x = requireField(key).column.sql;
+  // X'' (a blob) sorts after every text: an owner with fewer rows than the page's end keeps all.
+  const prefixEnd = `coalesce((SELECT l.id FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND l.owner_ck = ? AND (${where}) ORDER BY l.id LIMIT 1 OFFSET ?), X'')`;
+  return {
+    sortKey: x,
+    conditions: [
+      ...keys.map((ck) => ({ where: `l.owner_ck = ? AND l.id <= ${prefixEnd}`, params: [ck, COMPANY_ID, ck, ...params, PAGE_LAST] })),
+      { where: 'l.owner_ck > ?', params: [keys[keys.length - 1]] },
+    ],
+  };
 }
 
 /** A text condition the trigram index narrows (see compileCondition). */
