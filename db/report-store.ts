@@ -9,7 +9,7 @@ import type { ListQuery } from '../query/list-query';
 import type { MinimalLabelReport } from '../schema/report';
 import type { Db } from './database';
 import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFromRow } from './report-convert';
-import { COMPANY_ID, compileListQuery, PAGE_LAST, type ElementCounts, type OwnerKeys } from './query/compile';
+import { bindRangeParams, bindRangeWhere, compileListQuery, type ElementCounts, type OwnerKeys } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
 import { RECOUNT } from './migrations/015-listing-counts';
 import { CUSTOM_FIELD_RECOUNT } from './migrations/019-custom-field-counts';
@@ -87,12 +87,12 @@ const KEPT_COUNT_SQL = (filter: SqlFilter) =>
 const PAGE_SQL = (filter: SqlFilter) =>
   filter.ranges
     ? `${filter.ranges.conditions
-        .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${range.where}`)
+        .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${bindRangeWhere(range.where, filter.where)}`)
         .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
     : `SELECT l.id ${LISTING_ROWS} AND (${filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
 const PAGE_PARAMS = (companyId: string, filter: SqlFilter, limit: number, offset: number): unknown[] =>
   filter.ranges
-    ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...range.params.map((p) => (p === COMPANY_ID ? companyId : p === PAGE_LAST ? offset + limit - 1 : p))])
+    ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...bindRangeParams(range.params, companyId, filter.params, limit, offset)])
     : [companyId, ...filter.params];
 
 const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';

@@ -151,11 +151,11 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
   }
   const ownerKeys = FIELD_COLUMNS.get(q.order.key)?.byOwner && !sortMatches && cheapFilter ? owners?.upTo(MAX_OWNER_RANGES + 1) : undefined;
   if (ownerKeys && ownerKeys.length > 0 && ownerKeys.length <= MAX_OWNER_RANGES) {
-    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: ownerRanges(q.order.key, ownerKeys, where, params), ...counted };
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: ownerRanges(q.order.key, ownerKeys), ...counted };
   }
   const boundary = FIELD_COLUMNS.get(q.order.key)?.boundaryOrder;
   if (boundary && q.order.direction === 'desc' && !sortMatches && cheapFilter) {
-    return { where, params, orderBy: 'sort_key DESC, id ASC', ranges: boundaryRanges(q.order.key, boundary.nulls, where, params), ...counted };
+    return { where, params, orderBy: 'sort_key DESC, id ASC', ranges: boundaryRanges(q.order.key, boundary.nulls), ...counted };
   }
   return {
     where,
@@ -179,16 +179,29 @@ function valueRanges(key: string, values: readonly (string | number)[]): NonNull
 }
 
 /**
- * Stands for the caller's company id among a range's parameters: the caller binds it where it
- * binds the company of its own listing rows.
+ * Stand for what a range's condition knows only when the page is read: the caller's company id,
+ * the `where` the page is read with (a caller may narrow the compiled one) and its parameters,
+ * and the offset of the page's last row. bindRangeWhere and bindRangeParams put them in.
  */
 export const COMPANY_ID: unique symbol = Symbol('company id');
+export const WHERE_PARAMS: unique symbol = Symbol('parameters of the page\'s where');
+export const PAGE_LAST: unique symbol = Symbol('offset of the page\'s last row');
+const PAGE_WHERE = '/* the page where */';
+
+/** A range's condition over the `where` the page is read with. */
+export function bindRangeWhere(rangeWhere: string, where: string): string {
+  return rangeWhere.replaceAll(PAGE_WHERE, `(${where})`);
+}
 
 /**
- * Stands for the offset of the page's last row (its offset plus its size, less one) among a
- * range's parameters: the caller binds it for the page it reads, whatever the query's own page.
+ * A range's parameters for a page of `limit` rows (negative: all of them) from `offset`, for
+ * the company and the `where` (with its parameters) the page is read with.
  */
-export const PAGE_LAST: unique symbol = Symbol('offset of the page\'s last row');
+export function bindRangeParams(params: readonly unknown[], companyId: string, whereParams: readonly unknown[], limit: number, offset: number): unknown[] {
+  // Without a limit no row is past the page's end: the boundary lies beyond every row.
+  const last = limit < 0 ? Number.MAX_SAFE_INTEGER : offset + limit - 1;
+  return params.flatMap((p) => (p === COMPANY_ID ? [companyId] : p === WHERE_PARAMS ? whereParams : p === PAGE_LAST ? [last] : [p]));
+}
 
 /**
  * Ordered descending by a key whose index holds (company, key, id): walked backwards, the index
@@ -200,10 +213,10 @@ export const PAGE_LAST: unique symbol = Symbol('offset of the page\'s last row')
  * When fewer rows than the page's end hold a value, the boundary is the lowest value there is
  * (-Infinity), so every valued row is above or equal to it.
  */
-function boundaryRanges(key: string, nulls: boolean, where: string, params: readonly unknown[]): NonNullable<CompiledListQuery['ranges']> {
+function boundaryRanges(key: string, nulls: boolean): NonNullable<CompiledListQuery['ranges']> {
   const x = requireField(key).column.sql;
-  const boundary = `coalesce((SELECT ${x} FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND (${where}) ORDER BY ${x} DESC LIMIT 1 OFFSET ?), -1e999)`;
-  const boundaryParams = [COMPANY_ID, ...params, PAGE_LAST];
+  const boundary = `coalesce((SELECT ${x} FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND ${PAGE_WHERE} ORDER BY ${x} DESC LIMIT 1 OFFSET ?), -1e999)`;
+  const boundaryParams = [COMPANY_ID, WHERE_PARAMS, PAGE_LAST];
   return {
     sortKey: x,
     conditions: [
@@ -223,14 +236,14 @@ function boundaryRanges(key: string, nulls: boolean, where: string, params: read
  * page's end rows, never all the owner's. A key made after `keys` were read (keys only grow) has
  * a range of its own: empty unless a company was added meanwhile.
  */
-function ownerRanges(key: string, keys: readonly number[], where: string, params: readonly unknown[]): NonNullable<CompiledListQuery['ranges']> {
+function ownerRanges(key: string, keys: readonly number[]): NonNullable<CompiledListQuery['ranges']> {
   const x = requireField(key).column.sql;
   // X'' (a blob) sorts after every text: an owner with fewer rows than the page's end keeps all.
-  const prefixEnd = `coalesce((SELECT l.id FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND l.owner_ck = ? AND (${where}) ORDER BY l.id LIMIT 1 OFFSET ?), X'')`;
+  const prefixEnd = `coalesce((SELECT l.id FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND l.owner_ck = ? AND ${PAGE_WHERE} ORDER BY l.id LIMIT 1 OFFSET ?), X'')`;
   return {
     sortKey: x,
     conditions: [
-      ...keys.map((ck) => ({ where: `l.owner_ck = ? AND l.id <= ${prefixEnd}`, params: [ck, COMPANY_ID, ck, ...params, PAGE_LAST] })),
+      ...keys.map((ck) => ({ where: `l.owner_ck = ? AND l.id <= ${prefixEnd}`, params: [ck, COMPANY_ID, ck, WHERE_PARAMS, PAGE_LAST] })),
       { where: 'l.owner_ck > ?', params: [keys[keys.length - 1]] },
     ],
   };

@@ -434,6 +434,15 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
               const page = data.reports.pageIds(HOME, data.reports.compile(q), pageSize, (pageNumber - 1) * pageSize);
               expect(page, `${key} ${direction} ${filter} page ${pageNumber} of ${pageSize}`).toEqual(all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize));
             }
+            // As a caller narrows the compiled condition (the review filters, unset keys), and
+            // every match at once (the table export): the same order.
+            const compiled = data.reports.compile(parseListQuery({ filter, order: `${key}[${direction}]` }));
+            const narrowed = { ...compiled, where: `(${compiled.where}) AND (l.type = ?)`, params: [...compiled.params, REPORT_TYPES[0]] };
+            const active = sorted(expr, direction, `${sql} AND l.type = '${REPORT_TYPES[0]}'`);
+            expect(active.length).toBeGreaterThan(100);
+            expect(data.reports.pageIds(HOME, narrowed, 100, 0), `${key} ${direction} ${filter}, narrowed`).toEqual(active.slice(0, 100));
+            expect(data.reports.pageIds(HOME, narrowed, 100, 200), `${key} ${direction} ${filter}, narrowed, page 3`).toEqual(active.slice(200, 300));
+            expect(data.reports.pageIds(HOME, compiled, -1, 0), `${key} ${direction} ${filter}, every match`).toEqual(all);
           }
         }
       }
