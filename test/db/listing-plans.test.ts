@@ -333,10 +333,9 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
    * Every key of long runs of equal values with an index of its own (migration 022, and 018's
    * elapsed time): [key, index, column].
    */
-  const KEY_ORDERS = [
-    ...KEY_ORDER_INDEXES.map(([index, column]) => [KEY_OF_COLUMN.get(column)!, index, column] as const),
-    ...REBUILT_COUNT_INDEXES.map(([index, column]) => [KEY_OF_COLUMN.get(column)!, index, column] as const),
-    ['calculatedSenseData.elapsedTime', 'listing_elapsed_time', 'calc_elapsed_time'],
+  const KEY_ORDERS: (readonly [key: string, index: string, column: string])[] = [
+    ...[...KEY_ORDER_INDEXES, ...REBUILT_COUNT_INDEXES].map(([index, column]) => [KEY_OF_COLUMN.get(column)!, index, column] as const),
+    ['calculatedSenseData.elapsedTime', 'listing_elapsed_time', 'calc_elapsed_time'] as const,
   ].filter(([key]) => key !== 'dataIsIncomplete');
 
   /** The lines of a merged plan, cut at each arm of the merge: an arm's reads and sorts. */
