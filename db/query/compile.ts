@@ -51,7 +51,10 @@
  *   order, sorted from that key's index (see compileOrder). By a key of few values (orderValues),
  *   the page is a UNION ALL of one range per value and per gap, each read from the key's index
  *   in id order, merged by `sort_key ASC|DESC, id ASC`: the same order, as the ranges split the
- *   rows exactly once (see valueRanges).
+ *   rows exactly once (see valueRanges). Descending by a key of long runs of equal values
+ *   (FieldColumn.boundaryOrder), the ranges are the rows above the value at the page's last
+ *   position, the rows equal to it and the NULLs (see boundaryRanges); by the owner company,
+ *   one prefix of each owner's rows in id order (see ownerRanges). Either way the same order.
  */
 import { lookupField, type FieldDef } from '../../query/fields';
 import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
@@ -207,11 +210,11 @@ export function bindRangeParams(params: readonly unknown[], companyId: string, w
  * Ordered descending by a key whose index holds (company, key, id): walked backwards, the index
  * gives equal values in descending id order, and the tiebreak is ascending, so SQLite would sort
  * each run of equal values, a long run whole. Instead the page reads the value at its last
- * position (`pageEnd`) from the index (no tiebreak is needed to know it), then the rows above
+ * position (PAGE_LAST) from the index (no tiebreak is needed to know it), then the rows above
  * that value (fewer than the page's end, sorted) and the rows equal to it (in id order from the
- * index), and the NULLs of a column that may hold them (last, in id order). Rows below that value come after the page's end.
- * When fewer rows than the page's end hold a value, the boundary is the lowest value there is
- * (-Infinity), so every valued row is above or equal to it.
+ * index), and the NULLs of a column that may hold them (last, in id order). Rows below that
+ * value come after the page's end. When fewer rows than the page's end hold a value, the
+ * boundary is the lowest value there is (-Infinity), so every valued row is above or equal to it.
  */
 function boundaryRanges(key: string, nulls: boolean): NonNullable<CompiledListQuery['ranges']> {
   const x = requireField(key).column.sql;
