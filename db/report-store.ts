@@ -9,7 +9,7 @@ import type { ListQuery } from '../query/list-query';
 import type { MinimalLabelReport } from '../schema/report';
 import type { Db } from './database';
 import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFromRow } from './report-convert';
-import { compileListQuery, type ElementCounts } from './query/compile';
+import { bindRangeParams, bindRangeWhere, compileListQuery, type ElementCounts, type OwnerKeys } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
 import { RECOUNT } from './migrations/015-listing-counts';
 import { CUSTOM_FIELD_RECOUNT } from './migrations/019-custom-field-counts';
@@ -87,12 +87,12 @@ const KEPT_COUNT_SQL = (filter: SqlFilter) =>
 const PAGE_SQL = (filter: SqlFilter) =>
   filter.ranges
     ? `${filter.ranges.conditions
-        .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${range.where}`)
+        .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${bindRangeWhere(range.where, filter.where)}`)
         .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
     : `SELECT l.id ${LISTING_ROWS} AND (${filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
-const PAGE_PARAMS = (companyId: string, filter: SqlFilter): unknown[] =>
+const PAGE_PARAMS = (companyId: string, filter: SqlFilter, limit: number, offset: number): unknown[] =>
   filter.ranges
-    ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...range.params])
+    ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...bindRangeParams(range.params, companyId, filter.params, limit, offset)])
     : [companyId, ...filter.params];
 
 const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
@@ -225,8 +225,12 @@ export class ReportStore {
 
   /** A parsed list query as SQL for `count` and the list pages; opaque to callers. */
   compile(query: ListQuery): SqlFilter {
-    return compileListQuery(query, this.trigrams.frequency, this.elementCounts);
+    return compileListQuery(query, this.trigrams.frequency, this.elementCounts, this.ownerKeys);
   }
+
+  private readonly ownerKeys: OwnerKeys = {
+    upTo: (cap) => this.statement('SELECT ck FROM company_keys ORDER BY ck LIMIT ?').pluck().all(cap) as number[],
+  };
 
   private readonly elementCounts: ElementCounts = {
     countUpTo: (sql, params, cap) => this.statement(sql).pluck().get(...params, cap) as number,
@@ -345,7 +349,7 @@ export class ReportStore {
    */
   pageIds(companyId: string, filter: SqlFilter, limit: number, offset: number): string[] {
     const stmt = this.statement(PAGE_SQL(filter));
-    return stmt.pluck().all(...PAGE_PARAMS(companyId, filter), limit, offset) as string[];
+    return stmt.pluck().all(...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset) as string[];
   }
 
   /**
@@ -360,7 +364,7 @@ export class ReportStore {
     return {
       count: explain(this.readsKeptCounts(filter) ? KEPT_COUNT_SQL(filter) : COUNT_SQL(filter), [companyId, ...filter.params]),
       matches: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
-      page: explain(PAGE_SQL(filter), [...PAGE_PARAMS(companyId, filter), limit, offset]),
+      page: explain(PAGE_SQL(filter), [...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset]),
     };
   }
 

@@ -51,7 +51,10 @@
  *   order, sorted from that key's index (see compileOrder). By a key of few values (orderValues),
  *   the page is a UNION ALL of one range per value and per gap, each read from the key's index
  *   in id order, merged by `sort_key ASC|DESC, id ASC`: the same order, as the ranges split the
- *   rows exactly once (see valueRanges).
+ *   rows exactly once (see valueRanges). Descending by a key of long runs of equal values
+ *   (FieldColumn.boundaryOrder), the ranges are the rows above the value at the page's last
+ *   position, the rows equal to it and the NULLs (see boundaryRanges); by the owner company,
+ *   one prefix of each owner's rows in id order (see ownerRanges). Either way the same order.
  */
 import { lookupField, type FieldDef } from '../../query/fields';
 import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
@@ -108,9 +111,21 @@ export interface ElementCounts {
   reports(): number;
 }
 
+/**
+ * The keys of the companies reports can be owned by (company_keys), as far as the compiler asks:
+ * at most `cap` of them in ascending order, all there are when fewer. Only the speed of a page
+ * depends on it: with every key known, an order by the owner merges one index range per owner.
+ */
+export interface OwnerKeys {
+  upTo(cap: number): readonly number[];
+}
+
+/** Past this many owners, merging a range per owner costs more than sorting the matches. */
+const MAX_OWNER_RANGES = 32;
+
 const COMPARATORS: Partial<Record<Operator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
-export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, elements?: ElementCounts): CompiledListQuery {
+export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, elements?: ElementCounts, owners?: OwnerKeys): CompiledListQuery {
   const params: unknown[] = [];
   const parts: string[] = [];
   const pageParts: string[] = [];
@@ -137,6 +152,14 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
   if (values && !sortMatches && cheapFilter) {
     return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), ...counted };
   }
+  const ownerKeys = FIELD_COLUMNS.get(q.order.key)?.byOwner && !sortMatches && cheapFilter ? owners?.upTo(MAX_OWNER_RANGES + 1) : undefined;
+  if (ownerKeys && ownerKeys.length > 0 && ownerKeys.length <= MAX_OWNER_RANGES) {
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: ownerRanges(q.order.key, ownerKeys), ...counted };
+  }
+  const boundary = FIELD_COLUMNS.get(q.order.key)?.boundaryOrder;
+  if (boundary && q.order.direction === 'desc' && !sortMatches && cheapFilter) {
+    return { where, params, orderBy: 'sort_key DESC, id ASC', ranges: boundaryRanges(q.order.key, boundary.nulls), ...counted };
+  }
   return {
     where,
     params,
@@ -156,6 +179,77 @@ function valueRanges(key: string, values: readonly (string | number)[]): NonNull
   });
   conditions.push({ where: `${x} > ?`, params: [values[values.length - 1]] });
   return { sortKey: x, conditions };
+}
+
+/**
+ * Stand for what a range's condition knows only when the page is read: the caller's company id,
+ * the `where` the page is read with (a caller may narrow the compiled one) and its parameters,
+ * and the offset of the page's last row. bindRangeWhere and bindRangeParams put them in.
+ */
+export const COMPANY_ID: unique symbol = Symbol('company id');
+export const WHERE_PARAMS: unique symbol = Symbol('parameters of the page\'s where');
+export const PAGE_LAST: unique symbol = Symbol('offset of the page\'s last row');
+const PAGE_WHERE = '/* the page where */';
+
+/** A range's condition over the `where` the page is read with. */
+export function bindRangeWhere(rangeWhere: string, where: string): string {
+  return rangeWhere.replaceAll(PAGE_WHERE, `(${where})`);
+}
+
+/**
+ * A range's parameters for a page of `limit` rows (negative: all of them) from `offset`, for
+ * the company and the `where` (with its parameters) the page is read with.
+ */
+export function bindRangeParams(params: readonly unknown[], companyId: string, whereParams: readonly unknown[], limit: number, offset: number): unknown[] {
+  // Without a limit no row is past the page's end: the boundary lies beyond every row.
+  const last = limit < 0 ? Number.MAX_SAFE_INTEGER : offset + limit - 1;
+  return params.flatMap((p) => (p === COMPANY_ID ? [companyId] : p === WHERE_PARAMS ? whereParams : p === PAGE_LAST ? [last] : [p]));
+}
+
+/**
+ * Ordered descending by a key whose index holds (company, key, id): walked backwards, the index
+ * gives equal values in descending id order, and the tiebreak is ascending, so SQLite would sort
+ * each run of equal values, a long run whole. Instead the page reads the value at its last
+ * position (PAGE_LAST) from the index (no tiebreak is needed to know it), then the rows above
+ * that value (fewer than the page's end, sorted) and the rows equal to it (in id order from the
+ * index), and the NULLs of a column that may hold them (last, in id order). Rows below that
+ * value come after the page's end. When fewer rows than the page's end hold a value, the
+ * boundary is the lowest value there is (-Infinity), so every valued row is above or equal to it.
+ */
+function boundaryRanges(key: string, nulls: boolean): NonNullable<CompiledListQuery['ranges']> {
+  const x = requireField(key).column.sql;
+  const boundary = `coalesce((SELECT ${x} FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND ${PAGE_WHERE} ORDER BY ${x} DESC LIMIT 1 OFFSET ?), -1e999)`;
+  const boundaryParams = [COMPANY_ID, WHERE_PARAMS, PAGE_LAST];
+  return {
+    sortKey: x,
+    conditions: [
+      { where: `${x} > ${boundary}`, params: boundaryParams },
+      { where: `${x} = ${boundary}`, params: boundaryParams },
+      ...(nulls ? [{ where: `${x} IS NULL`, params: [] }] : []),
+    ],
+  };
+}
+
+/**
+ * Ordered by the owner company's id, name or short code: all of one owner's rows share the value,
+ * so its part of the page is a prefix of its rows in id order. One range per owner key takes that
+ * prefix from the owner index (its rows up to the id at the page's last position among them, or
+ * all when fewer), and the ranges are merged by the value itself, so owners sharing a name
+ * interleave by id as a sort of all the matches would put them. Each range sorts at most the
+ * page's end rows, never all the owner's. A key made after `keys` were read (keys only grow) has
+ * a range of its own: empty unless a company was added meanwhile.
+ */
+function ownerRanges(key: string, keys: readonly number[]): NonNullable<CompiledListQuery['ranges']> {
+  const x = requireField(key).column.sql;
+  // X'' (a blob) sorts after every text: an owner with fewer rows than the page's end keeps all.
+  const prefixEnd = `coalesce((SELECT l.id FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND l.owner_ck = ? AND ${PAGE_WHERE} ORDER BY l.id LIMIT 1 OFFSET ?), X'')`;
+  return {
+    sortKey: x,
+    conditions: [
+      ...keys.map((ck) => ({ where: `l.owner_ck = ? AND l.id <= ${prefixEnd}`, params: [ck, COMPANY_ID, ck, WHERE_PARAMS, PAGE_LAST] })),
+      { where: 'l.owner_ck > ?', params: [keys[keys.length - 1]] },
+    ],
+  };
 }
 
 /** A text condition the trigram index narrows (see compileCondition). */

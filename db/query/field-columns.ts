@@ -42,6 +42,20 @@ export interface FieldColumn {
    * such columns is counted from the kept counts, its condition read over them as over l.
    */
   readonly counted?: boolean;
+  /**
+   * An index on (company, column, id, archive state) holds this column's order, and long runs of
+   * reports share one value (a configuration most labels keep, a count nearly all reach): ordered
+   * descending, the page is read from the value the page ends at (see boundaryRanges in
+   * compile.ts), so no run is sorted. Ascending, the index's own order is the page's. `nulls`:
+   * the column may hold NULL (the listing declares it nullable), whose rows come last.
+   */
+  readonly boundaryOrder?: { readonly nulls: boolean };
+  /**
+   * The owner company's id, name or short code, read through the owner's key: ordered by it, a
+   * page reads each owner's rows from the index on (company, owner, id) in id order and merges
+   * them by the value (see ownerRanges in compile.ts), when the compiler knows the owners' keys.
+   */
+  readonly byOwner?: boolean;
 }
 
 const column = (name: string): FieldColumn => ({ sql: `l.${name}` });
@@ -52,6 +66,7 @@ const byValues = (column: FieldColumn, values: readonly (string | number)[]): Fi
   orderValues: [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
 });
 const counted = (column: FieldColumn): FieldColumn => ({ ...column, counted: true });
+const runs = (column: FieldColumn, nulls = false): FieldColumn => ({ ...column, boundaryOrder: { nulls } });
 const ownerCompany = (name: string): string =>
   `(SELECT c.${name} FROM company_keys k JOIN companies c ON c.id = k.company_id WHERE k.ck = l.owner_ck)`;
 
@@ -67,34 +82,34 @@ export const FIELD_COLUMNS: ReadonlyMap<string, FieldColumn> = new Map<string, F
   ['labelReference', rareValue(searchable('label_reference'))],
   ['hasFlag', counted(byValues(column('has_flag'), [0, 1]))],
   ['isArchived', counted(byValues(column('is_archived'), [0, 1]))],
-  ['numberOfTaps', column('number_of_taps')],
-  ['dataIsIncomplete', column('data_is_incomplete')],
-  ['company.id', { sql: '(SELECT k.company_id FROM company_keys k WHERE k.ck = l.owner_ck)', ownerKey: true, counted: true }],
-  ['company.name', { sql: ownerCompany('name') }],
-  ['company.shortCode', { sql: ownerCompany('short_code') }],
-  ['subCompany.id', column('sub_company_id')],
+  ['numberOfTaps', runs(column('number_of_taps'))],
+  ['dataIsIncomplete', byValues(column('data_is_incomplete'), [0, 1])],
+  ['company.id', { sql: '(SELECT k.company_id FROM company_keys k WHERE k.ck = l.owner_ck)', ownerKey: true, counted: true, byOwner: true }],
+  ['company.name', { sql: ownerCompany('name'), byOwner: true }],
+  ['company.shortCode', { sql: ownerCompany('short_code'), byOwner: true }],
+  ['subCompany.id', runs(column('sub_company_id'), true)],
   ['label.uid', rareValue(searchable('label_uid'))],
   ['label.sequenceCode', rareValue(searchable('label_sequence_code'))],
-  ['label.type', column('label_type')],
+  ['label.type', runs(column('label_type'))],
   ['label.name', rareValue(searchable('label_name'))],
-  ['label.firmwareVersionInfo.firmwareVersion', column('firmware_version')],
-  ['label.firmwareVersionInfo.firmwareApiVersion', column('firmware_api_version')],
-  ['senseConfig.interval', column('interval')],
-  ['senseConfig.configTime', column('config_time')],
-  ['senseConfig.startDelay', column('start_delay')],
-  ['senseConfig.runningTime', column('running_time')],
-  ['senseConfig.limits.minTemperature', column('min_temperature')],
-  ['senseConfig.limits.maxTemperature', column('max_temperature')],
-  ['senseConfig.limits.minHumidity', column('min_humidity')],
-  ['senseConfig.limits.maxHumidity', column('max_humidity')],
+  ['label.firmwareVersionInfo.firmwareVersion', runs(column('firmware_version'))],
+  ['label.firmwareVersionInfo.firmwareApiVersion', runs(column('firmware_api_version'))],
+  ['senseConfig.interval', runs(column('interval'))],
+  ['senseConfig.configTime', runs(column('config_time'))],
+  ['senseConfig.startDelay', runs(column('start_delay'))],
+  ['senseConfig.runningTime', runs(column('running_time'))],
+  ['senseConfig.limits.minTemperature', runs(column('min_temperature'))],
+  ['senseConfig.limits.maxTemperature', runs(column('max_temperature'))],
+  ['senseConfig.limits.minHumidity', runs(column('min_humidity'), true)],
+  ['senseConfig.limits.maxHumidity', runs(column('max_humidity'), true)],
   ['alert.level', counted(byValues(column('alert_level'), ALERT_LEVELS))],
-  ['alert.timestamp', column('alert_timestamp')],
-  ['calculatedSenseData.numberOfDatapointsRead', rareValue(column('calc_datapoints_read'))],
-  ['calculatedSenseData.numberOfDatapointsAvailable', rareValue(column('calc_datapoints_available'))],
-  ['calculatedSenseData.numberOfMeasurementsOccurred', rareValue(column('calc_measurements_occurred'))],
+  ['alert.timestamp', runs(column('alert_timestamp'))],
+  ['calculatedSenseData.numberOfDatapointsRead', runs(rareValue(column('calc_datapoints_read')), true)],
+  ['calculatedSenseData.numberOfDatapointsAvailable', runs(rareValue(column('calc_datapoints_available')), true)],
+  ['calculatedSenseData.numberOfMeasurementsOccurred', runs(rareValue(column('calc_measurements_occurred')), true)],
   ['calculatedSenseData.startTime', column('calc_start_time')],
   ['calculatedSenseData.currentTime', column('calc_current_time')],
-  ['calculatedSenseData.elapsedTime', column('calc_elapsed_time')],
+  ['calculatedSenseData.elapsedTime', runs(column('calc_elapsed_time'), true)],
   // Excursions per report: none for most, one or a few for the others; rarer counts are sorted.
   ['calculatedSenseData.numberOfViolations.temperature', byValues(column('calc_violations_temperature'), [0, 1, 2, 3])],
   ['calculatedSenseData.numberOfViolations.humidity', rareValue(byValues(column('calc_violations_humidity'), [0, 1, 2, 3]))],

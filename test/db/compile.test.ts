@@ -6,7 +6,7 @@ import { openDatabase, type Db } from '../../db/database';
 import { hasTable, insertRow } from './sql-rows';
 import { toApiError } from '../../http/errors';
 import { InvalidInputError } from '../../model/errors';
-import { compileListQuery, compileOrder, toGlob, toLikePattern } from '../../db/query/compile';
+import { COMPANY_ID, compileListQuery, compileOrder, PAGE_LAST, toGlob, toLikePattern, WHERE_PARAMS } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
 import { registerSqlFunctions } from '../../db/query/sql-functions';
 import { ReportStore } from '../../db/report-store';
@@ -477,7 +477,19 @@ describe('compileListQuery on a real SQLite database', () => {
     });
 
     it('compiles to a constant expression', () => {
-      expect(compileListQuery(parseListQuery({ order: 'numberOfTaps[desc]' })).orderBy).toBe('l.number_of_taps DESC, l.id ASC');
+      expect(compileListQuery(parseListQuery({ order: 'numberOfTaps[asc]' })).orderBy).toBe('l.number_of_taps ASC, l.id ASC');
+      expect(compileListQuery(parseListQuery({ order: 'calculatedSenseData.startTime[desc]' })).orderBy).toBe('l.calc_start_time DESC, l.id ASC');
+      // Descending by a key of long runs: ranges of constant text, bound when the page is read
+      // to the company, the page's where and its parameters, and the page's end.
+      const desc = compileListQuery(parseListQuery({ filter: 'numberOfTaps[gt]1', order: 'numberOfTaps[desc]' }));
+      expect(desc.orderBy).toBe('sort_key DESC, id ASC');
+      expect(desc.ranges?.sortKey).toBe('l.number_of_taps');
+      expect(desc.ranges?.conditions.map((c) => c.params)).toEqual([
+        [COMPANY_ID, WHERE_PARAMS, PAGE_LAST],
+        [COMPANY_ID, WHERE_PARAMS, PAGE_LAST],
+      ]);
+      // A column that may hold NULL: its NULLs come last, a range of their own.
+      expect(compileListQuery(parseListQuery({ order: 'senseConfig.limits.minHumidity[desc]' })).ranges?.conditions.at(-1)).toEqual({ where: 'l.min_humidity IS NULL', params: [] });
       expect(compileListQuery(parseListQuery({ order: 'id[asc]' })).orderBy).toBe('l.id ASC');
     });
 

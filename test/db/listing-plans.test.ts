@@ -19,6 +19,11 @@ import { parseListQuery } from '../../query/list-query';
 import { MODES, REPORT_TYPES } from '../../schema/report';
 import { defaultQuery, toApiParams, type ListFilters, type ListQuery as BrowserQuery } from '../../renderer/lib/list-query';
 import { runLabeldesk } from '../cli/run-labeldesk';
+import { KEY_ORDER_INDEXES, REBUILT_COUNT_INDEXES } from '../../db/migrations/021-key-order-indexes';
+import { FIELD_COLUMNS } from '../../db/query/field-columns';
+
+/** The list key whose listing column is `column`. */
+const KEY_OF_COLUMN = new Map([...FIELD_COLUMNS].map(([key, c]) => [c.sql.replace(/^l\./, ''), key]));
 
 const REPORTS = Number(process.env.LABELDESK_PLAN_REPORTS ?? 4000);
 const HOME = 'alpha';
@@ -319,6 +324,150 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
       const page = other.reports.plans(HOME, other.reports.compile(q), q.pageSize, 0).page;
       expect(page.join('\n')).toMatch(/USE TEMP B-TREE FOR ORDER BY/);
       expect(walksFigureIndex(page, 'durationOfViolations.all', 'listing_violation_duration_all', 'calc_violation_duration_all', 'asc')).toBe(false);
+    } finally {
+      other.close();
+    }
+  });
+
+  /**
+   * Every key of long runs of equal values with an index of its own (migration 021, and 018's
+   * elapsed time): [key, index, column].
+   */
+  const KEY_ORDERS: (readonly [key: string, index: string, column: string])[] = [
+    ...[...KEY_ORDER_INDEXES, ...REBUILT_COUNT_INDEXES].map(([index, column]) => [KEY_OF_COLUMN.get(column)!, index, column] as const),
+    ['calculatedSenseData.elapsedTime', 'listing_elapsed_time', 'calc_elapsed_time'] as const,
+  ].filter(([key]) => key !== 'dataIsIncomplete');
+
+  /** The lines of a merged plan, cut at each arm of the merge: an arm's reads and sorts. */
+  function arms(lines: string[]): string[][] {
+    const out: string[][] = [];
+    for (const line of lines) {
+      if (/^(MERGE|LEFT|RIGHT)/.test(line)) out.push([]);
+      else out[out.length - 1]?.push(line);
+    }
+    return out.filter((arm) => arm.length > 0);
+  }
+
+  /**
+   * Descending by a key of long runs: the page's last value read from the index walked
+   * backwards (no sort), the rows above it (fewer than the page's end; sorted, the only sort),
+   * the rows equal to it in id order, the NULLs in id order; nothing scanned.
+   */
+  function readsFromPageEnd(lines: string[], index: string, column: string): boolean {
+    const all = arms(lines);
+    const above = all.filter((arm) => arm[0].includes(`INDEX ${index} (ck=? AND ${column}>?)`));
+    const equal = all.filter((arm) => arm[0].includes(`INDEX ${index} (ck=? AND ${column}=?)`));
+    const others = all.filter((arm) => !above.includes(arm) && !equal.includes(arm));
+    return (
+      lines.includes('MERGE (UNION ALL)') &&
+      readsThrough(lines, index) &&
+      !lines.some((line) => /^SCAN/.test(line)) &&
+      above.length === 1 &&
+      equal.length >= 1 &&
+      others.length === 0 &&
+      // The equal run and the NULLs in id order, the page's last value walked in the index's
+      // order: the rows above it are all that is sorted.
+      equal.every((arm) => !arm.some((line) => SORTS.test(line)))
+    );
+  }
+
+  it.each(KEY_ORDERS)('ordered by %s, both ways, with and without archived hidden: its index, ascending in order, descending from the page\'s last value', (key, index, column) => {
+    for (const view of [{}, { filter: 'isArchived[eq]false' }] as Record<string, string>[]) {
+      const asc = plans({ ...view, order: `${key}[asc]` });
+      expect(asc.total).toBe(view.filter ? REPORTS - REPORTS / 100 : REPORTS);
+      expect(readsThrough(asc.pagePlan, index), asc.text).toBe(true);
+      expect(asc.pagePlan.join('\n'), asc.text).not.toMatch(SORTS);
+      const desc = plans({ ...view, order: `${key}[desc]` });
+      expect(readsFromPageEnd(desc.pagePlan, index, column), desc.text).toBe(true);
+    }
+  });
+
+  it('whether data is incomplete, both ways: each value read from its index in id order, merged', () => {
+    for (const direction of ['asc', 'desc']) {
+      const p = plans({ filter: 'isArchived[eq]false', order: `dataIsIncomplete[${direction}]` });
+      expect(valuesMergedFrom(p.pagePlan, 'INDEX listing_data_is_incomplete (ck=? AND data_is_incomplete=?)'), p.text).toBe(true);
+      expect(p.pagePlan.join('\n'), p.text).not.toMatch(/^SCAN l\b/m);
+    }
+  });
+
+  it.each(['company.id', 'company.name', 'company.shortCode'])('ordered by the owner %s, both ways: each owner\'s prefix read from the owner index in id order, merged', (key) => {
+    for (const direction of ['asc', 'desc']) {
+      const p = plans({ filter: 'isArchived[eq]false', order: `${key}[${direction}]` });
+      expect(p.total).toBe(REPORTS - REPORTS / 100);
+      expect(p.pagePlan, p.text).toContain('MERGE (UNION ALL)');
+      expect(readsThrough(p.pagePlan, 'listing_owner'), p.text).toBe(true);
+      expect(p.pagePlan.join('\n'), p.text).not.toMatch(/^SCAN/m);
+      // One arm per owner, each cut at the id of its page-end row: only that prefix is sorted.
+      const owners = arms(p.pagePlan).filter((arm) => arm[0].startsWith('SEARCH l USING COVERING INDEX listing_owner (ck=? AND owner_ck=?'));
+      expect(owners.length, p.text).toBe(2);
+      for (const arm of owners) {
+        expect(arm[0], p.text).toBe('SEARCH l USING COVERING INDEX listing_owner (ck=? AND owner_ck=? AND id<?)');
+        const prefixEnd = arm.indexOf('SEARCH l USING COVERING INDEX listing_owner (ck=? AND owner_ck=?)');
+        expect(prefixEnd, p.text).toBeGreaterThan(0);
+        expect(SORTS.test(arm[prefixEnd + 1] ?? ''), p.text).toBe(false);
+      }
+    }
+  });
+
+  it('the pages of an order from the page\'s last value and by owner are those of a sort of every match', () => {
+    const raw = new Database(join(dir, 'site.sqlite'), { readonly: true });
+    try {
+      const sorted = (expr: string, direction: string, filter: string) =>
+        raw
+          .prepare(`SELECT l.id FROM report_listing l WHERE l.ck = (SELECT ck FROM company_keys WHERE company_id = ?) AND ${filter} ORDER BY ${expr} ${direction}, l.id ASC`)
+          .pluck()
+          .all(HOME) as string[];
+      const cases = [
+        ['numberOfTaps', 'l.number_of_taps'],
+        ['senseConfig.limits.minHumidity', 'l.min_humidity'],
+        ['calculatedSenseData.numberOfDatapointsRead', 'l.calc_datapoints_read'],
+        ['company.id', '(SELECT company_id FROM company_keys WHERE ck = l.owner_ck)'],
+        ['company.name', '(SELECT c.name FROM company_keys k JOIN companies c ON c.id = k.company_id WHERE k.ck = l.owner_ck)'],
+      ] as const;
+      for (const [key, expr] of cases) {
+        for (const direction of ['asc', 'desc']) {
+          for (const [filter, sql] of [['isArchived[eq]false', 'l.is_archived = 0'], ['numberOfTaps[gte]2', 'l.number_of_taps >= 2']]) {
+            const all = sorted(expr, direction, sql);
+            for (const [pageNumber, pageSize] of [[1, 100], [7, 100], [2, 1000], [Math.ceil(all.length / 100), 100]]) {
+              const q = parseListQuery({ filter, order: `${key}[${direction}]`, pageNumber: String(pageNumber), pageSize: String(pageSize) });
+              const page = data.reports.pageIds(HOME, data.reports.compile(q), pageSize, (pageNumber - 1) * pageSize);
+              expect(page, `${key} ${direction} ${filter} page ${pageNumber} of ${pageSize}`).toEqual(all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize));
+            }
+            // As a caller narrows the compiled condition (the review filters, unset keys), and
+            // every match at once (the table export): the same order.
+            const compiled = data.reports.compile(parseListQuery({ filter, order: `${key}[${direction}]` }));
+            const narrowed = { ...compiled, where: `(${compiled.where}) AND (l.type = ?)`, params: [...compiled.params, REPORT_TYPES[0]] };
+            const active = sorted(expr, direction, `${sql} AND l.type = '${REPORT_TYPES[0]}'`);
+            expect(active.length).toBeGreaterThan(100);
+            expect(data.reports.pageIds(HOME, narrowed, 100, 0), `${key} ${direction} ${filter}, narrowed`).toEqual(active.slice(0, 100));
+            expect(data.reports.pageIds(HOME, narrowed, 100, 200), `${key} ${direction} ${filter}, narrowed, page 3`).toEqual(active.slice(200, 300));
+            expect(data.reports.pageIds(HOME, compiled, -1, 0), `${key} ${direction} ${filter}, every match`).toEqual(all);
+          }
+        }
+      }
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('without its index, an order by a key of long runs or by the owner sorts every match: the plans above depend on the indexes', () => {
+    const copy = join(dir, 'without-key-index.sqlite');
+    data.close();
+    copyFileSync(join(dir, 'site.sqlite'), copy);
+    data = DataStore.open(join(dir, 'site.sqlite'));
+    const raw = new Database(copy);
+    raw.exec('DROP INDEX listing_number_of_taps; DROP INDEX listing_owner');
+    raw.close();
+    const other = DataStore.open(copy);
+    try {
+      const page = (order: string) => {
+        const q = parseListQuery({ pageSize: '100', output: 'minimal', filter: 'isArchived[eq]false', order });
+        return other.reports.plans(HOME, other.reports.compile(q), q.pageSize, 0).page;
+      };
+      expect(page('numberOfTaps[asc]').join('\n')).toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+      expect(readsThrough(page('numberOfTaps[asc]'), 'listing_number_of_taps')).toBe(false);
+      expect(readsFromPageEnd(page('numberOfTaps[desc]'), 'listing_number_of_taps', 'number_of_taps')).toBe(false);
+      expect(readsThrough(page('company.name[asc]'), 'listing_owner')).toBe(false);
     } finally {
       other.close();
     }
