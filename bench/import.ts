@@ -26,7 +26,7 @@ import { fmt, runImport, SITE, writeSiteBundle } from './site-database';
 
 const REPORTS = 20_000;
 const SIZES = (process.env.BENCH_IMPORT_SIZES ?? `${REPORTS},${2 * REPORTS}`).split(',').map(Number);
-const TARGET_PER_SECOND = 20_000;
+export const TARGET_PER_SECOND = 20_000;
 const WITH_RULES = process.env.BENCH_IMPORT_ALARM_RULES === '1';
 
 interface Measurement {
