@@ -5,6 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openService } from '../../host/open-service';
 import { facetsSchema, groupsSchema, type Facets, type Groups } from '../../schema/insights';
 import type { Permission } from '../../schema/report';
 import { api, COMPANIES, makeActivation, makeReport, series, startTestService, T0, type KeyName, type TestService } from '../support/service-fixture';
@@ -122,8 +123,13 @@ describe('freshness: every write shows at once', () => {
 
   test('an import replaces the figures of the reports it brings', async () => {
     const bundle = { version: 1, companies: COMPANIES, labelReports: [makeReport('i1', { mode: 'railFreight', customFields: [{ customFieldId: 'carrier', value: 'DHL' }] })] };
-    const result = await svc.service.importBundle(Readable.from([Buffer.from(JSON.stringify(bundle))]));
-    expect(result.ok).toBe(true);
+    // As `labeldesk import` does beside a running service: its own connection to the same file.
+    const command = openService(svc.dbFile);
+    try {
+      expect((await command.importBundle(Readable.from([Buffer.from(JSON.stringify(bundle))]))).ok).toBe(true);
+    } finally {
+      command.close();
+    }
     expect(counts(await facets('keys=mode'), 'mode')).toMatchObject({ railFreight: 1 });
     expect(counts(await facets('keys=customFields.carrier'), 'customFields.carrier')).toEqual({ DHL: 2, UPS: 1, null: 2 });
   });
