@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { runLabeldesk } from './run-labeldesk';
+import { runLabeldesk, runLabeldeskInProcess } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { hashKey } from '../../service/api-keys';
 import { ParseWorker } from '../../service/bundle-import/parse-worker';
@@ -451,20 +451,21 @@ describe('labeldesk import', () => {
     expect(storedRow(dbFile, 'r2')!.label_reference).toBe('PO-88213');
   });
 
+  // What the command says, through its entry in this process; the tests above run the binary.
   it('explains a missing bundle, a missing folder and bad arguments', async () => {
-    const missing = await labeldesk(['import', '--db', join(dir, 'x.db'), join(dir, 'nope.json')]);
+    const missing = await runLabeldeskInProcess(['import', '--db', join(dir, 'x.db'), join(dir, 'nope.json')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^labeldesk import: cannot read the bundle .*nope\.json: no such file/);
-    const folder = await labeldesk(['import', '--db', join(dir, 'no', 'such', 'x.db'), join(dir, 'good.json')]);
+    const folder = await runLabeldeskInProcess(['import', '--db', join(dir, 'no', 'such', 'x.db'), join(dir, 'good.json')]);
     expect(folder.code).toBe(1);
     expect(folder.stderr).toMatch(/the folder .* does not exist/);
-    const usage = await labeldesk(['import', '--db']);
+    const usage = await runLabeldeskInProcess(['import', '--db']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/option --db needs a value/);
     expect(usage.stderr).toMatch(/usage: labeldesk import/);
     const notJson = join(dir, 'notjson.json');
     writeFileSync(notJson, 'hello');
-    const broken = await labeldesk(['import', '--db', join(dir, 'y.db'), notJson]);
+    const broken = await runLabeldeskInProcess(['import', '--db', join(dir, 'y.db'), notJson]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('$: invalid JSON: a bundle is a JSON object starting with "{", found "h"');
     expect(readFileSync(notJson, 'utf8')).toBe('hello');

@@ -1,7 +1,8 @@
 /**
  * `labeldesk insights`: the A4 PDF (read back with pdfjs-dist) and the CSV tables hold the
  * service's figures for the filter, narrowed by the review when asked; wrong options are told in
- * words.
+ * words. The PDF is written by the real binary, the rest through the command line's entry in
+ * this process.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { openService } from '../../host/open-service';
 import { parseListQuery } from '../../query/list-query';
 import type { Groups } from '../../schema/insights';
 import { pdfText } from '../support/pdf-text';
-import { runLabeldesk } from './run-labeldesk';
+import { runLabeldesk, runLabeldeskInProcess } from './run-labeldesk';
 
 let dir: string;
 let dbFile: string;
@@ -56,7 +57,7 @@ describe('labeldesk insights', () => {
 
   it('writes one CSV per table, whose figures are the service’s', async () => {
     const out = join(dir, 'csv');
-    const run = await runLabeldesk(dir, ['insights', '--db', dbFile, '--filter', 'status[eq]completed', '--by', 'mode', '--period', 'week', '--csv', out]);
+    const run = await runLabeldeskInProcess(['insights', '--db', dbFile, '--filter', 'status[eq]completed', '--by', 'mode', '--period', 'week', '--csv', out]);
     expect(run.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(
       ['alert-levels.csv', 'by-mode.csv', 'decisions.csv', 'distributions.csv', 'per-week.csv', 'ten-worst-by-excursion-rate-at-least-5-reports.csv'].sort(),
@@ -71,27 +72,27 @@ describe('labeldesk insights', () => {
 
   it('narrows by where the review stands, as the review list does', async () => {
     const out = join(dir, 'awaiting');
-    const run = await runLabeldesk(dir, ['insights', '--db', dbFile, '--review', 'awaitingReview', '--by', 'mode', '--csv', out]);
+    const run = await runLabeldeskInProcess(['insights', '--db', dbFile, '--review', 'awaitingReview', '--by', 'mode', '--csv', out]);
     expect(run.code, run.stderr).toBe(0);
     const rows = readFileSync(join(out, 'by-mode.csv'), 'utf8').trim().split('\r\n').slice(1).map((r) => r.split(','));
     expect(awaiting.total).toBeGreaterThan(0);
     expect(awaiting.total).toBeLessThan(150);
     expect(rows.map((r) => [r[0], Number(r[1])])).toEqual(awaiting.groups.map((g) => [String(g.value), g.count]));
-    const bad = await runLabeldesk(dir, ['insights', '--db', dbFile, '--review', 'signedOff', '--csv', out]);
+    const bad = await runLabeldeskInProcess(['insights', '--db', dbFile, '--review', 'signedOff', '--csv', out]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("review 'signedOff' is not one of");
   });
 
   it('tells what is wrong: no output, a bad period, an unknown zone or group-by key', async () => {
-    const none = await runLabeldesk(dir, ['insights', '--db', dbFile]);
+    const none = await runLabeldeskInProcess(['insights', '--db', dbFile]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('give one of --pdf FILE or --csv DIR');
-    const period = await runLabeldesk(dir, ['insights', '--db', dbFile, '--period', 'year', '--csv', join(dir, 'x')]);
+    const period = await runLabeldeskInProcess(['insights', '--db', dbFile, '--period', 'year', '--csv', join(dir, 'x')]);
     expect(period.code).toBe(2);
-    const zone = await runLabeldesk(dir, ['insights', '--db', dbFile, '--zone', 'Mars/Olympus', '--csv', join(dir, 'x')]);
+    const zone = await runLabeldeskInProcess(['insights', '--db', dbFile, '--zone', 'Mars/Olympus', '--csv', join(dir, 'x')]);
     expect(zone.code).toBe(1);
     expect(zone.stderr).toContain("zone 'Mars/Olympus' is not an IANA time zone name");
-    const by = await runLabeldesk(dir, ['insights', '--db', dbFile, '--by', 'colour', '--csv', join(dir, 'x')]);
+    const by = await runLabeldeskInProcess(['insights', '--db', dbFile, '--by', 'colour', '--csv', join(dir, 'x')]);
     expect(by.stderr).toContain("unknown group-by key 'colour'");
   });
 });

@@ -1,12 +1,13 @@
 /**
- * `labeldesk keys create|list|revoke` through the real binary, against a running service: a key
- * works over HTTP until it is revoked, then answers 401.
+ * `labeldesk keys create|list|revoke` against a running service (`labeldesk serve`): a key made
+ * by the real binary works over HTTP until it is revoked, then answers 401. The other runs go
+ * through the command line's entry in this process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, runLabeldesk } from './run-labeldesk';
+import { REPO, runLabeldesk, runLabeldeskInProcess as inProcess } from './run-labeldesk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openService } from '../../host/open-service';
 
@@ -55,7 +56,7 @@ describe('labeldesk keys', () => {
     const key = /^key:\s+(ldk_\S+)$/m.exec(created.stdout)![1];
     const id = /^id:\s+(\S+)$/m.exec(created.stdout)![1];
 
-    const listed = await labeldesk(['keys', 'list', '--db', dbFile]);
+    const listed = await inProcess(['keys', 'list', '--db', dbFile]);
     expect(listed.code).toBe(0);
     const header = listed.stdout.split('\n')[0];
     expect(header.split(/\s{2,}/)).toEqual(['ID', 'COMPANY', 'NAME', 'PERMISSIONS', 'CREATED', 'REVOKED']);
@@ -70,17 +71,17 @@ describe('labeldesk keys', () => {
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { totalDocuments: number }).totalDocuments).toBeGreaterThan(0);
 
-    const revoked = await labeldesk(['keys', 'revoke', '--db', dbFile, id]);
+    const revoked = await inProcess(['keys', 'revoke', '--db', dbFile, id]);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout.trim()).toBe(`revoked the API key ${id} of nordic (ERP sync)`);
     const refused = await ask();
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ statusCode: 401, code: 'API_KEY_INVALID' });
 
-    const again = await labeldesk(['keys', 'revoke', '--db', dbFile, id]);
+    const again = await inProcess(['keys', 'revoke', '--db', dbFile, id]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/was already revoked at \d{4}-/);
-    const relisted = await labeldesk(['keys', 'list', '--db', dbFile, '--company', 'nordic']);
+    const relisted = await inProcess(['keys', 'list', '--db', dbFile, '--company', 'nordic']);
     expect(relisted.stdout.split('\n').find((l) => l.startsWith(id))).toMatch(/\d{4}-\d\d-\d\dT\S+Z$/);
 
     server!.kill('SIGTERM');
@@ -89,12 +90,12 @@ describe('labeldesk keys', () => {
 
   it('says what is wrong: unknown company, permission or key, missing arguments, missing database', async () => {
     const [company, permission, unknownKey, noCompany, noSub, noDb] = await Promise.all([
-      labeldesk(['keys', 'create', '--db', dbFile, '--company', 'ghost']),
-      labeldesk(['keys', 'create', '--db', dbFile, '--company', 'acme', '--permissions', 'labelReports:delete']),
-      labeldesk(['keys', 'revoke', '--db', dbFile, 'no-such-id']),
-      labeldesk(['keys', 'create', '--db', dbFile]),
-      labeldesk(['keys', 'rotate', '--db', dbFile]),
-      labeldesk(['keys', 'list', '--db', join(dir, 'absent.db')]),
+      inProcess(['keys', 'create', '--db', dbFile, '--company', 'ghost']),
+      inProcess(['keys', 'create', '--db', dbFile, '--company', 'acme', '--permissions', 'labelReports:delete']),
+      inProcess(['keys', 'revoke', '--db', dbFile, 'no-such-id']),
+      inProcess(['keys', 'create', '--db', dbFile]),
+      inProcess(['keys', 'rotate', '--db', dbFile]),
+      inProcess(['keys', 'list', '--db', join(dir, 'absent.db')]),
     ]);
     expect(company).toMatchObject({ code: 1, stdout: '' });
     expect(company.stderr.trim()).toBe("labeldesk keys: unknown company 'ghost' (companies: acme, fresh, nordic)");

@@ -1,7 +1,9 @@
 /**
  * `labeldesk report`: the PDF of a report with excursions, read back with pdfjs-dist, holds the
  * report's reference and each excursion's row; the CSV holds every reading; a missing report, a
- * missing Chromium or a missing UI build are told in words.
+ * missing Chromium or a missing UI build are told in words. The PDF, the CSV and the missing
+ * Chromium go through the real binary, the other mistakes through the command line's entry in
+ * this process.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import { limitText } from '../../renderer/components/ExcursionTable';
 import { prepare } from '../e2e/browser';
 import { pdfText } from '../support/pdf-text';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
-import { runLabeldesk } from './run-labeldesk';
+import { runLabeldesk, runLabeldeskInProcess } from './run-labeldesk';
 
 let dir: string;
 let uiDir: string;
@@ -71,7 +73,7 @@ describe('labeldesk report', () => {
 
   it('says so when the report is not there, and writes nothing', async () => {
     const out = join(dir, 'missing.pdf');
-    const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', 'no-such-report', '--pdf', out, '--ui', uiDir]);
+    const run = await runLabeldeskInProcess(['report', '--db', dbFile, '--id', 'no-such-report', '--pdf', out, '--ui', uiDir]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`there is no report 'no-such-report' in ${dbFile}`);
     expect(() => readFileSync(out)).toThrow();
@@ -87,16 +89,16 @@ describe('labeldesk report', () => {
   });
 
   it('asks for exactly one output and a report id', async () => {
-    const both = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', 'x', '--pdf', 'a.pdf', '--csv', 'a.csv']);
+    const both = await runLabeldeskInProcess(['report', '--db', dbFile, '--id', 'x', '--pdf', 'a.pdf', '--csv', 'a.csv']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give one of --pdf FILE or --csv FILE');
-    const noId = await runLabeldesk(dir, ['report', '--db', dbFile, '--csv', 'a.csv']);
+    const noId = await runLabeldeskInProcess(['report', '--db', dbFile, '--csv', 'a.csv']);
     expect(noId.code).toBe(2);
     expect(noId.stderr).toContain('--id');
   });
 
   it('tells how to build the UI when it is missing', async () => {
-    const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', target.report.id, '--pdf', join(dir, 'x.pdf'), '--ui', join(dir, 'no-ui')]);
+    const run = await runLabeldeskInProcess(['report', '--db', dbFile, '--id', target.report.id, '--pdf', join(dir, 'x.pdf'), '--ui', join(dir, 'no-ui')]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('npm run build:renderer');
   });

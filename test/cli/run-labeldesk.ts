@@ -30,3 +30,27 @@ export function runLabeldesk(cwd: string, args: string[], env: Record<string, st
     env: { ...process.env, LABELDESK_DATA_DIR: join(cwd, 'data'), ...env },
   });
 }
+
+/**
+ * Runs `labeldesk ARGS` in this process: the command line's own entry (cli/main.ts) with its
+ * output captured, as the binary would print it, for a test about what a command does and says
+ * rather than about the process (its start, signals, exit). It saves a Node start and the
+ * command's imports per run. Every command family keeps a test that runs the real binary.
+ * The command must name its database (`--db`), as the data folder is the process's own.
+ */
+export async function runLabeldeskInProcess(args: string[]): Promise<Run & { code: number }> {
+  if (!args.includes('--db')) throw new Error(`runLabeldeskInProcess needs --db: ${args.join(' ')}`);
+  // Imported here: the files that only spawn the binary need none of the command line's modules.
+  const [{ main }, { PassThrough }, { finished }] = await Promise.all([import('../../cli/main'), import('node:stream'), import('node:stream/promises')]);
+  const out = new PassThrough({ encoding: 'utf8' });
+  const err = new PassThrough({ encoding: 'utf8' });
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (text: string) => (stdout += text));
+  err.on('data', (text: string) => (stderr += text));
+  const code = await main(args, { out, err });
+  out.end();
+  err.end();
+  await Promise.all([finished(out), finished(err)]);
+  return { code, stdout, stderr };
+}

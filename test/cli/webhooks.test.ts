@@ -1,6 +1,7 @@
 /**
- * `labeldesk webhooks create|list|delete` through the real binary: the secret it prints once is
- * the one deliveries are signed with; list never shows it; mistakes are told plainly.
+ * `labeldesk webhooks create|list|delete`: the secret the real binary prints once is the one
+ * deliveries are signed with; list never shows it; mistakes are told plainly (the runs after the
+ * first through the command line's entry in this process).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { openService } from '../../host/open-service';
 import { COMPANIES } from '../support/service-fixture';
 import { manager, openWebhookHarness } from '../support/webhook-fixture';
 import { Receiver } from '../support/webhook-receiver';
-import { runLabeldesk } from './run-labeldesk';
+import { runLabeldesk, runLabeldeskInProcess } from './run-labeldesk';
 
 let dir: string;
 let dbFile: string;
@@ -25,6 +26,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const labeldesk = (...args: string[]) => runLabeldesk(dir, ['webhooks', ...args]);
+const inProcess = (...args: string[]) => runLabeldeskInProcess(['webhooks', ...args]);
 
 describe('labeldesk webhooks', () => {
   it('creates a webhook whose printed secret signs its deliveries, lists it without the secret, and deletes it', async () => {
@@ -37,13 +39,13 @@ describe('labeldesk webhooks', () => {
       const id = /^id:\s+(\S+)$/m.exec(created.stdout)![1];
       const secret = /^secret:\s+(whsec_\S+)$/m.exec(created.stdout)![1];
 
-      const listed = await labeldesk('list', '--db', dbFile);
+      const listed = await inProcess('list', '--db', dbFile);
       expect(listed.code).toBe(0);
       const [header, row] = listed.stdout.trim().split('\n');
       expect(header.split(/\s{2,}/)).toEqual(['ID', 'COMPANY', 'URL', 'EVENTS', 'ENABLED', 'CREATED', 'DESCRIPTION']);
       expect(row.split(/\s{2,}/)).toEqual([id, 'nordic', receiver.url(), 'labelReport.tapped', 'yes', expect.stringMatching(/^\d{4}-/), 'WMS']);
       expect(listed.stdout).not.toContain('whsec_');
-      expect((await labeldesk('list', '--db', dbFile, '--company', 'acme')).stdout.trim()).toBe('no webhooks for acme');
+      expect((await inProcess('list', '--db', dbFile, '--company', 'acme')).stdout.trim()).toBe('no webhooks for acme');
 
       const harness = openWebhookHarness([], { file: dbFile });
       try {
@@ -55,26 +57,26 @@ describe('labeldesk webhooks', () => {
         await harness.stop();
       }
 
-      const deleted = await labeldesk('delete', '--db', dbFile, id);
+      const deleted = await inProcess('delete', '--db', dbFile, id);
       expect(deleted).toMatchObject({ code: 0, stdout: `deleted the webhook ${id} of nordic (${receiver.url()})\n` });
-      expect((await labeldesk('list', '--db', dbFile)).stdout.trim()).toBe('no webhooks');
+      expect((await inProcess('list', '--db', dbFile)).stdout.trim()).toBe('no webhooks');
     } finally {
       await receiver.close();
     }
   });
 
   it('says what is wrong: a missing or bad option (2), an unknown company or webhook (1)', async () => {
-    const noUrl = await labeldesk('create', '--db', dbFile, '--company', 'acme');
+    const noUrl = await inProcess('create', '--db', dbFile, '--company', 'acme');
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toMatch(/give --url URL/);
-    const bad = await labeldesk('create', '--db', dbFile, '--company', 'acme', '--url', 'ftp://x', '--events', 'labelReport.gone');
+    const bad = await inProcess('create', '--db', dbFile, '--company', 'acme', '--url', 'ftp://x', '--events', 'labelReport.gone');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--url: must be an http or https URL; --events 'labelReport\.gone': /);
-    const metadata = await labeldesk('create', '--db', dbFile, '--company', 'acme', '--url', 'http://169.254.169.254/');
+    const metadata = await inProcess('create', '--db', dbFile, '--company', 'acme', '--url', 'http://169.254.169.254/');
     expect(metadata).toMatchObject({ code: 1, stderr: expect.stringMatching(/link-local address; webhooks cannot be sent there/) });
-    const nobody = await labeldesk('create', '--db', dbFile, '--company', 'nobody', '--url', 'http://10.0.0.1/');
+    const nobody = await inProcess('create', '--db', dbFile, '--company', 'nobody', '--url', 'http://10.0.0.1/');
     expect(nobody).toMatchObject({ code: 1, stderr: expect.stringMatching(/unknown company 'nobody' \(companies: acme, /) });
-    const unknown = await labeldesk('delete', '--db', dbFile, 'nope');
+    const unknown = await inProcess('delete', '--db', dbFile, 'nope');
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/no webhook with id 'nope'/) });
     const help = await runLabeldesk(dir, ['help', 'webhooks']);
     expect(help.stdout).toMatch(/^usage: labeldesk webhooks create/);

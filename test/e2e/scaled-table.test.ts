@@ -44,19 +44,32 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The service's row at 1-based position n of the table's default question. */
-async function serviceRow(n: number): Promise<MinimalLabelReport> {
-  const res = await fetch(`${service.url}/v2/labelReports?${new URLSearchParams({ ...QUERY, output: 'minimal', pageSize: '1', pageNumber: String(n) })}`, {
+/** Page `pageNumber` (1-based) of `pageSize` rows of the table's default question. */
+async function servicePage(pageSize: number, pageNumber: number): Promise<MinimalLabelReport[]> {
+  const res = await fetch(`${service.url}/v2/labelReports?${new URLSearchParams({ ...QUERY, output: 'minimal', pageSize: String(pageSize), pageNumber: String(pageNumber) })}`, {
     headers: { 'x-api-key': key },
   });
   expect(res.status).toBe(200);
-  return ((await res.json()) as ApiPage<MinimalLabelReport>).data[0];
+  return ((await res.json()) as ApiPage<MinimalLabelReport>).data;
 }
 
+/** The service's row at 1-based position n of the table's default question. */
+async function serviceRow(n: number): Promise<MinimalLabelReport> {
+  return (await servicePage(1, n))[0];
+}
+
+/**
+ * The ids of the service's rows at 0-based positions firstIndex… of the same question: the pages
+ * of `count` rows that hold them (two at most), rather than a request per row.
+ */
 async function serviceRows(firstIndex: number, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let n = firstIndex + 1; n <= firstIndex + count; n++) ids.push((await serviceRow(n)).id);
-  return ids;
+  const first = Math.floor(firstIndex / count);
+  const skip = firstIndex - first * count;
+  const pages = await Promise.all(skip === 0 ? [servicePage(count, first + 1)] : [servicePage(count, first + 1), servicePage(count, first + 2)]);
+  return pages
+    .flat()
+    .slice(skip, skip + count)
+    .map((row) => row.id);
 }
 
 async function openApp(): Promise<{ context: BrowserContext; page: Page }> {

@@ -15,7 +15,6 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { inject } from 'vitest';
 import type { DemoOptions } from '../../demo';
 import { openService } from '../../host/open-service';
@@ -108,6 +107,8 @@ export function builtUi(define?: Record<string, string>): Promise<string> {
   if (!define && prebuilt && existsSync(join(prebuilt, 'index.html'))) return Promise.resolve(prebuilt);
   const name = define ? `ui-${createHash('sha256').update(JSON.stringify(define)).digest('hex').slice(0, 12)}` : 'ui';
   return entry(name, async (into) => {
+    // Loaded only to build: under `npm test` most runs never do, and vite is a large import.
+    const { build } = await import('vite');
     await build({
       configFile: join(REPO, 'renderer/vite.config.ts'),
       logLevel: 'error',

@@ -16,15 +16,19 @@ export const LONGEST_FIRST = [
   'test/e2e/app.test.ts',
   'test/e2e/insights.test.ts',
   'test/e2e/layout.test.ts',
-  'test/e2e/report-panel.test.ts',
   'test/sync/random-interleavings.property.test.ts',
+  'test/e2e/report-panel.test.ts',
   'test/cli/serve.test.ts',
   'test/cli/export.test.ts',
-  'test/cli/import.test.ts',
+  'test/sync/faults.test.ts',
   'test/sync/kill.test.ts',
+  'test/host/desktop-service.test.ts',
   'test/db/compile.property.test.ts',
+  'test/sync/faults-every-fifth.test.ts',
   'test/sync/several-desks.property.test.ts',
-  'test/e2e/scaled-table.test.ts',
+  'test/cli/import.test.ts',
+  'test/sync/cli-once.test.ts',
+  'test/e2e/sync-ui.test.ts',
 ];
 
 export default class SuiteSequencer extends BaseSequencer {
