@@ -20,6 +20,18 @@ export class TrigramCounts {
   constructor(private readonly db: Db) {}
 
   readonly frequency: TrigramFrequency = (column, trigram) => {
+    try {
+      return this.count(column, trigram);
+    } catch (error) {
+      // The vocabulary table lives in this connection's temporary schema: made inside a
+      // transaction that then rolled back (a write that failed), it is gone. Made again.
+      if (!/no such table: temp\.report_text_terms/.test((error as Error).message)) throw error;
+      this.statements = null;
+      return this.count(column, trigram);
+    }
+  };
+
+  private count(column: string, trigram: string): number | undefined {
     const statements = this.prepare();
     if (!statements) return undefined;
     const size = (statements.size.pluck().get() as number | null) ?? 0;
@@ -30,7 +42,7 @@ export class TrigramCounts {
     const reports = (statements.count.pluck().get(trigram, column) as number | undefined) ?? 0;
     this.counts.set(key, { reports, atSize: size });
     return reports;
-  };
+  }
 
   /** The statements, once the text index exists (an old schema has none: then nothing is known). */
   private prepare(): { count: Statement; size: Statement } | null {
