@@ -22,11 +22,12 @@ import reviewCurrent from './migrations/016-review-current';
 import listingWritesWhatChanged from './migrations/017-listing-writes-what-changed';
 import figureOrderIndexes from './migrations/018-figure-order-indexes';
 import customFieldCounts from './migrations/019-custom-field-counts';
+import groupFigures from './migrations/021-group-figures';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, groupFigures];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {
