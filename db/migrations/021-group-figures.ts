@@ -172,14 +172,15 @@ const timeTable: KeptTable = {
     const split = TIME_SPLIT.map((c) => `${p}.${c} AS ${c}`).join(', ');
     return `SELECT ${p}.ck AS ck, 0 AS field, ${createdAt(p)} AS at, ${split} ${from} UNION ALL SELECT ${p}.ck AS ck, 1 AS field, ${startAt(p)} AS at, ${split} ${from}`;
   },
+  // unlikely(): said plainly, SQLite reads the company's whole range instead of the start time index's run of none.
   maxOf: (t) => {
     const same = TIME_SPLIT.map((c) => `l.${c} = ${t}.${c}`).join(' AND ');
     const hourText = (h: string) => `strftime('%Y-%m-%dT%H:%M:%S', (${h}) * 3600, 'unixepoch')`;
     return `CASE WHEN ${t}.at = ${UNKEYED} THEN NULL
       WHEN ${t}.field = 0 THEN (SELECT max(l.calc_mean_kinetic_temperature) FROM report_listing l
         WHERE l.ck = ${t}.ck AND l.created >= ${hourText(`${t}.at`)} AND l.created < ${hourText(rowEnd(`${t}.at`))} AND ${same} AND ${createdAt('l')} = ${t}.at)
-      WHEN ${t}.at = ${NONE} THEN (SELECT max(l.calc_mean_kinetic_temperature) FROM report_listing l
-        WHERE l.ck = ${t}.ck AND l.calc_start_time IS NULL AND ${same})
+      WHEN ${t}.at = ${NONE} THEN (SELECT max(+l.calc_mean_kinetic_temperature) FROM report_listing l
+        WHERE l.ck = ${t}.ck AND unlikely(l.calc_start_time IS NULL) AND ${same})
       ELSE (SELECT max(l.calc_mean_kinetic_temperature) FROM report_listing l
         WHERE l.ck = ${t}.ck AND l.calc_start_time >= ${t}.at * 3600 AND l.calc_start_time < (${rowEnd(`${t}.at`)}) * 3600 AND ${same} AND ${startAt('l')} = ${t}.at) END`;
   },
@@ -232,9 +233,9 @@ function kept(t: KeptTable): { sql: string; recount: string; statements: string[
     `UPDATE ${t.table} SET ${FIGURES.map(([c, , share]) => `${c} = ${c} + ${share(p, d)}`).join(', ')}, ${raised(p)}
       WHERE ${keysIn(p)}`,
     `INSERT INTO ${t.table} (${keyColumns.join(', ')}, ${FIGURE_COLUMNS.join(', ')})
-      SELECT k.*, ${FIGURES.map(([, , share]) => share(p, d)).join(', ')}, ${timeRow ? `CASE WHEN k.at = ${UNKEYED} THEN NULL ELSE ${mkt(p)} END` : mkt(p)}
-        FROM (SELECT * FROM (${t.keysOf(p)})) k
-       WHERE NOT EXISTS (SELECT 1 FROM ${t.table} c WHERE ${keyColumns.map((c) => `c.${c} = k.${c}`).join(' AND ')})`,
+      SELECT kr.*, ${FIGURES.map(([, , share]) => share(p, d)).join(', ')}, ${timeRow ? `CASE WHEN kr.at = ${UNKEYED} THEN NULL ELSE ${mkt(p)} END` : mkt(p)}
+        FROM (SELECT * FROM (${t.keysOf(p)})) kr
+       WHERE NOT EXISTS (SELECT 1 FROM ${t.table} c WHERE ${keyColumns.map((c) => `c.${c} = kr.${c}`).join(' AND ')})`,
   ];
   /** One fewer listing row `p` (decision `d`), which is no longer among the listing rows as they were. */
   const remove = (p: string, d: string) => [
