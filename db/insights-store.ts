@@ -12,7 +12,7 @@ import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
 import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
-import { keptRowHours, NONE, TIME_SPLIT, UNKEYED } from './migrations/021-group-figures';
+import { keptRowHours, NONE, TIME_SPLIT, TIME_TOTALS_SPLIT, UNKEYED } from './migrations/021-group-figures';
 
 /** Where a group's key comes from. */
 export type StoreGrouping =
@@ -168,7 +168,11 @@ export class InsightsStore {
   /** The earliest and latest created (ms) or start time (epoch s, as ms) of the company's reports; null when it sees none. */
   timeRange(companyId: string, field: 'created' | 'startTime'): { min: number; max: number } | null {
     const column = field === 'created' ? 'l.created' : 'l.calc_start_time';
-    const row = this.statement(`SELECT min(${column}) AS lo, max(${column}) AS hi FROM report_listing l WHERE ${COMPANY_ROWS}`).get(companyId) as {
+    // Each end from the column's index, as min() and max() order values; the two aggregates at
+    // once read every row of the company (60 ms at 100 000 reports).
+    const end = (direction: 'ASC' | 'DESC') =>
+      `(SELECT ${column} FROM report_listing l WHERE ${COMPANY_ROWS} AND ${column} IS NOT NULL ORDER BY ${column} ${direction} LIMIT 1)`;
+    const row = this.statement(`SELECT ${end('ASC')} AS lo, ${end('DESC')} AS hi`).get(companyId, companyId) as {
       lo: string | number | null;
       hi: string | number | null;
     };
@@ -388,9 +392,10 @@ export class InsightsStore {
         }
         case 'time': {
           if (!columns.every((column) => TIME_SPLIT.includes(column))) return null;
+          const table = columns.every((column) => TIME_TOTALS_SPLIT.includes(column)) ? 'group_figures_time_totals' : 'group_figures_time';
           const cut: TimeCut = { unit: grouping.unit, segments: grouping.segments };
           rows = [];
-          for (const row of this.keptRows('group_figures_time', 'l.at', companyId, filter, grouping.field === 'created' ? 0 : 1)) {
+          for (const row of this.keptRows(table, 'l.at', companyId, filter, grouping.field === 'created' ? 0 : 1)) {
             const at = row.key as number;
             if (at === UNKEYED) return null;
             if (at === NONE) {
@@ -416,7 +421,7 @@ export class InsightsStore {
   readsKeptFigures = true;
 
   /** The kept rows of `table` under the filter, summed per `key` (over l); group_figures_time's of one field. */
-  private keptRows(table: 'group_figures_split' | 'group_figures_time', key: string, companyId: string, filter: SqlFilter, field?: number): Record<string, unknown>[] {
+  private keptRows(table: 'group_figures_split' | 'group_figures_time' | 'group_figures_time_totals', key: string, companyId: string, filter: SqlFilter, field?: number): Record<string, unknown>[] {
     const byField = field === undefined ? '' : ' AND l.field = ?';
     return this.statement(
       `SELECT ${key} AS key, ${KEPT_SUMS} FROM ${table} l WHERE ${COMPANY_ROWS}${byField} AND (${filter.where})${key === 'NULL' ? '' : ` GROUP BY ${key}`}`,

@@ -18,6 +18,8 @@
  *   time the reader's parse might read otherwise (a created time not written as
  *   `YYYY-MM-DDTHH:MM:SS[.fff]Z`, a start time not a number of seconds between 1900 and 9999)
  *   under UNKEYED, which sends the question to the one-pass read of the matches.
+ * - `group_figures_time_totals`, the same split by archive state alone: the rows an unfiltered
+ *   question or the browser's "not archived" sums, a third as many.
  * - `group_figures_split`, without time, split by every column listing_counts splits by and by the
  *   range each distribution puts the report in (`bin_*`, -1: in none, the group `null`), for
  *   splits by a fixed key and the distributions under any filter of those columns.
@@ -46,6 +48,12 @@ export const UNKEYED = 9_007_199_254_740_990;
 
 /** The columns group_figures_time splits by besides the time. */
 export const TIME_SPLIT: readonly string[] = ['owner_ck', 'has_flag', 'is_archived'];
+/**
+ * group_figures_time_totals' split: the archive state alone, the browser's filter when no other
+ * is set. A third of the rows of the finer split to sum (a month group-by of two years of a
+ * company reads some 3 000 rows instead of 10 000 at 100 000 reports).
+ */
+export const TIME_TOTALS_SPLIT: readonly string[] = ['is_archived'];
 /** The columns group_figures_split splits by: listing_counts' own. */
 export const FIXED_SPLIT: readonly string[] = ['owner_ck', 'status', 'alert_level', 'mode', 'type', 'has_flag', 'is_archived'];
 
@@ -158,23 +166,16 @@ interface KeptTable {
   watched: readonly string[];
 }
 
-const timeTable: KeptTable = {
-  table: 'group_figures_time',
-  key: [
-    ['ck', 'INTEGER NOT NULL'],
-    ['field', 'INTEGER NOT NULL'],
-    ['at', 'INTEGER NOT NULL'],
-    ['owner_ck', 'INTEGER NOT NULL'],
-    ['has_flag', 'INTEGER NOT NULL'],
-    ['is_archived', 'INTEGER NOT NULL'],
-  ],
+const timeTable = (table: string, split: readonly string[]): KeptTable => ({
+  table,
+  key: [['ck', 'INTEGER NOT NULL'], ['field', 'INTEGER NOT NULL'], ['at', 'INTEGER NOT NULL'], ...split.map((c) => [c, 'INTEGER NOT NULL'] as const)],
   keysOf: (p, from = '') => {
-    const split = TIME_SPLIT.map((c) => `${p}.${c} AS ${c}`).join(', ');
-    return `SELECT ${p}.ck AS ck, 0 AS field, ${createdAt(p)} AS at, ${split} ${from} UNION ALL SELECT ${p}.ck AS ck, 1 AS field, ${startAt(p)} AS at, ${split} ${from}`;
+    const columns = split.map((c) => `${p}.${c} AS ${c}`).join(', ');
+    return `SELECT ${p}.ck AS ck, 0 AS field, ${createdAt(p)} AS at, ${columns} ${from} UNION ALL SELECT ${p}.ck AS ck, 1 AS field, ${startAt(p)} AS at, ${columns} ${from}`;
   },
   // unlikely(): said plainly, SQLite reads the company's whole range instead of the start time index's run of none.
   maxOf: (t) => {
-    const same = TIME_SPLIT.map((c) => `l.${c} = ${t}.${c}`).join(' AND ');
+    const same = split.map((c) => `l.${c} = ${t}.${c}`).join(' AND ');
     const hourText = (h: string) => `strftime('%Y-%m-%dT%H:%M:%S', (${h}) * 3600, 'unixepoch')`;
     return `CASE WHEN ${t}.at = ${UNKEYED} THEN NULL
       WHEN ${t}.field = 0 THEN (SELECT max(l.calc_mean_kinetic_temperature) FROM report_listing l
@@ -184,8 +185,8 @@ const timeTable: KeptTable = {
       ELSE (SELECT max(l.calc_mean_kinetic_temperature) FROM report_listing l
         WHERE l.ck = ${t}.ck AND l.calc_start_time >= ${t}.at * 3600 AND l.calc_start_time < (${rowEnd(`${t}.at`)}) * 3600 AND ${same} AND ${startAt('l')} = ${t}.at) END`;
   },
-  watched: ['created', 'calc_start_time', ...TIME_SPLIT, 'alert_level', 'calc_violations_all', 'calc_violation_duration_all', 'calc_degree_hour', 'calc_mean_kinetic_temperature'],
-};
+  watched: ['created', 'calc_start_time', ...split, 'alert_level', 'calc_violations_all', 'calc_violation_duration_all', 'calc_degree_hour', 'calc_mean_kinetic_temperature'],
+});
 
 const splitTable: KeptTable = {
   table: 'group_figures_split',
@@ -219,12 +220,13 @@ const splitTable: KeptTable = {
   watched: [...FIXED_SPLIT, 'calc_violations_all', 'calc_violation_duration_all', 'calc_degree_hour', 'calc_mean_kinetic_temperature'],
 };
 
-function kept(t: KeptTable): { sql: string; recount: string; statements: string[] } {
+/** The table, its first sums and the triggers that keep it; `from`: a kept table of a finer split its sums are first summed from. */
+function kept(t: KeptTable, from?: string): { sql: string; recount: string; statements: string[] } {
   const keyColumns = t.key.map(([c]) => c);
   const tuple = `(${keyColumns.join(', ')})`;
   const keysIn = (p: string) => `${tuple} IN (SELECT * FROM (${t.keysOf(p)}))`;
   const mkt = (p: string) => `${p}.calc_mean_kinetic_temperature`;
-  const timeRow = t.table === 'group_figures_time';
+  const timeRow = t.table.startsWith('group_figures_time');
   /** The MKT max as a row with `p` in it holds it. */
   const raised = (p: string) =>
     `mkt_max = CASE WHEN ${timeRow ? `at = ${UNKEYED} OR ` : ''}${mkt(p)} IS NULL THEN mkt_max WHEN mkt_max IS NULL OR ${mkt(p)} > mkt_max THEN ${mkt(p)} ELSE mkt_max END`;
@@ -266,7 +268,11 @@ WHEN ${t.watched.map((c) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN`,
       [decided('old.decision', 'new.decision')],
     ],
   ];
-  const recount = `DELETE FROM ${t.table};
+  const recount = from
+    ? `DELETE FROM ${t.table};
+INSERT INTO ${t.table} (${keyColumns.join(', ')}, ${FIGURE_COLUMNS.join(', ')})
+  SELECT ${keyColumns.join(', ')}, ${FIGURES.map(([c]) => `sum(${c})`).join(', ')}, max(mkt_max) FROM ${from} GROUP BY ${keyColumns.join(', ')};`
+    : `DELETE FROM ${t.table};
 INSERT INTO ${t.table} (${keyColumns.join(', ')}, ${FIGURE_COLUMNS.join(', ')})
   SELECT ${keyColumns.map((c) => `k.${c}`).join(', ')}, ${FIGURES.map(([c]) => SUMMED[c]('p', 'k.decision_')).join(', ')},
          ${timeRow ? `CASE WHEN k.at = ${UNKEYED} THEN NULL ELSE max(p.calc_mean_kinetic_temperature) END` : 'max(p.calc_mean_kinetic_temperature)'}
@@ -288,19 +294,17 @@ ${triggers.map(([head, statements]) => `${head}\n  ${statements.join(';\n  ')};\
   return { sql, recount, statements: triggers.flatMap(([, s]) => s) };
 }
 
-const time = kept(timeTable);
+const time = kept(timeTable('group_figures_time', TIME_SPLIT));
+const timeTotals = kept(timeTable('group_figures_time_totals', TIME_TOTALS_SPLIT), 'group_figures_time');
 const split = kept(splitTable);
 
-export default time.sql + split.sql;
+export default time.sql + timeTotals.sql + split.sql;
 
 /** The kept figures as they follow from the listing rows and decisions: what a bulk rebuild writes. */
-export const GROUP_FIGURES_RECOUNT = `${time.recount}\n${split.recount}`;
+export const GROUP_FIGURES_RECOUNT = `${time.recount}\n${timeTotals.recount}\n${split.recount}`;
 
-/** Each kept table's key and the SELECT of its rows from the listing rows, for checks that compare them. */
-export const GROUP_FIGURES_KEPT = {
-  group_figures_time: { key: timeTable.key.map(([c]) => c), recount: time.recount },
-  group_figures_split: { key: splitTable.key.map(([c]) => c), recount: split.recount },
-} as const;
+/** The kept tables, for checks that compare them with a recount. */
+export const GROUP_FIGURES_TABLES = ['group_figures_time', 'group_figures_time_totals', 'group_figures_split'] as const;
 
 /**
  * The UTC hours a kept row of group_figures_time starting at hour `at` spans, as the triggers cut
