@@ -89,7 +89,7 @@ const floorInt = (x: string) => `(CAST(${x} AS INTEGER) - ((${x}) < CAST(${x} AS
 /** The UTC day `d` (days since 1970) is the first or the last of its month. */
 const edgeDay = (d: string) => `(strftime('%d', (${d}) * 86400, 'unixepoch') = '01' OR strftime('%d', (${d}) * 86400 + 86400, 'unixepoch') = '01')`;
 /** The row an hour `h` (hours since 1970) is kept in: itself on an edge day, its day's midnight otherwise. */
-const rowOfHour = (h: string) => `CASE WHEN ${edgeDay(floorDiv(h, 24))} THEN ${h} ELSE ${floorDiv(h, 24)} * 24 END`;
+const rowOfHour = (h: string) => `(SELECT CASE WHEN ${edgeDay('d')} THEN h ELSE d * 24 END FROM (SELECT h, ${floorDiv('h', 24)} AS d FROM (SELECT ${h} AS h)))`;
 /** The hour after the last one the row starting at `at` spans. */
 const rowEnd = (at: string) => `CASE WHEN ((((${at}) % 24) + 24) % 24) <> 0 OR ${edgeDay(floorDiv(at, 24))} THEN (${at}) + 1 ELSE (${at}) + 24 END`;
 /** Seconds since 1970 within the years both parses agree on. */
@@ -100,17 +100,16 @@ const inRange = (s: string) => `(${s}) >= -2208988800 AND (${s}) < 253402300800`
  * back to the same date and time, so JavaScript's parse, which the one-pass read uses, reads the
  * same instant.
  */
-const createdAt = (p: string) => `CASE WHEN (${p}.created GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
-      OR (${p}.created GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9]*Z'
-          AND length(${p}.created) <= 30 AND substr(${p}.created, 21, length(${p}.created) - 21) NOT GLOB '*[^0-9]*'))
-    AND strftime('%Y-%m-%dT%H:%M:%S', unixepoch(${p}.created), 'unixepoch') = substr(${p}.created, 1, 19)
-    AND ${inRange(`unixepoch(${p}.created)`)}
-  THEN ${rowOfHour(floorDiv(`unixepoch(${p}.created)`, 3600))} ELSE ${UNKEYED} END`;
+const createdAt = (p: string) => `(SELECT CASE WHEN (c GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
+      OR (c GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9]*Z'
+          AND length(c) <= 30 AND substr(c, 21, length(c) - 21) NOT GLOB '*[^0-9]*'))
+    AND strftime('%Y-%m-%dT%H:%M:%S', s, 'unixepoch') = substr(c, 1, 19) AND ${inRange('s')}
+  THEN ${rowOfHour(floorDiv('s', 3600))} ELSE ${UNKEYED} END FROM (SELECT ${p}.created AS c, unixepoch(${p}.created) AS s))`;
 
 /** The row of a start time: seconds, integer or not; none: NONE. */
-const startAt = (p: string) => `CASE WHEN ${p}.calc_start_time IS NULL THEN ${NONE}
-  WHEN typeof(${p}.calc_start_time) IN ('integer', 'real') AND ${inRange(`${p}.calc_start_time`)}
-  THEN ${rowOfHour(floorDiv(floorInt(`${p}.calc_start_time`), 3600))} ELSE ${UNKEYED} END`;
+const startAt = (p: string) => `(SELECT CASE WHEN v IS NULL THEN ${NONE}
+  WHEN typeof(v) IN ('integer', 'real') AND ${inRange('v')}
+  THEN ${rowOfHour(floorDiv(floorInt('v'), 3600))} ELSE ${UNKEYED} END FROM (SELECT ${p}.calc_start_time AS v))`;
 
 /** The current decision of the listing row's company on its report (review_current, by key). */
 const decisionOf = (p: string) =>
