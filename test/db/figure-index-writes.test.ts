@@ -55,7 +55,7 @@ it('a write that moves no figure writes the same pages as before the migration; 
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = OFF');
-    if (upgrade) migrate(db);
+    if (upgrade) migrate(db, BEFORE + 1);
     return { db, store: new ReportStore(db) };
   };
   const before = open('before', false);
