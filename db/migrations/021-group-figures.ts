@@ -19,7 +19,8 @@
  *   `YYYY-MM-DDTHH:MM:SS[.fff]Z`, a start time not a number of seconds between 1900 and 9999)
  *   under UNKEYED, which sends the question to the one-pass read of the matches.
  * - `group_figures_time_totals`, the same split by archive state alone: the rows an unfiltered
- *   question or the browser's "not archived" sums, a third as many.
+ *   question or the browser's "not archived" sums, a third as many. Its triggers are on
+ *   group_figures_time: each change of a finer row moves its sum by the difference.
  * - `group_figures_split`, without time, split by every column listing_counts splits by and by the
  *   range each distribution puts the report in (`bin_*`, -1: in none, the group `null`), for
  *   splits by a fixed key and the distributions under any filter of those columns.
@@ -253,7 +254,7 @@ function kept(t: KeptTable, from?: string): { sql: string; recount: string; stat
       WHERE ${tuple} IN (SELECT * FROM (${t.keysOf('p', `FROM ${row} p`)}))`;
   };
   const prefix = `listing_${t.table}`;
-  const triggers: [string, string[]][] = [
+  const triggers: [string, string[]][] = from ? summedFrom(t.table, from, keyColumns) : [
     [`CREATE TRIGGER ${prefix}_insert AFTER INSERT ON report_listing BEGIN`, add('new', decisionOf('new'))],
     [`CREATE TRIGGER ${prefix}_delete AFTER DELETE ON report_listing BEGIN`, remove('old', decisionOf('old'))],
     [
@@ -291,6 +292,48 @@ ${recount}
 ${triggers.map(([head, statements]) => `${head}\n  ${statements.join(';\n  ')};\nEND;`).join('\n\n')}
 `;
   return { sql, recount, statements: triggers.flatMap(([, s]) => s) };
+}
+
+/**
+ * The triggers of a table whose rows sum those of a finer split (`from`): each change of a finer
+ * row moves its sum by the difference, by key, without reading the listing rows again; the MKT's
+ * maximum is read again from the few finer rows of the sum when the one holding it goes down.
+ */
+function summedFrom(table: string, from: string, key: readonly string[]): [string, string[]][] {
+  const same = (row: string) => key.map((c) => `${c} = ${row}.${c}`).join(' AND ');
+  const maxOf = (row: string) => `(SELECT max(g.mkt_max) FROM ${from} g WHERE ${key.map((c) => `g.${c} = ${row}.${c}`).join(' AND ')})`;
+  const prefix = `listing_${table}`;
+  return [
+    [
+      `CREATE TRIGGER ${prefix}_sum_insert AFTER INSERT ON ${from} BEGIN`,
+      [
+        `UPDATE ${table} SET ${FIGURES.map(([c]) => `${c} = ${c} + new.${c}`).join(', ')},
+        mkt_max = CASE WHEN new.mkt_max IS NULL THEN mkt_max WHEN mkt_max IS NULL OR new.mkt_max > mkt_max THEN new.mkt_max ELSE mkt_max END
+      WHERE ${same('new')}`,
+        `INSERT INTO ${table} (${key.join(', ')}, ${FIGURE_COLUMNS.join(', ')})
+      SELECT ${key.map((c) => `new.${c}`).join(', ')}, ${FIGURE_COLUMNS.map((c) => `new.${c}`).join(', ')}
+      WHERE NOT EXISTS (SELECT 1 FROM ${table} c WHERE ${key.map((c) => `c.${c} = new.${c}`).join(' AND ')})`,
+      ],
+    ],
+    [
+      `CREATE TRIGGER ${prefix}_sum_update AFTER UPDATE ON ${from} BEGIN`,
+      [
+        `UPDATE ${table} SET ${FIGURES.map(([c]) => `${c} = ${c} + new.${c} - old.${c}`).join(', ')},
+        mkt_max = CASE WHEN new.mkt_max IS NOT NULL AND (mkt_max IS NULL OR new.mkt_max > mkt_max) THEN new.mkt_max
+          WHEN old.mkt_max IS NOT NULL AND mkt_max = old.mkt_max AND new.mkt_max IS NOT old.mkt_max THEN ${maxOf('new')} ELSE mkt_max END
+      WHERE ${same('new')}`,
+      ],
+    ],
+    [
+      `CREATE TRIGGER ${prefix}_sum_delete AFTER DELETE ON ${from} BEGIN`,
+      [
+        `UPDATE ${table} SET ${FIGURES.map(([c]) => `${c} = ${c} - old.${c}`).join(', ')},
+        mkt_max = CASE WHEN old.mkt_max IS NOT NULL AND mkt_max = old.mkt_max THEN ${maxOf('old')} ELSE mkt_max END
+      WHERE ${same('old')}`,
+        `DELETE FROM ${table} WHERE n <= 0 AND ${same('old')}`,
+      ],
+    ],
+  ];
 }
 
 const time = kept(timeTable('group_figures_time', TIME_SPLIT));
