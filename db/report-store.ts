@@ -13,6 +13,7 @@ import { bindRangeParams, bindRangeWhere, compileListQuery, type ElementCounts, 
 import { TrigramCounts } from './query/trigram-frequency';
 import { RECOUNT } from './migrations/015-listing-counts';
 import { CUSTOM_FIELD_RECOUNT } from './migrations/019-custom-field-counts';
+import { GROUP_FIGURES_RECOUNT } from './migrations/022-group-figures';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
 export interface AccessRow {
@@ -495,6 +496,7 @@ export class ReportStore {
         FROM label_reports r JOIN report_keys rk ON rk.report_id = r.id ORDER BY rk.rk`);
     if (setAside.some((item) => item.name.startsWith('listing_counts_'))) this.db.exec(RECOUNT);
     if (setAside.some((item) => item.name.startsWith('listing_custom_field_counts_'))) this.db.exec(CUSTOM_FIELD_RECOUNT);
+    if (setAside.some((item) => item.name.startsWith('listing_group_figures_'))) this.db.exec(GROUP_FIGURES_RECOUNT);
     for (const { name } of setAside) restore(name);
     return result;
   }

@@ -117,6 +117,14 @@ function localDay(zone: string, ms: number): number {
 
 /** The first instant whose local date is the day `day` (days since 1970-01-01) or later. */
 function startOfLocalDay(zone: string, day: number): number {
+  // Where the offset is the same two days either side, the local date only grows across the
+  // search's range and the day starts at local midnight at that offset: two reads of the offset
+  // instead of the forty of the search (which took most of a monthly group-by).
+  const offset = offsetAt(zone, day * DAY_MS - 2 * DAY_MS);
+  if (offsetAt(zone, day * DAY_MS + 2 * DAY_MS) === offset) {
+    const midnight = day * DAY_MS - offset * 1000;
+    if (localDay(zone, midnight) >= day && localDay(zone, midnight - 1) < day) return midnight;
+  }
   let lo = day * DAY_MS - 2 * DAY_MS;
   let hi = day * DAY_MS + 2 * DAY_MS;
   while (hi - lo > 1) {
@@ -127,8 +135,21 @@ function startOfLocalDay(zone: string, day: number): number {
   return hi;
 }
 
+const bounds = new Map<string, { from: number; to: number }>();
+
 /** The bucket's bounds as instants (ms): its first instant and the first of the next one. */
 export function bucketBounds(zone: string, unit: TimeUnit, value: string): { from: number; to: number } {
+  // Each group of every answer asks for its bounds, and the same buckets come back with each question.
+  const key = `${zone}\0${unit}\0${value}`;
+  let found = bounds.get(key);
+  if (!found) {
+    if (bounds.size >= 10_000) bounds.clear();
+    bounds.set(key, (found = boundsOf(zone, unit, value)));
+  }
+  return found;
+}
+
+function boundsOf(zone: string, unit: TimeUnit, value: string): { from: number; to: number } {
   const [y, m, d] = value.split('-').map(Number);
   const first = Math.floor(Date.UTC(y, m - 1, unit === 'month' ? 1 : d) / DAY_MS);
   const next = unit === 'day' ? first + 1 : unit === 'week' ? first + 7 : Math.floor(Date.UTC(y, m, 1) / DAY_MS);

@@ -179,6 +179,8 @@ export class InsightsService {
     return this.data.read(() => {
       const total = this.data.reports.count(companyId, sql);
       const grouping = this.storeGrouping(companyId, by, zone);
+      const [kept] = store.keptFigures(companyId, sql, [grouping]) ?? [];
+      if (kept) return this.answer(by, zone, total, kept.figures, kept.decisions, narrowing);
       return this.answer(by, zone, total, store.figures(companyId, sql, grouping), store.decisions(companyId, sql, grouping), narrowing);
     });
   }
@@ -207,7 +209,7 @@ export class InsightsService {
     return this.data.read(() => {
       const wanted = by.kind === 'customField' ? [time, ...bins] : [time, by, ...bins];
       const groupings = wanted.map((g) => this.storeGrouping(companyId, g, zone) as Exclude<StoreGrouping, { kind: 'customField' }>);
-      const read = store.figuresAtOnce(companyId, sql, groupings);
+      const read = store.keptFigures(companyId, sql, groupings) ?? store.figuresAtOnce(companyId, sql, groupings);
       // Every match is in one time bucket (or none: not started), so the time groups add up to the total.
       const total = read[0].figures.reduce((n, f) => n + f.count, 0);
       const answers = wanted.map((g, i) => this.answer(g, zone, total, read[i].figures, read[i].decisions, narrowing));
@@ -256,7 +258,7 @@ export class InsightsService {
       }
       case 'bins':
         // Each range compiled by the list's own compiler, so a group is exactly what the list answers for it.
-        return { kind: 'cases', cases: binsOf(by.key).map((b) => this.data.reports.compile(parseListQuery({ filter: b.filter }))) };
+        return { kind: 'cases', cases: binsOf(by.key).map((b) => this.data.reports.compile(parseListQuery({ filter: b.filter }))), bin: KEPT_BINS[by.key] };
     }
   }
 
@@ -293,6 +295,13 @@ export class InsightsService {
     }
   }
 }
+
+/** The kept figures' column of each distribution's ranges (migration 022). */
+const KEPT_BINS: Record<BinKey, 'bin_seconds' | 'bin_degree_hours' | 'bin_mkt'> = {
+  'bins.secondsOutOfRange': 'bin_seconds',
+  'bins.degreeHours': 'bin_degree_hours',
+  'bins.mkt': 'bin_mkt',
+};
 
 /** How the insights narrow the list's filter as GET /local/labelReports does: `review` and `unset`. */
 export interface Narrowing {

@@ -13,6 +13,8 @@ import { DataStore } from '../../db/data-store';
 import { openService, type Service } from '../../host/open-service';
 import type { BundleReport } from '../../schema/bundle';
 import { MODES, STATUSES, type CustomFieldValue, type Permission } from '../../schema/report';
+import { DECISIONS } from '../../schema/review';
+import { Refusal } from '../../model/errors';
 import { assertAsyncProperty } from '../support/property';
 import { COMPANIES, makeActivation, makeReport, series, T0 } from '../support/service-fixture';
 
@@ -41,13 +43,15 @@ export type WriteCommand =
   | { kind: 'tap'; id: string; hot: boolean }
   | { kind: 'import' | 'sync'; id: string; shape: Shape }
   | { kind: 'bundle'; reports: [string, Shape][] }
-  | { kind: 'remove'; id: string };
+  | { kind: 'remove'; id: string }
+  | { kind: 'decide'; id: string; by: (typeof OWNERS)[number]; decision: (typeof DECISIONS)[number] };
 
 /**
  * Commands on `reports` report ids (r0, r1, …) whose modes are the first `modes` of MODES; with
- * `fields`, activations and imports carry custom field values and a PATCH of them is drawn too.
+ * `fields`, activations and imports carry custom field values and a PATCH of them is drawn too;
+ * with `decisions`, a company's review decision on a report.
  */
-export function writeCommands({ reports, modes, fields }: { reports: number; modes: number; fields?: fc.Arbitrary<FieldValues> }): fc.Arbitrary<WriteCommand> {
+export function writeCommands({ reports, modes, fields, decisions }: { reports: number; modes: number; fields?: fc.Arbitrary<FieldValues>; decisions?: boolean }): fc.Arbitrary<WriteCommand> {
   const shape = fc.record({
     owner: fc.constantFrom(...OWNERS),
     status: fc.constantFrom(...STATUSES),
@@ -73,6 +77,7 @@ export function writeCommands({ reports, modes, fields }: { reports: number; mod
     fc.record({ kind: fc.constantFrom('import' as const, 'sync' as const), id, shape }),
     fc.record({ kind: fc.constant('bundle' as const), reports: fc.array(fc.tuple(id, shape), { minLength: 1, maxLength: 4 }) }),
     fc.record({ kind: fc.constant('remove' as const), id }),
+    ...(decisions ? [fc.record({ kind: fc.constant('decide' as const), id, by: owner, decision: fc.constantFrom(...DECISIONS) })] : []),
   ];
   return fc.oneof(...commands);
 }
@@ -151,6 +156,14 @@ export async function applyWrite({ service, data }: Open, c: WriteCommand): Prom
     }
     case 'remove':
       data.write(() => data.reports.remove(c.id));
+      return;
+    case 'decide':
+      // A viewer's decision, or one on a report not there, is refused and changes nothing.
+      try {
+        service.reviews.decide(callerOf(c.by), c.id, { decision: c.decision, reason: 'checked' });
+      } catch (error) {
+        if (!(error instanceof Refusal)) throw error;
+      }
       return;
   }
 }
