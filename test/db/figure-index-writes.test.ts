@@ -4,17 +4,15 @@
  * that moves no figure writes exactly the pages it wrote before; a tap writes at most the leaf
  * pages of the indexes whose figure it moved (an entry out, an entry in: one page each at most).
  */
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { migrate, MIGRATIONS } from '../../db/database';
+import { MIGRATIONS } from '../../db/database';
 import figureOrderIndexes, { NEW_FIGURE_INDEXES, REBUILT_FIGURE_INDEXES } from '../../db/migrations/018-figure-order-indexes';
-import { ReportStore } from '../../db/report-store';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';
-import { makeReport, series, T0 } from '../support/service-fixture';
-import { databaseAt, temporaryFolder } from './migration-fixture';
+import { series, T0 } from '../support/service-fixture';
+import { temporaryFolder } from './migration-fixture';
+import { beforeAndAfter, pagesOnBoth, siteLikeReport } from './migration-write-pages';
 
 const dir = temporaryFolder('labeldesk-figure-index-writes-');
 const BEFORE = MIGRATIONS.indexOf(figureOrderIndexes);
@@ -22,13 +20,7 @@ const BEFORE = MIGRATIONS.indexOf(figureOrderIndexes);
 const REPORTS = 3000;
 
 function reportAt(i: number, overrides: Partial<BundleReport> = {}): BundleReport {
-  const temperatures = Array.from({ length: 20 }, (_, k) => (k === 7 && i % 5 === 0 ? 9 + (i % 4) : 4 + ((i + k) % 3)));
-  return makeReport(`w${String(i).padStart(5, '0')}`, {
-    created: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
-    labelReference: `PO-${100_000 + i}`,
-    reportedSenseData: { datapoints: series(T0 + i * 60, 600, temperatures) },
-    ...overrides,
-  });
+  return siteLikeReport('w', i, { firstMs: Date.UTC(2026, 0, 1), everyMs: 3_600_000, readingsFrom: T0 + i * 60 }, overrides);
 }
 
 /** A report's columns of the new and rebuilt figure indexes, as its listing rows hold them. */
@@ -38,37 +30,11 @@ function figuresOf(db: Database.Database, id: string): Record<string, unknown> {
 }
 
 it('a write that moves no figure writes the same pages as before the migration; a tap, at most a page in and out per moved figure', () => {
-  const template = join(dir(), 'template.sqlite');
   const reports = Array.from({ length: REPORTS }, (_, i) => reportAt(i));
-  {
-    const db = databaseAt(template, BEFORE, []);
-    // A test file: no crash to survive, so one transaction and no waiting on the disk.
-    db.pragma('synchronous = OFF');
-    const store = new ReportStore(db);
-    db.transaction(() => reports.forEach((report) => store.write(reportFromBundle(report))))();
-    db.close();
-  }
-  const open = (name: string, upgrade: boolean) => {
-    const file = join(dir(), `${name}.sqlite`);
-    copyFileSync(template, file);
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = OFF');
-    if (upgrade) migrate(db, BEFORE + 1);
-    return { db, store: new ReportStore(db) };
-  };
-  const before = open('before', false);
-  const after = open('after', true);
+  const copies = beforeAndAfter(dir(), BEFORE, reports);
+  const { after } = copies;
   try {
     expect(after.db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'listing_start_time'`).pluck().get()).toBe(1);
-    /** The pages one write adds to an emptied write-ahead log. */
-    const pagesOf = (db: Database.Database, write: () => void) => {
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.transaction(write)();
-      const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
-      return log;
-    };
     const i = REPORTS / 2;
     const original = reportFromBundle(reportAt(i));
     const renamed = reportFromBundle(reportAt(i, { labelReference: 'PO-renamed' }));
@@ -80,11 +46,11 @@ it('a write that moves no figure writes the same pages as before the migration; 
       }),
     );
 
-    const rename = [before, after].map(({ db, store }) => pagesOf(db, () => store.write(renamed, original)));
+    const rename = pagesOnBoth(copies, (store) => store.write(renamed, original));
     expect(rename[1]).toBe(rename[0]);
 
     const figuresBefore = figuresOf(after.db, original.id);
-    const tap = [before, after].map(({ db, store }) => pagesOf(db, () => store.write(tapped, renamed)));
+    const tap = pagesOnBoth(copies, (store) => store.write(tapped, renamed));
     const figuresAfter = figuresOf(after.db, original.id);
     const moved = Object.keys(figuresAfter).filter((column) => figuresAfter[column] !== figuresBefore[column]);
     // The tap moves the times and counts of datapoints and the excursion figures.
@@ -93,7 +59,6 @@ it('a write that moves no figure writes the same pages as before the migration; 
     expect(tap[1]).toBeGreaterThanOrEqual(tap[0]);
     expect(tap[1] - tap[0]).toBeLessThanOrEqual(2 * newlyIndexed);
   } finally {
-    before.db.close();
-    after.db.close();
+    copies.close();
   }
 }, 120_000);

@@ -5,17 +5,15 @@
  * the leaf pages of the indexes whose key it moved (an entry out, an entry in: a page each at
  * most); a new report adds at most an entry's page or two to each new index.
  */
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { migrate, MIGRATIONS } from '../../db/database';
+import { MIGRATIONS } from '../../db/database';
 import keyOrderIndexes, { KEY_ORDER_INDEXES, REBUILT_COUNT_INDEXES } from '../../db/migrations/021-key-order-indexes';
-import { ReportStore } from '../../db/report-store';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';
-import { makeReport, series, T0 } from '../support/service-fixture';
-import { databaseAt, temporaryFolder } from './migration-fixture';
+import { series, T0 } from '../support/service-fixture';
+import { temporaryFolder } from './migration-fixture';
+import { beforeAndAfter, pagesOnBoth, siteLikeReport } from './migration-write-pages';
 
 const dir = temporaryFolder('labeldesk-key-index-writes-');
 const BEFORE = MIGRATIONS.indexOf(keyOrderIndexes);
@@ -23,14 +21,7 @@ const BEFORE = MIGRATIONS.indexOf(keyOrderIndexes);
 const REPORTS = 1000;
 
 function reportAt(i: number, overrides: Partial<BundleReport> = {}): BundleReport {
-  const temperatures = Array.from({ length: 20 }, (_, k) => (k === 7 && i % 5 === 0 ? 9 + (i % 4) : 4 + ((i + k) % 3)));
-  return makeReport(`k${String(i).padStart(5, '0')}`, {
-    created: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
-    labelReference: `PO-${100_000 + i}`,
-    numberOfTaps: 1 + (i % 3),
-    reportedSenseData: { datapoints: series(T0 + i * 60, 600, temperatures) },
-    ...overrides,
-  });
+  return siteLikeReport('k', i, { firstMs: Date.UTC(2026, 0, 1), everyMs: 3_600_000, readingsFrom: T0 + i * 60 }, { numberOfTaps: 1 + (i % 3), ...overrides });
 }
 
 const COLUMNS = [...KEY_ORDER_INDEXES, ...REBUILT_COUNT_INDEXES].map(([, column]) => column);
@@ -40,37 +31,10 @@ function keysOf(db: Database.Database, id: string): Record<string, unknown> {
 }
 
 it('a write that moves no indexed key writes the same pages as before the migration; a tap and a create, at most a page or two per index they move', () => {
-  const template = join(dir(), 'template.sqlite');
-  {
-    const db = databaseAt(template, BEFORE, []);
-    // A test file: no crash to survive, so one transaction and no waiting on the disk.
-    db.pragma('synchronous = OFF');
-    const store = new ReportStore(db);
-    db.transaction(() => Array.from({ length: REPORTS }, (_, i) => store.write(reportFromBundle(reportAt(i)))))();
-    db.close();
-  }
-  const open = (name: string, upgrade: boolean) => {
-    const file = join(dir(), `${name}.sqlite`);
-    copyFileSync(template, file);
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = OFF');
-    // This migration alone: later ones have their own costs.
-    if (upgrade) migrate(db, BEFORE + 1);
-    return { db, store: new ReportStore(db) };
-  };
-  const before = open('before', false);
-  const after = open('after', true);
+  const copies = beforeAndAfter(dir(), BEFORE, Array.from({ length: REPORTS }, (_, i) => reportAt(i)));
+  const { after } = copies;
   try {
     expect(after.db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'listing_number_of_taps'`).pluck().get()).toBe(1);
-    /** The pages one write adds to an emptied write-ahead log. */
-    const pagesOf = (db: Database.Database, write: () => void) => {
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.transaction(write)();
-      const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
-      return log;
-    };
     const i = REPORTS / 2;
     const original = reportFromBundle(reportAt(i));
     const renamed = reportFromBundle(reportAt(i, { labelReference: 'PO-renamed' }));
@@ -82,11 +46,11 @@ it('a write that moves no indexed key writes the same pages as before the migrat
       }),
     );
 
-    const rename = [before, after].map(({ db, store }) => pagesOf(db, () => store.write(renamed, original)));
+    const rename = pagesOnBoth(copies, (store) => store.write(renamed, original));
     expect(rename[1]).toBe(rename[0]);
 
     const keysBefore = keysOf(after.db, original.id);
-    const tap = [before, after].map(({ db, store }) => pagesOf(db, () => store.write(tapped, renamed)));
+    const tap = pagesOnBoth(copies, (store) => store.write(tapped, renamed));
     const keysAfter = keysOf(after.db, original.id);
     const moved = COLUMNS.filter((column) => keysAfter[column] !== keysBefore[column]);
     // The tap moves the number of taps and the datapoint counts.
@@ -95,11 +59,10 @@ it('a write that moves no indexed key writes the same pages as before the migrat
     expect(tap[1] - tap[0]).toBeLessThanOrEqual(2 * moved.length);
 
     const made = reportFromBundle(reportAt(REPORTS + 1));
-    const create = [before, after].map(({ db, store }) => pagesOf(db, () => store.write(made)));
+    const create = pagesOnBoth(copies, (store) => store.write(made));
     expect(create[1]).toBeGreaterThan(create[0]);
     expect(create[1] - create[0]).toBeLessThanOrEqual(2 * KEY_ORDER_INDEXES.length);
   } finally {
-    before.db.close();
-    after.db.close();
+    copies.close();
   }
 }, 120_000);
