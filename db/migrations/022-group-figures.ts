@@ -162,6 +162,12 @@ interface KeptTable {
   keysOf: (p: string, from?: string) => string;
   /** The MKT's maximum over the listing rows of the kept row `t`, below or at `below`, read again by an index search. */
   maxOf: (t: string, below: string) => string;
+  /**
+   * Whether a listing row of the kept row `t` holds the MKT `value`: found through the MKT index
+   * among the company's rows of that one value, so a maximum many reports share (readings of
+   * one constant temperature) is not read again from every row of a day when one of them moves.
+   */
+  holds: (t: string, value: string) => string;
   /** The report_listing columns an update of which may move a row's share. */
   watched: readonly string[];
 }
@@ -184,6 +190,17 @@ const timeTable = (table: string, split: readonly string[]): KeptTable => ({
         WHERE l.ck = ${t}.ck AND unlikely(l.calc_start_time IS NULL) AND ${same})
       ELSE (SELECT max(l.calc_mean_kinetic_temperature) FROM report_listing l
         WHERE l.ck = ${t}.ck AND l.calc_start_time >= ${t}.at * 3600 AND l.calc_start_time < (${rowEnd(`${t}.at`)}) * 3600 AND ${same} AND ${startAt('l')} = ${t}.at) END`;
+  },
+  holds: (t, value) => {
+    const same = split.map((c) => `l.${c} = ${t}.${c}`).join(' AND ');
+    const hourText = (h: string) => `strftime('%Y-%m-%dT%H:%M:%S', (${h}) * 3600, 'unixepoch')`;
+    const holding = `l.ck = ${t}.ck AND l.calc_mean_kinetic_temperature = ${value} AND ${same}`;
+    return `CASE WHEN ${t}.at = ${UNKEYED} THEN 0
+      WHEN ${t}.field = 0 THEN EXISTS (SELECT 1 FROM report_listing l INDEXED BY listing_mean_kinetic_temperature
+        WHERE ${holding} AND +l.created >= ${hourText(`${t}.at`)} AND +l.created < ${hourText(rowEnd(`${t}.at`))} AND ${createdAt('l')} = ${t}.at)
+      WHEN ${t}.at = ${NONE} THEN EXISTS (SELECT 1 FROM report_listing l INDEXED BY listing_mean_kinetic_temperature WHERE ${holding} AND +l.calc_start_time IS NULL)
+      ELSE EXISTS (SELECT 1 FROM report_listing l INDEXED BY listing_mean_kinetic_temperature
+        WHERE ${holding} AND +l.calc_start_time >= ${t}.at * 3600 AND +l.calc_start_time < (${rowEnd(`${t}.at`)}) * 3600 AND ${startAt('l')} = ${t}.at) END`;
   },
   watched: ['created', 'calc_start_time', ...split, 'alert_level', 'calc_violations_all', 'calc_violation_duration_all', 'calc_degree_hour', 'calc_mean_kinetic_temperature'],
 });
@@ -217,6 +234,15 @@ const splitTable: KeptTable = {
           .join(' AND ')}
       ORDER BY l.calc_mean_kinetic_temperature DESC LIMIT 1)`;
   },
+  holds: (t, value) => {
+    const bins = binOf('l');
+    return `EXISTS (SELECT 1 FROM report_listing l INDEXED BY listing_mean_kinetic_temperature
+      WHERE l.ck = ${t}.ck AND l.calc_mean_kinetic_temperature = ${value}
+        AND ${FIXED_SPLIT.map((c) => `l.${c} = ${t}.${c}`).join(' AND ')}
+        AND ${Object.entries(bins)
+          .map(([c, sql]) => `(${sql}) = ${t}.${c}`)
+          .join(' AND ')})`;
+  },
   watched: [...FIXED_SPLIT, 'calc_violations_all', 'calc_violation_duration_all', 'calc_degree_hour', 'calc_mean_kinetic_temperature'],
 };
 
@@ -242,7 +268,7 @@ function kept(t: KeptTable, from?: string): { sql: string; recount: string; stat
   /** One fewer listing row `p` (decision `d`), which is no longer among the listing rows as they were. */
   const remove = (p: string, d: string) => [
     `UPDATE ${t.table} SET ${FIGURES.map(([c, , share]) => `${c} = ${c} - ${share(p, d)}`).join(', ')},
-        mkt_max = CASE WHEN ${mkt(p)} IS NOT NULL AND mkt_max = ${mkt(p)} THEN ${t.maxOf(t.table, mkt(p))} ELSE mkt_max END
+        mkt_max = CASE WHEN ${mkt(p)} IS NOT NULL AND mkt_max = ${mkt(p)} AND NOT ${t.holds(t.table, mkt(p))} THEN ${t.maxOf(t.table, mkt(p))} ELSE mkt_max END
       WHERE ${keysIn(p)}`,
     `DELETE FROM ${t.table} WHERE n <= 0 AND ${keysIn(p)}`,
   ];
