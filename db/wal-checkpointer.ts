@@ -34,6 +34,10 @@ const checkpoint = () => {
     result = { error: String(error && error.message || error) };
   }
   parentPort.postMessage(result);
+  // Pages a reader's snapshot or a racing commit kept from being copied: try again without
+  // waiting for a write that may never come, so the log does not stay behind after a burst.
+  const behind = result.error === undefined && (result.busy || result.checkpointed < result.log);
+  if (behind && !stopped) timer = setTimeout(checkpoint, Math.max(workerData.intervalMs, 100));
 };
 parentPort.on('message', (message) => {
   if (message === 'stop') {
@@ -64,7 +68,10 @@ export interface CheckpointerOptions {
 }
 
 export class WalCheckpointer {
+  /** A nudge is on its way or being answered. */
   private asked = false;
+  /** Commits came after the nudge was sent: the checkpoint answering it may have started before them. */
+  private again = false;
   private stopping: Promise<void> | undefined;
 
   private constructor(
@@ -75,6 +82,10 @@ export class WalCheckpointer {
     worker.on('message', (result: CheckpointResult) => {
       this.asked = false;
       onCheckpoint?.(result);
+      if (this.again) {
+        this.again = false;
+        this.committed();
+      }
     });
     // A worker that fails hands the checkpoints back to the writer: the log must not grow for ever.
     worker.on('error', () => this.handBack());
@@ -114,9 +125,16 @@ export class WalCheckpointer {
     return new WalCheckpointer(worker, writer, options.onCheckpoint);
   }
 
-  /** After a commit: a checkpoint soon, one for any number of commits before it. */
+  /**
+   * After a commit: a checkpoint soon. Commits while one is asked for add at most one more,
+   * sent once the answer is in, so the last commits of a burst are copied too.
+   */
   committed(): void {
-    if (this.asked || this.stopping) return;
+    if (this.stopping) return;
+    if (this.asked) {
+      this.again = true;
+      return;
+    }
     this.asked = true;
     this.worker.postMessage('nudge');
   }
