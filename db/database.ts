@@ -25,11 +25,12 @@ import customFieldCounts from './migrations/019-custom-field-counts';
 import customFieldCountsByKey from './migrations/020-custom-field-counts-by-key';
 import keyOrderIndexes from './migrations/021-key-order-indexes';
 import groupFigures from './migrations/022-group-figures';
+import groupFiguresOncePerWrite from './migrations/023-group-figures-once-per-write';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

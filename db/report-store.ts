@@ -14,6 +14,7 @@ import { TrigramCounts } from './query/trigram-frequency';
 import { RECOUNT } from './migrations/015-listing-counts';
 import { CUSTOM_FIELD_RECOUNT } from './migrations/019-custom-field-counts';
 import { GROUP_FIGURES_RECOUNT } from './migrations/022-group-figures';
+import { FIGURE_SOURCES, HOLD_FIGURES, RELEASE_FIGURES } from './migrations/023-group-figures-once-per-write';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
 export interface AccessRow {
@@ -120,6 +121,8 @@ export class ReportStore {
   private readonly counts = new Map<string, { version: string; n: number }>();
   private readonly trigrams: TrigramCounts;
   private hasKeptCounts = false;
+  /** The statements that hold and release a report's kept group figures; null where the schema keeps none. */
+  private figureMoves: { hold: Statement[]; release: Statement[] } | null | undefined;
 
   /**
    * `mayReuseCounts` is false while a write transaction is open: a count taken there may see
@@ -181,10 +184,28 @@ export class ReportStore {
     }
     const id = next.row.id;
     const changed = REPORT_COLUMNS.filter((c) => next.row[c] !== stored.row[c]);
+    const sameAccess = (a: AccessRow, b: AccessRow) => a.id === b.id && a.company_id === b.company_id && a.role === b.role;
+    const sameState = (a: CompanyStateRow, b: CompanyStateRow) =>
+      a.company_id === b.company_id && a.has_flag === b.has_flag && a.is_archived === b.is_archived;
+    const same = <T>(a: readonly T[], b: readonly T[], eq: (x: T, y: T) => boolean) =>
+      a.length === b.length && a.every((x) => b.some((y) => eq(x, y)));
+    // The listing writes each moved column on its own: held, the figures move once for all of them.
+    const held =
+      (changed.some((c) => FIGURE_SOURCES.has(c)) || !same(next.access, stored.access, sameAccess) || !same(next.states, stored.states, sameState)) &&
+      this.holdFigures(id);
+    try {
+      this.change(next, stored, changed, sameAccess);
+    } finally {
+      if (held) this.releaseFigures(held);
+    }
+  }
+
+  /** The columns, datapoints, access, states and custom fields of a stored report that differ in `next`. */
+  private change(next: StoredReport, stored: StoredReport, changed: readonly (typeof REPORT_COLUMNS)[number][], sameAccess: (a: AccessRow, b: AccessRow) => boolean): void {
+    const id = next.row.id;
     if (changed.length > 0) this.updateColumns(id, Object.fromEntries(changed.map((c) => [c, next.row[c]])));
     if (!next.row.datapoints.equals(stored.row.datapoints)) this.updateDatapoints.run(next.row.datapoints, id);
 
-    const sameAccess = (a: AccessRow, b: AccessRow) => a.id === b.id && a.company_id === b.company_id && a.role === b.role;
     // Entries go before new ones come: an entry for the same company under another id or role would collide.
     for (const entry of stored.access) if (!next.access.some((e) => sameAccess(e, entry))) this.deleteAccess.run(entry.id);
     for (const entry of next.access) if (!stored.access.some((e) => sameAccess(e, entry))) this.insertAccess.run(entry);
@@ -198,6 +219,26 @@ export class ReportStore {
     }
 
     this.replaceCustomFields(id, next.customFields, stored.customFields);
+  }
+
+  /**
+   * Holds the report's kept group figures (migration 023) for a change: its report key, or
+   * false where the database keeps none (an older schema, in the migrations' own tests).
+   */
+  private holdFigures(id: string): number | false {
+    if (this.figureMoves === undefined) {
+      const kept = this.db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'group_figures_moving'`).get() !== undefined;
+      this.figureMoves = kept ? { hold: HOLD_FIGURES.map((sql) => this.db.prepare(sql)), release: RELEASE_FIGURES.map((sql) => this.db.prepare(sql)) } : null;
+    }
+    if (!this.figureMoves) return false;
+    const rk = this.statement('SELECT rk FROM report_keys WHERE report_id = ?').pluck().get(id) as number | undefined;
+    if (rk === undefined) return false;
+    for (const statement of this.figureMoves.hold) statement.run(rk);
+    return rk;
+  }
+
+  private releaseFigures(rk: number): void {
+    for (const statement of this.figureMoves!.release) statement.run(rk);
   }
 
   /**

@@ -15,7 +15,7 @@
 import { ckOf, ensureCompanyKey, REPORT_SCALARS, rkOf } from './006-listing';
 
 /** The label_reports column a listing value is read from (`created`, `sub_company`, `calculated`, …). */
-function sourceOf(value: (p: string) => string): string {
+export function sourceOf(value: (p: string) => string): string {
   const match = /\bnew\.(\w+)/.exec(value('new'));
   if (!match) throw new Error(`no report column in ${value('new')}`);
   return match[1];

@@ -113,7 +113,7 @@ const startAt = (p: string) => `(SELECT CASE WHEN v IS NULL THEN ${NONE}
   THEN ${rowOfHour(floorDiv(floorInt('v'), 3600))} ELSE ${UNKEYED} END FROM (SELECT ${p}.calc_start_time AS v))`;
 
 /** The current decision of the listing row's company on its report (review_current, by key). */
-const decisionOf = (p: string) =>
+export const decisionOf = (p: string) =>
   `(SELECT rc.decision FROM review_current rc WHERE rc.label_report_id = ${p}.id AND rc.company_id = (SELECT k.company_id FROM company_keys k WHERE k.ck = ${p}.ck))`;
 
 const DECISIONS = [
@@ -154,7 +154,7 @@ const SUMMED: Record<string, (p: string, d: string) => string> = {
 };
 export const FIGURE_COLUMNS: readonly string[] = [...FIGURES.map(([c]) => c), 'mkt_max'];
 
-interface KeptTable {
+export interface KeptTable {
   table: string;
   /** Key columns and their types. */
   key: readonly (readonly [string, string])[];
@@ -246,8 +246,19 @@ const splitTable: KeptTable = {
   watched: [...FIXED_SPLIT, 'calc_violations_all', 'calc_violation_duration_all', 'calc_degree_hour', 'calc_mean_kinetic_temperature'],
 };
 
-/** The table, its first sums and the triggers that keep it; `from`: a kept table of a finer split its sums are first summed from. */
-function kept(t: KeptTable, from?: string): { sql: string; recount: string; statements: string[] } {
+/** One trigger that keeps a kept table: its event, its condition and its statements. */
+export interface KeptTrigger {
+  name: string;
+  /** `AFTER INSERT ON report_listing` and the like. */
+  event: string;
+  when?: string;
+  /** This migration writes the condition of the listing's update trigger on a line of its own. */
+  whenOnOwnLine?: boolean;
+  statements: string[];
+}
+
+/** The statements that move a kept table's sums by one listing row, alias `p`, with its decision `d`. */
+export function shareStatements(t: KeptTable) {
   const keyColumns = t.key.map(([c]) => c);
   const tuple = `(${keyColumns.join(', ')})`;
   const keysIn = (p: string) => `${tuple} IN (SELECT * FROM (${t.keysOf(p)}))`;
@@ -256,44 +267,68 @@ function kept(t: KeptTable, from?: string): { sql: string; recount: string; stat
   /** The MKT max as a row with `p` in it holds it. */
   const raised = (p: string) =>
     `mkt_max = CASE WHEN ${timeRow ? `at = ${UNKEYED} OR ` : ''}${mkt(p)} IS NULL THEN mkt_max WHEN mkt_max IS NULL OR ${mkt(p)} > mkt_max THEN ${mkt(p)} ELSE mkt_max END`;
-  /** One more listing row `p` (decision `d`) in each of its kept rows. */
-  const add = (p: string, d: string) => [
-    `UPDATE ${t.table} SET ${FIGURES.map(([c, , share]) => `${c} = ${c} + ${share(p, d)}`).join(', ')}, ${raised(p)}
+  return {
+    /** One more listing row `p` (decision `d`) in each of its kept rows. */
+    add: (p: string, d: string) => [
+      `UPDATE ${t.table} SET ${FIGURES.map(([c, , share]) => `${c} = ${c} + ${share(p, d)}`).join(', ')}, ${raised(p)}
       WHERE ${keysIn(p)}`,
-    `INSERT INTO ${t.table} (${keyColumns.join(', ')}, ${FIGURE_COLUMNS.join(', ')})
+      `INSERT INTO ${t.table} (${keyColumns.join(', ')}, ${FIGURE_COLUMNS.join(', ')})
       SELECT kr.*, ${FIGURES.map(([, , share]) => share(p, d)).join(', ')}, ${timeRow ? `CASE WHEN kr.at = ${UNKEYED} THEN NULL ELSE ${mkt(p)} END` : mkt(p)}
         FROM (SELECT * FROM (${t.keysOf(p)})) kr
        WHERE NOT EXISTS (SELECT 1 FROM ${t.table} c WHERE ${keyColumns.map((c) => `c.${c} = kr.${c}`).join(' AND ')})`,
-  ];
-  /** One fewer listing row `p` (decision `d`), which is no longer among the listing rows as they were. */
-  const remove = (p: string, d: string) => [
-    `UPDATE ${t.table} SET ${FIGURES.map(([c, , share]) => `${c} = ${c} - ${share(p, d)}`).join(', ')},
+    ],
+    /** One fewer listing row `p` (decision `d`), which is no longer among the listing rows as they were. */
+    remove: (p: string, d: string) => [
+      `UPDATE ${t.table} SET ${FIGURES.map(([c, , share]) => `${c} = ${c} - ${share(p, d)}`).join(', ')},
         mkt_max = CASE WHEN ${mkt(p)} IS NOT NULL AND mkt_max = ${mkt(p)} AND NOT ${t.holds(t.table, mkt(p))} THEN ${t.maxOf(t.table, mkt(p))} ELSE mkt_max END
       WHERE ${keysIn(p)}`,
-    `DELETE FROM ${t.table} WHERE n <= 0 AND ${keysIn(p)}`,
-  ];
-  /** A decision moved: the counts of the listing row of the entry's company and report. */
-  const decided = (from: string, to: string) => {
-    const row = `(SELECT * FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = new.company_id)
+      `DELETE FROM ${t.table} WHERE n <= 0 AND ${keysIn(p)}`,
+    ],
+    /** A decision moved: the counts of the listing row of the entry's company and report. */
+    decided: (from: string, to: string) => {
+      const row = `(SELECT * FROM report_listing l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = new.company_id)
         AND l.rk = (SELECT r.rk FROM report_keys r WHERE r.report_id = new.label_report_id))`;
-    return `UPDATE ${t.table} SET ${DECISIONS.map(([c, decision]) => `${c} = ${c} + coalesce(${to} = '${decision}', 0) - coalesce(${from} = '${decision}', 0)`).join(', ')}
+      return `UPDATE ${t.table} SET ${DECISIONS.map(([c, decision]) => `${c} = ${c} + coalesce(${to} = '${decision}', 0) - coalesce(${from} = '${decision}', 0)`).join(', ')}
       WHERE ${tuple} IN (SELECT * FROM (${t.keysOf('p', `FROM ${row} p`)}))`;
+    },
   };
+}
+
+/** The triggers that keep a kept table from the listing rows and the decisions. */
+export function listingTriggers(t: KeptTable): KeptTrigger[] {
+  const { add, remove, decided } = shareStatements(t);
   const prefix = `listing_${t.table}`;
-  const triggers: [string, string[]][] = from ? summedFrom(t.table, from, keyColumns) : [
-    [`CREATE TRIGGER ${prefix}_insert AFTER INSERT ON report_listing BEGIN`, add('new', decisionOf('new'))],
-    [`CREATE TRIGGER ${prefix}_delete AFTER DELETE ON report_listing BEGIN`, remove('old', decisionOf('old'))],
-    [
-      `CREATE TRIGGER ${prefix}_update AFTER UPDATE OF ${t.watched.join(', ')} ON report_listing
-WHEN ${t.watched.map((c) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN`,
-      [...remove('old', decisionOf('old')), ...add('new', decisionOf('new'))],
-    ],
-    [`CREATE TRIGGER ${prefix}_decision_insert AFTER INSERT ON review_current WHEN new.decision IS NOT NULL BEGIN`, [decided('NULL', 'new.decision')]],
-    [
-      `CREATE TRIGGER ${prefix}_decision_update AFTER UPDATE OF decision ON review_current WHEN old.decision IS NOT new.decision BEGIN`,
-      [decided('old.decision', 'new.decision')],
-    ],
+  return [
+    { name: `${prefix}_insert`, event: 'AFTER INSERT ON report_listing', statements: add('new', decisionOf('new')) },
+    { name: `${prefix}_delete`, event: 'AFTER DELETE ON report_listing', statements: remove('old', decisionOf('old')) },
+    {
+      name: `${prefix}_update`,
+      event: `AFTER UPDATE OF ${t.watched.join(', ')} ON report_listing`,
+      when: t.watched.map((c) => `old.${c} IS NOT new.${c}`).join(' OR '),
+      whenOnOwnLine: true,
+      statements: [...remove('old', decisionOf('old')), ...add('new', decisionOf('new'))],
+    },
+    { name: `${prefix}_decision_insert`, event: 'AFTER INSERT ON review_current', when: 'new.decision IS NOT NULL', statements: [decided('NULL', 'new.decision')] },
+    {
+      name: `${prefix}_decision_update`,
+      event: 'AFTER UPDATE OF decision ON review_current',
+      when: 'old.decision IS NOT new.decision',
+      statements: [decided('old.decision', 'new.decision')],
+    },
   ];
+}
+
+/** A trigger's CREATE statement. */
+export function createTrigger(t: KeptTrigger): string {
+  const when = t.when === undefined ? '' : `${t.whenOnOwnLine ? '\n' : ' '}WHEN ${t.when}`;
+  return `CREATE TRIGGER ${t.name} ${t.event}${when} BEGIN\n  ${t.statements.join(';\n  ')};\nEND;`;
+}
+
+/** The table, its first sums and the triggers that keep it; `from`: a kept table of a finer split its sums are first summed from. */
+function kept(t: KeptTable, from?: string): { sql: string; recount: string; statements: string[] } {
+  const keyColumns = t.key.map(([c]) => c);
+  const timeRow = t.table.startsWith('group_figures_time');
+  const triggers = from ? summedFrom(t.table, from, keyColumns) : listingTriggers(t);
   const recount = from
     ? `DELETE FROM ${t.table};
 INSERT INTO ${t.table} (${keyColumns.join(', ')}, ${FIGURE_COLUMNS.join(', ')})
@@ -315,9 +350,9 @@ CREATE TABLE ${t.table} (
 
 ${recount}
 
-${triggers.map(([head, statements]) => `${head}\n  ${statements.join(';\n  ')};\nEND;`).join('\n\n')}
+${triggers.map(createTrigger).join('\n\n')}
 `;
-  return { sql, recount, statements: triggers.flatMap(([, s]) => s) };
+  return { sql, recount, statements: triggers.flatMap((trigger) => trigger.statements) };
 }
 
 /**
@@ -325,14 +360,15 @@ ${triggers.map(([head, statements]) => `${head}\n  ${statements.join(';\n  ')};\
  * row moves its sum by the difference, by key, without reading the listing rows again; the MKT's
  * maximum is read again from the few finer rows of the sum when the one holding it goes down.
  */
-function summedFrom(table: string, from: string, key: readonly string[]): [string, string[]][] {
+function summedFrom(table: string, from: string, key: readonly string[]): KeptTrigger[] {
   const same = (row: string) => key.map((c) => `${c} = ${row}.${c}`).join(' AND ');
   const maxOf = (row: string) => `(SELECT max(g.mkt_max) FROM ${from} g WHERE ${key.map((c) => `g.${c} = ${row}.${c}`).join(' AND ')})`;
   const prefix = `listing_${table}`;
   return [
-    [
-      `CREATE TRIGGER ${prefix}_sum_insert AFTER INSERT ON ${from} BEGIN`,
-      [
+    {
+      name: `${prefix}_sum_insert`,
+      event: `AFTER INSERT ON ${from}`,
+      statements: [
         `UPDATE ${table} SET ${FIGURES.map(([c]) => `${c} = ${c} + new.${c}`).join(', ')},
         mkt_max = CASE WHEN new.mkt_max IS NULL THEN mkt_max WHEN mkt_max IS NULL OR new.mkt_max > mkt_max THEN new.mkt_max ELSE mkt_max END
       WHERE ${same('new')}`,
@@ -340,31 +376,36 @@ function summedFrom(table: string, from: string, key: readonly string[]): [strin
       SELECT ${key.map((c) => `new.${c}`).join(', ')}, ${FIGURE_COLUMNS.map((c) => `new.${c}`).join(', ')}
       WHERE NOT EXISTS (SELECT 1 FROM ${table} c WHERE ${key.map((c) => `c.${c} = new.${c}`).join(' AND ')})`,
       ],
-    ],
-    [
-      `CREATE TRIGGER ${prefix}_sum_update AFTER UPDATE ON ${from} BEGIN`,
-      [
+    },
+    {
+      name: `${prefix}_sum_update`,
+      event: `AFTER UPDATE ON ${from}`,
+      statements: [
         `UPDATE ${table} SET ${FIGURES.map(([c]) => `${c} = ${c} + new.${c} - old.${c}`).join(', ')},
         mkt_max = CASE WHEN new.mkt_max IS NOT NULL AND (mkt_max IS NULL OR new.mkt_max > mkt_max) THEN new.mkt_max
           WHEN old.mkt_max IS NOT NULL AND mkt_max = old.mkt_max AND new.mkt_max IS NOT old.mkt_max THEN ${maxOf('new')} ELSE mkt_max END
       WHERE ${same('new')}`,
       ],
-    ],
-    [
-      `CREATE TRIGGER ${prefix}_sum_delete AFTER DELETE ON ${from} BEGIN`,
-      [
+    },
+    {
+      name: `${prefix}_sum_delete`,
+      event: `AFTER DELETE ON ${from}`,
+      statements: [
         `UPDATE ${table} SET ${FIGURES.map(([c]) => `${c} = ${c} - old.${c}`).join(', ')},
         mkt_max = CASE WHEN old.mkt_max IS NOT NULL AND mkt_max = old.mkt_max THEN ${maxOf('old')} ELSE mkt_max END
       WHERE ${same('old')}`,
         `DELETE FROM ${table} WHERE n <= 0 AND ${same('old')}`,
       ],
-    ],
+    },
   ];
 }
 
-const time = kept(timeTable('group_figures_time', TIME_SPLIT));
+/** The two tables the listing's triggers keep; group_figures_time_totals is summed from the first. */
+export const LISTING_KEPT: readonly KeptTable[] = [timeTable('group_figures_time', TIME_SPLIT), splitTable];
+
+const time = kept(LISTING_KEPT[0]);
 const timeTotals = kept(timeTable('group_figures_time_totals', TIME_TOTALS_SPLIT), 'group_figures_time');
-const split = kept(splitTable);
+const split = kept(LISTING_KEPT[1]);
 
 export default time.sql + timeTotals.sql + split.sql;
 

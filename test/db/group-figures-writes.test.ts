@@ -3,7 +3,8 @@
  * same writes on the same reports, on a database before the migration and on one after it. A
  * write that moves no figure and no kept split writes exactly the pages it wrote before; a tap
  * and a new report add at most the pages of the kept rows they move (one row per kept time
- * field and one without time; a row's page and, seldom, the one a split adds).
+ * field and one without time; a row's page and, seldom, the one a split adds) and, for a change
+ * of a stored report, the page of its hold (023).
  */
 import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../../db/database';
