@@ -12,6 +12,7 @@
  *   BENCH_SAMPLES=30                             # requests per row
  *   BENCH_SCREEN_REPS=5                          # Insights screen repetitions; 0 leaves Chromium out
  *   BENCH_HTTP=0                                 # the Insights screen alone
+ *   BENCH_CASES=facets,review                    # only the rows whose names hold one of these
  */
 import { loadavg } from 'node:os';
 import { startService } from '../host/start-service';
@@ -22,6 +23,7 @@ import { SCREEN_TARGET_MS, timeInsightsScreen, type ScreenSample } from './insig
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
 const SCREEN_REPS = Number(process.env.BENCH_SCREEN_REPS ?? 5);
+const ONLY = process.env.BENCH_CASES?.split(',').filter(Boolean) ?? [];
 const log = (line: string) => console.log(`insights: ${line}`);
 const BROWSER_KEYS = 'status,alert.level,mode,type,company.id,hasFlag,isArchived,decision,customFields.batch,customFields.pallets';
 /** The keys the kept counts split by: their facets are summed from listing_counts when the filter splits by them too. */
@@ -73,7 +75,8 @@ export async function run(): Promise<void> {
     const running = await startService({ dbFile: db.file, port: 0 });
     const client = new SiteClient();
     try {
-      for (const c of process.env.BENCH_HTTP === '0' ? [] : cases()) {
+      const asked = cases().filter((c) => ONLY.length === 0 || ONLY.some((part) => c.name.includes(part)));
+      for (const c of process.env.BENCH_HTTP === '0' ? [] : asked) {
         const urls = c.path.startsWith(FIVE)
           ? FIVE_BYS.map((by) => `${running.url}/local/insights/groups?by=${by}&zone=Europe/Berlin${c.path.slice(FIVE.length)}`)
           : [running.url + c.path];

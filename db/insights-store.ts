@@ -221,30 +221,63 @@ export class InsightsStore {
   }
 
   /**
+   * How many matches hold each value of each of `keys`, as `counts` gives them key by key. From
+   * listing_counts when the filter is one they split by; otherwise from one read of the matches
+   * grouped by all the keys at once, summed per key here: a review or custom field condition is
+   * then tested once per match instead of once per match and key.
+   */
+  columnCounts(companyId: string, filter: SqlFilter, keys: readonly ColumnKey[]): Map<ColumnKey, { key: string | number | null; count: number }[]> {
+    if (keys.length < 2 || this.readsKeptCounts(filter)) return new Map(keys.map((key) => [key, this.counts(companyId, filter, { kind: 'column', key })]));
+    const columns = keys.map((key) => COLUMNS[key]);
+    const rows = this.statement(
+      `SELECT ${columns.join(', ')}, count(*) FROM report_listing l WHERE ${COMPANY_ROWS} AND (${filter.where}) GROUP BY ${columns.join(', ')}`,
+    )
+      .raw(true)
+      .all(companyId, ...filter.params) as [...(string | number | null)[]][];
+    return new Map(
+      keys.map((key, i) => {
+        const sums = new Map<string | number | null, number>();
+        for (const row of rows) sums.set(row[i], (sums.get(row[i]) ?? 0) + (row[keys.length] as number));
+        return [key, [...sums].map(([value, count]) => ({ key: value, count }))];
+      }),
+    );
+  }
+
+  /**
    * How many of the filter's matches hold each value of a custom field, as the list's eq picks
-   * them, and how many hold none. Texts and numbers are each counted from their own index; only
-   * where one condition text picks both (the text `10` and the number 10, or `10.0`) is a report
-   * that holds both counted once by the slower exact grouping. `total`: the filter's matches.
+   * them, and how many hold none. Texts and numbers are counted apart; only where one condition
+   * text picks both (the text `10` and the number 10, or `10.0`) is a report that holds both
+   * counted once by the slower exact grouping. `total`: the filter's matches.
    */
   customFieldCounts(companyId: string, filter: SqlFilter, field: string, total: number): { key: string | null; count: number }[] {
     if (this.readsKeptCounts(filter) && this.hasKept('custom_field_counts')) return this.keptCustomFieldCounts(companyId, filter, field, total);
-    const part = (index: string, column: string, value: string) =>
-      this.statement(
-        `SELECT ${value} AS key, count(DISTINCT e.rk) AS count
-           FROM custom_field_elements e INDEXED BY ${index} JOIN report_listing l ON l.rk = e.rk
-          WHERE e.field = ? AND e.${column} IS NOT NULL AND ${COMPANY_ROWS} AND (${filter.where})
-          GROUP BY e.${column}`,
-      ).all(field, companyId, ...filter.params) as { key: string; count: number }[];
-    const texts = part('custom_field_elements_text', 'text', 'e.text');
-    const numbers = part('custom_field_elements_num', 'num', 'insights_number_text(e.num)');
+    // The matches' elements of the field read once (a review or custom field condition tested
+    // once per match, not once per statement), then counted per text, per number and in all.
+    const rows = this.statement(
+      `WITH m AS MATERIALIZED (
+         SELECT e.rk, e.text, e.num FROM custom_field_elements e JOIN report_listing l ON l.rk = e.rk
+          WHERE e.field = ? AND (e.text IS NOT NULL OR e.num IS NOT NULL) AND ${COMPANY_ROWS} AND (${filter.where}))
+       SELECT 'text' AS part, text AS key, count(DISTINCT rk) AS count FROM m WHERE text IS NOT NULL GROUP BY text
+       UNION ALL SELECT 'number', insights_number_text(num), count(DISTINCT rk) FROM m WHERE num IS NOT NULL GROUP BY num
+       UNION ALL SELECT 'holding', NULL, count(DISTINCT rk) FROM m`,
+    ).all(field, companyId, ...filter.params) as { part: 'text' | 'number' | 'holding'; key: string; count: number }[];
+    const values = (part: 'text' | 'number') => rows.filter((r) => r.part === part).map(({ key, count }) => ({ key, count }));
+    const holding = rows.find((r) => r.part === 'holding')!.count;
+    return this.fieldValues(companyId, filter, field, values('text'), values('number'), total - holding);
+  }
+
+  /** The field's texts and numbers and the reports holding neither; the exact grouping where one condition text picks both a text and a number. */
+  private fieldValues(
+    companyId: string,
+    filter: SqlFilter,
+    field: string,
+    texts: { key: string; count: number }[],
+    numbers: { key: string; count: number }[],
+    missing: number,
+  ): { key: string | null; count: number }[] {
     const textKeys = new Set(texts.map((t) => t.key));
     const overlap = numbers.some((n) => textKeys.has(n.key)) || texts.some((t) => STRICT_NUMBER.test(t.key) && String(Number(t.key)) !== t.key);
     if (overlap) return this.counts(companyId, filter, { kind: 'customField', field }) as { key: string | null; count: number }[];
-    const holding = this.statement(
-      `SELECT count(*) AS n FROM report_listing l WHERE ${COMPANY_ROWS} AND (${filter.where})
-          AND EXISTS (SELECT 1 FROM custom_field_elements e WHERE e.rk = l.rk AND e.field = ? AND (e.text IS NOT NULL OR e.num IS NOT NULL))`,
-    ).get(companyId, ...filter.params, field) as { n: number };
-    const missing = total - holding.n;
     return [...texts, ...numbers, ...(missing > 0 ? [{ key: null, count: missing }] : [])];
   }
 
@@ -272,11 +305,7 @@ export class InsightsStore {
       else if (typeof row.value === 'string') texts.push({ key: row.value, count: row.count });
       else numbers.push({ key: String(row.value), count: row.count });
     }
-    const textKeys = new Set(texts.map((t) => t.key));
-    const overlap = numbers.some((n) => textKeys.has(n.key)) || texts.some((t) => STRICT_NUMBER.test(t.key) && String(Number(t.key)) !== t.key);
-    if (overlap) return this.counts(companyId, filter, { kind: 'customField', field }) as { key: string | null; count: number }[];
-    const missing = total - holding;
-    return [...texts, ...numbers, ...(missing > 0 ? [{ key: null, count: missing }] : [])];
+    return this.fieldValues(companyId, filter, field, texts, numbers, total - holding);
   }
 
   /**

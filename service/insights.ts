@@ -139,6 +139,8 @@ export class InsightsService {
     return this.data.read(() => {
       const totalDocuments = this.data.reports.count(companyId, sql);
       const facets: Record<string, FacetValue[]> = {};
+      const columnKeys = asked.flatMap((a) => (a.kind === 'key' && a.key !== 'decision' ? [a.key] : []));
+      const columnCounts = store.columnCounts(companyId, sql, columnKeys);
       for (const a of asked) {
         if (a.kind === 'customField') {
           facets[CUSTOM_FIELD_PREFIX + a.field] = store
@@ -158,7 +160,7 @@ export class InsightsService {
           facets.decision = values.sort(byCountThenValue);
         } else {
           const key = a.key;
-          const rows = store.counts(companyId, sql, { kind: 'column', key });
+          const rows = columnCounts.get(key)!;
           const companies = key === 'company.id' ? store.companies(rows.map((r) => r.key as number)) : new Map();
           facets[key] = rows.map((row) => ({ ...keyValue(key, row.key, companies), count: row.count })).sort(byCountThenValue);
         }
