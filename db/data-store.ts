@@ -190,8 +190,8 @@ export class DataStore {
   }
 
   close(): void {
-    // The worker closes its connection after this one: the last to close copies what is left of the log.
-    void this.checkpointer?.stop();
+    // The worker's connection first: this one, the last to close, copies what is left of the log.
+    this.checkpointer?.stopBeforeClose();
     if (this.db.open) this.db.close();
   }
 }

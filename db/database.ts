@@ -51,10 +51,15 @@ export interface OpenOptions {
   transientInMemory?: boolean;
 }
 
+/** How long a connection waits for another's lock: while opening, and after unless told otherwise. */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
+
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false });
   try {
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    // Opening waits as long as a command would: another connection closing (a service stopped a
+    // moment ago, its last checkpoint) holds the file for a while. The caller's wait applies after.
+    db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
     if (!options.readonly) {
       // WAL keeps readers off the writer's back; NORMAL sync in WAL mode survives a killed
       // process (only an OS crash or power loss can lose the last commits).
@@ -68,6 +73,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       db.pragma('analysis_limit = 1000');
       db.pragma('optimize = 0x10002');
     }
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? OPEN_BUSY_TIMEOUT_MS))}`);
     return db;
   } catch (err) {
     db.close();

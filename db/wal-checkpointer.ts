@@ -44,6 +44,9 @@ parentPort.on('message', (message) => {
     stopped = true;
     if (timer) clearTimeout(timer);
     db.close();
+    // The writer waits for this before it closes its own connection, the last.
+    Atomics.store(workerData.closed, 0, 1);
+    Atomics.notify(workerData.closed, 0);
     parentPort.close();
     return;
   }
@@ -74,9 +77,14 @@ export class WalCheckpointer {
   private again = false;
   private stopping: Promise<void> | undefined;
 
+  /** The worker has ended or failed: nothing to wait for. */
+  private exited = false;
+
   private constructor(
     private readonly worker: Worker,
     private readonly writer: Db,
+    /** Set by the worker once its connection is closed. */
+    private readonly closed: Int32Array,
     onCheckpoint: ((result: CheckpointResult) => void) | undefined,
   ) {
     worker.on('message', (result: CheckpointResult) => {
@@ -88,8 +96,14 @@ export class WalCheckpointer {
       }
     });
     // A worker that fails hands the checkpoints back to the writer: the log must not grow for ever.
-    worker.on('error', () => this.handBack());
-    worker.on('exit', () => this.handBack());
+    worker.on('error', () => {
+      this.exited = true;
+      this.handBack();
+    });
+    worker.on('exit', () => {
+      this.exited = true;
+      this.handBack();
+    });
   }
 
   /**
@@ -104,9 +118,10 @@ export class WalCheckpointer {
       return null;
     }
     if (writer.memory || writer.readonly) return null;
+    const closed = new Int32Array(new SharedArrayBuffer(4));
     let worker: Worker;
     try {
-      worker = new Worker(WORKER, { eval: true, workerData: { driver, file: writer.name, intervalMs: options.intervalMs ?? 250 } });
+      worker = new Worker(WORKER, { eval: true, workerData: { driver, file: writer.name, intervalMs: options.intervalMs ?? 250, closed } });
     } catch {
       return null;
     }
@@ -122,7 +137,7 @@ export class WalCheckpointer {
     // A service never closed must not keep its process running for the sake of checkpoints.
     worker.unref();
     writer.pragma('wal_autocheckpoint = 0');
-    return new WalCheckpointer(worker, writer, options.onCheckpoint);
+    return new WalCheckpointer(worker, writer, closed, options.onCheckpoint);
   }
 
   /**
@@ -146,6 +161,17 @@ export class WalCheckpointer {
       this.worker.postMessage('stop');
     });
     return this.stopping;
+  }
+
+  /**
+   * Ends the worker's connection before the writer closes its own, blocking until it has (after
+   * any checkpoint it is making; at most `timeoutMs`). The writer's connection is then the last,
+   * and its close copies what is left of the log and removes it, as when no worker ran; and a
+   * connection opened on the file right after finds no other still closing.
+   */
+  stopBeforeClose(timeoutMs = 10_000): void {
+    void this.stop();
+    if (!this.exited) Atomics.wait(this.closed, 0, 0, timeoutMs);
   }
 
   private handBack(): void {
