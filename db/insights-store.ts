@@ -87,6 +87,35 @@ interface Sums {
   levels: Map<number, number>;
 }
 
+const emptySums = (): Sums => ({ count: 0, withExcursions: 0, excursions: 0, secondsOut: 0, degreeHours: 0, mktSum: 0, mktN: 0, mktMax: null, levels: new Map() });
+
+/** Adds a row of sums (SUMS and the MKT's sum, count and maximum) over `count` reports; the levels are the caller's. */
+function addSums(s: Sums, row: Record<string, unknown>, count: number): void {
+  s.count += count;
+  s.withExcursions += row.reports_with_excursions as number;
+  s.excursions += row.excursions as number;
+  s.secondsOut += row.seconds_out as number;
+  s.degreeHours += row.degree_hours as number;
+  s.mktSum += row.mkt_sum as number;
+  s.mktN += row.mkt_n as number;
+  const max = row.mkt_max as number | null;
+  if (max !== null && (s.mktMax === null || max > s.mktMax)) s.mktMax = max;
+}
+
+function figuresOf(key: string | number | null, s: Sums): GroupFigures {
+  return {
+    key,
+    count: s.count,
+    reportsWithExcursions: s.withExcursions,
+    excursions: Math.round(s.excursions),
+    secondsOutOfRange: s.secondsOut,
+    degreeHours: s.degreeHours,
+    mktMean: s.mktN === 0 ? null : s.mktSum / s.mktN,
+    mktMax: s.mktMax,
+    alertLevels: new Map(LEVELS.map((level) => [level, s.levels.get(level) ?? 0])),
+  };
+}
+
 /** The figures every group sums, whichever way its MKT is then summarised. */
 const SUMS = `count(*) AS count,
   coalesce(sum(l.calc_violations_all > 0), 0) AS reports_with_excursions,
@@ -357,17 +386,9 @@ export class InsightsStore {
       for (const row of rows) {
         const key = keyOf(groupings[i], row[`k${i}`] as string | number | null);
         let s = sums.get(key);
-        if (!s) sums.set(key, (s = { count: 0, withExcursions: 0, excursions: 0, secondsOut: 0, degreeHours: 0, mktSum: 0, mktN: 0, mktMax: null, levels: new Map() }));
+        if (!s) sums.set(key, (s = emptySums()));
         const count = row.count as number;
-        s.count += count;
-        s.withExcursions += row.reports_with_excursions as number;
-        s.excursions += row.excursions as number;
-        s.secondsOut += row.seconds_out as number;
-        s.degreeHours += row.degree_hours as number;
-        s.mktSum += row.mkt_sum as number;
-        s.mktN += row.mkt_n as number;
-        const max = row.mkt_max as number | null;
-        if (max !== null && (s.mktMax === null || max > s.mktMax)) s.mktMax = max;
+        addSums(s, row, count);
         const level = row.level as number;
         s.levels.set(level, (s.levels.get(level) ?? 0) + count);
         if (row.decision !== null) {
@@ -378,17 +399,7 @@ export class InsightsStore {
           else decided.set(k, { key, decision, count });
         }
       }
-      const figures = [...sums].map(([key, s]) => ({
-        key,
-        count: s.count,
-        reportsWithExcursions: s.withExcursions,
-        excursions: Math.round(s.excursions),
-        secondsOutOfRange: s.secondsOut,
-        degreeHours: s.degreeHours,
-        mktMean: s.mktN === 0 ? null : s.mktSum / s.mktN,
-        mktMax: s.mktMax,
-        alertLevels: new Map(LEVELS.map((level) => [level, s.levels.get(level) ?? 0])),
-      }));
+      const figures = [...sums].map(([key, s]) => figuresOf(key, s));
       return { figures, decisions: [...decided.values()] };
     });
   }
@@ -646,33 +657,15 @@ function summed(rows: readonly { key: string | number | null; row: Record<string
     const count = (row.count as number | null) ?? 0;
     if (count === 0) continue;
     let s = groups.get(key);
-    if (!s) groups.set(key, (s = { count: 0, withExcursions: 0, excursions: 0, secondsOut: 0, degreeHours: 0, mktSum: 0, mktN: 0, mktMax: null, levels: new Map(), decided: KEPT_DECISIONS.map(() => 0) }));
-    s.count += count;
-    s.withExcursions += row.reports_with_excursions as number;
-    s.excursions += row.excursions as number;
-    s.secondsOut += row.seconds_out as number;
-    s.degreeHours += row.degree_hours as number;
-    s.mktSum += row.mkt_sum as number;
-    s.mktN += row.mkt_n as number;
-    const max = row.mkt_max as number | null;
-    if (max !== null && (s.mktMax === null || max > s.mktMax)) s.mktMax = max;
+    if (!s) groups.set(key, (s = { ...emptySums(), decided: KEPT_DECISIONS.map(() => 0) }));
+    addSums(s, row, count);
     LEVELS.forEach((level, i) => s.levels.set(level, (s.levels.get(level) ?? 0) + (row[`level_${i}`] as number)));
     KEPT_DECISIONS.forEach(([column], i) => (s.decided[i] += row[column] as number));
   }
   const figures: GroupFigures[] = [];
   const decisions: DecisionCount[] = [];
   for (const [key, s] of groups) {
-    figures.push({
-      key,
-      count: s.count,
-      reportsWithExcursions: s.withExcursions,
-      excursions: Math.round(s.excursions),
-      secondsOutOfRange: s.secondsOut,
-      degreeHours: s.degreeHours,
-      mktMean: s.mktN === 0 ? null : s.mktSum / s.mktN,
-      mktMax: s.mktMax,
-      alertLevels: new Map(LEVELS.map((level) => [level, s.levels.get(level) ?? 0])),
-    });
+    figures.push(figuresOf(key, s));
     KEPT_DECISIONS.forEach(([, decision], i) => {
       if (s.decided[i] > 0) decisions.push({ key, decision, count: s.decided[i] });
     });
