@@ -172,6 +172,11 @@ export interface KeptTable {
   watched: readonly string[];
 }
 
+/** The listing row `l` has the kept row `t`'s values of the split columns. */
+const sameSplit = (split: readonly string[], t: string) => split.map((c) => `l.${c} = ${t}.${c}`).join(' AND ');
+/** The created time text of the start of hour `h` (hours since 1970). */
+const hourText = (h: string) => `strftime('%Y-%m-%dT%H:%M:%S', (${h}) * 3600, 'unixepoch')`;
+
 const timeTable = (table: string, split: readonly string[]): KeptTable => ({
   table,
   key: [['ck', 'INTEGER NOT NULL'], ['field', 'INTEGER NOT NULL'], ['at', 'INTEGER NOT NULL'], ...split.map((c) => [c, 'INTEGER NOT NULL'] as const)],
@@ -181,8 +186,7 @@ const timeTable = (table: string, split: readonly string[]): KeptTable => ({
   },
   // unlikely(): said plainly, SQLite reads the company's whole range instead of the start time index's run of none.
   maxOf: (t) => {
-    const same = split.map((c) => `l.${c} = ${t}.${c}`).join(' AND ');
-    const hourText = (h: string) => `strftime('%Y-%m-%dT%H:%M:%S', (${h}) * 3600, 'unixepoch')`;
+    const same = sameSplit(split, t);
     return `CASE WHEN ${t}.at = ${UNKEYED} THEN NULL
       WHEN ${t}.field = 0 THEN (SELECT max(l.calc_mean_kinetic_temperature) FROM report_listing l
         WHERE l.ck = ${t}.ck AND l.created >= ${hourText(`${t}.at`)} AND l.created < ${hourText(rowEnd(`${t}.at`))} AND ${same} AND ${createdAt('l')} = ${t}.at)
@@ -192,8 +196,7 @@ const timeTable = (table: string, split: readonly string[]): KeptTable => ({
         WHERE l.ck = ${t}.ck AND l.calc_start_time >= ${t}.at * 3600 AND l.calc_start_time < (${rowEnd(`${t}.at`)}) * 3600 AND ${same} AND ${startAt('l')} = ${t}.at) END`;
   },
   holds: (t, value) => {
-    const same = split.map((c) => `l.${c} = ${t}.${c}`).join(' AND ');
-    const hourText = (h: string) => `strftime('%Y-%m-%dT%H:%M:%S', (${h}) * 3600, 'unixepoch')`;
+    const same = sameSplit(split, t);
     const holding = `l.ck = ${t}.ck AND l.calc_mean_kinetic_temperature = ${value} AND ${same}`;
     return `CASE WHEN ${t}.at = ${UNKEYED} THEN 0
       WHEN ${t}.field = 0 THEN EXISTS (SELECT 1 FROM report_listing l INDEXED BY listing_mean_kinetic_temperature
@@ -204,6 +207,12 @@ const timeTable = (table: string, split: readonly string[]): KeptTable => ({
   },
   watched: ['created', 'calc_start_time', ...split, 'alert_level', 'calc_violations_all', 'calc_violation_duration_all', 'calc_degree_hour', 'calc_mean_kinetic_temperature'],
 });
+
+/** The listing row `l` counts under the kept split row `t`: its fixed keys and its distributions' ranges. */
+const inSplitRow = (t: string) => `${FIXED_SPLIT.map((c) => `l.${c} = ${t}.${c}`).join(' AND ')}
+        AND ${Object.entries(binOf('l'))
+          .map(([c, sql]) => `(${sql}) = ${t}.${c}`)
+          .join(' AND ')}`;
 
 const splitTable: KeptTable = {
   table: 'group_figures_split',
@@ -224,25 +233,13 @@ const splitTable: KeptTable = {
       .map(([c, sql]) => `${sql} AS ${c}`)
       .join(', ')} ${from}`;
   },
-  maxOf: (t, below) => {
-    const bins = binOf('l');
-    return `(SELECT l.calc_mean_kinetic_temperature FROM report_listing l
+  maxOf: (t, below) => `(SELECT l.calc_mean_kinetic_temperature FROM report_listing l
       WHERE l.ck = ${t}.ck AND l.calc_mean_kinetic_temperature <= ${below}
-        AND ${FIXED_SPLIT.map((c) => `l.${c} = ${t}.${c}`).join(' AND ')}
-        AND ${Object.entries(bins)
-          .map(([c, sql]) => `(${sql}) = ${t}.${c}`)
-          .join(' AND ')}
-      ORDER BY l.calc_mean_kinetic_temperature DESC LIMIT 1)`;
-  },
-  holds: (t, value) => {
-    const bins = binOf('l');
-    return `EXISTS (SELECT 1 FROM report_listing l INDEXED BY listing_mean_kinetic_temperature
+        AND ${inSplitRow(t)}
+      ORDER BY l.calc_mean_kinetic_temperature DESC LIMIT 1)`,
+  holds: (t, value) => `EXISTS (SELECT 1 FROM report_listing l INDEXED BY listing_mean_kinetic_temperature
       WHERE l.ck = ${t}.ck AND l.calc_mean_kinetic_temperature = ${value}
-        AND ${FIXED_SPLIT.map((c) => `l.${c} = ${t}.${c}`).join(' AND ')}
-        AND ${Object.entries(bins)
-          .map(([c, sql]) => `(${sql}) = ${t}.${c}`)
-          .join(' AND ')})`;
-  },
+        AND ${inSplitRow(t)})`,
   watched: [...FIXED_SPLIT, 'calc_violations_all', 'calc_violation_duration_all', 'calc_degree_hour', 'calc_mean_kinetic_temperature'],
 };
 
