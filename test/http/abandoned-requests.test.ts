@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database';
@@ -22,7 +23,7 @@ import type { ReportRead } from '../../service/label-reports';
 import { openService, type Service } from '../../host/open-service';
 import { serviceApp } from '../../host/service-app';
 import { connect, readResponse } from '../support/raw-http';
-import { COMPANIES, makeReport, seedReports, series, T0 } from '../support/service-fixture';
+import { COMPANIES, makeReport, series, T0 } from '../support/service-fixture';
 
 const REPORTS = Number(process.env.ABANDONED_TEST_REPORTS ?? 3000);
 const BURST = 30;
@@ -77,10 +78,13 @@ beforeAll(async () => {
   });
   for (const company of COMPANIES) service.companies.upsert(company);
   key = service.apiKeys.create('acme', ['labelReports:read', 'labelReports:update'], 'test').key;
-  seedReports({ service }, Array.from({ length: REPORTS }, (_, i) => reportNumber(i)));
-  seedReports({ service }, [
+  // As `labeldesk import` writes them: one bundle, the listing built once after the writes.
+  const labelReports = [
+    ...Array.from({ length: REPORTS }, (_, i) => reportNumber(i)),
     makeReport(BIG_ID, { status: 'completed', reportedSenseData: { datapoints: series(T0, 60, Array.from({ length: 10_000 }, (_, k) => 4 + (k % 5))) } }),
-  ]);
+  ];
+  const imported = await service.importBundle(Readable.from([Buffer.from(JSON.stringify({ version: 1, companies: COMPANIES, labelReports }))]));
+  if (!imported.ok) throw new Error(`the test's bundle was refused: ${JSON.stringify(imported.problems.slice(0, 3))}`);
   ({ app } = serviceApp(service, {
     limits: DEFAULT_LIMITS,
     onAbandoned: () => {
