@@ -9,10 +9,9 @@ import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../../db/database';
 import figureOrderIndexes, { NEW_FIGURE_INDEXES, REBUILT_FIGURE_INDEXES } from '../../db/migrations/018-figure-order-indexes';
 import type { BundleReport } from '../../schema/bundle';
-import { reportFromBundle } from '../../service/report-from-bundle';
-import { series, T0 } from '../support/service-fixture';
+import { T0 } from '../support/service-fixture';
 import { temporaryFolder } from './migration-fixture';
-import { beforeAndAfter, pagesOnBoth, siteLikeReport } from './migration-write-pages';
+import { beforeAndAfter, pagesOnBoth, renamedThenTapped, siteLikeReport } from './migration-write-pages';
 
 const dir = temporaryFolder('labeldesk-figure-index-writes-');
 const BEFORE = MIGRATIONS.indexOf(figureOrderIndexes);
@@ -36,15 +35,7 @@ it('a write that moves no figure writes the same pages as before the migration; 
   try {
     expect(after.db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'listing_start_time'`).pluck().get()).toBe(1);
     const i = REPORTS / 2;
-    const original = reportFromBundle(reportAt(i));
-    const renamed = reportFromBundle(reportAt(i, { labelReference: 'PO-renamed' }));
-    const tapped = reportFromBundle(
-      reportAt(i, {
-        labelReference: 'PO-renamed',
-        numberOfTaps: 2,
-        reportedSenseData: { datapoints: series(T0 + i * 60, 600, [...Array.from({ length: 20 }, () => 5), 11, 12, 6]) },
-      }),
-    );
+    const { original, renamed, tapped } = renamedThenTapped(reportAt, i, T0 + i * 60);
 
     const rename = pagesOnBoth(copies, (store) => store.write(renamed, original));
     expect(rename[1]).toBe(rename[0]);

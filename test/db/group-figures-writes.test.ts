@@ -11,9 +11,9 @@ import { MIGRATIONS } from '../../db/database';
 import groupFigures from '../../db/migrations/022-group-figures';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';
-import { series, T0 } from '../support/service-fixture';
+import { T0 } from '../support/service-fixture';
 import { temporaryFolder } from './migration-fixture';
-import { beforeAndAfter, pagesOnBoth, siteLikeReport } from './migration-write-pages';
+import { beforeAndAfter, pagesOnBoth, renamedThenTapped, siteLikeReport } from './migration-write-pages';
 
 const dir = temporaryFolder('labeldesk-group-figures-writes-');
 const BEFORE = MIGRATIONS.indexOf(groupFigures);
@@ -30,15 +30,7 @@ it('a write that moves no kept figure writes the same pages as before the migrat
   try {
     expect(after.db.prepare('SELECT count(*) FROM group_figures_time').pluck().get()).toBeGreaterThan(500);
     const i = REPORTS / 2;
-    const original = reportFromBundle(reportAt(i));
-    const renamed = reportFromBundle(reportAt(i, { labelReference: 'PO-renamed' }));
-    const tapped = reportFromBundle(
-      reportAt(i, {
-        labelReference: 'PO-renamed',
-        numberOfTaps: 2,
-        reportedSenseData: { datapoints: series(T0 + i * 21_600, 600, [...Array.from({ length: 20 }, () => 5), 11, 12, 6]) },
-      }),
-    );
+    const { original, renamed, tapped } = renamedThenTapped(reportAt, i, T0 + i * 21_600);
     const created = reportFromBundle(reportAt(REPORTS + 7, { created: new Date(Date.UTC(2025, 0, 1) + i * 6 * 3_600_000 + 60_000).toISOString() }));
 
     const rename = pagesOnBoth(copies, (store) => store.write(renamed, original));

@@ -11,9 +11,9 @@ import { MIGRATIONS } from '../../db/database';
 import keyOrderIndexes, { KEY_ORDER_INDEXES, REBUILT_COUNT_INDEXES } from '../../db/migrations/021-key-order-indexes';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';
-import { series, T0 } from '../support/service-fixture';
+import { T0 } from '../support/service-fixture';
 import { temporaryFolder } from './migration-fixture';
-import { beforeAndAfter, pagesOnBoth, siteLikeReport } from './migration-write-pages';
+import { beforeAndAfter, pagesOnBoth, renamedThenTapped, siteLikeReport } from './migration-write-pages';
 
 const dir = temporaryFolder('labeldesk-key-index-writes-');
 const BEFORE = MIGRATIONS.indexOf(keyOrderIndexes);
@@ -36,15 +36,7 @@ it('a write that moves no indexed key writes the same pages as before the migrat
   try {
     expect(after.db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'listing_number_of_taps'`).pluck().get()).toBe(1);
     const i = REPORTS / 2;
-    const original = reportFromBundle(reportAt(i));
-    const renamed = reportFromBundle(reportAt(i, { labelReference: 'PO-renamed' }));
-    const tapped = reportFromBundle(
-      reportAt(i, {
-        labelReference: 'PO-renamed',
-        numberOfTaps: 1 + (i % 3) + 1,
-        reportedSenseData: { datapoints: series(T0 + i * 60, 600, [...Array.from({ length: 20 }, () => 5), 11, 12, 6]) },
-      }),
-    );
+    const { original, renamed, tapped } = renamedThenTapped(reportAt, i, T0 + i * 60, 1 + (i % 3) + 1);
 
     const rename = pagesOnBoth(copies, (store) => store.write(renamed, original));
     expect(rename[1]).toBe(rename[0]);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from '../../db/database';
 import { ReportStore } from '../../db/report-store';
+import type { Report } from '../../model/report';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';
 import { makeReport, series } from '../support/service-fixture';
@@ -84,4 +85,27 @@ export function siteLikeReport(
     reportedSenseData: { datapoints: series(spacing.readingsFrom, 600, temperatures) },
     ...overrides,
   });
+}
+
+/**
+ * Report `i` as `reportAt` makes it, the same renamed, then the renamed one tapped (`taps` taps,
+ * warmer readings from `readingsFrom`): the writes each page test compares before and after.
+ */
+export function renamedThenTapped(
+  reportAt: (i: number, overrides?: Partial<BundleReport>) => BundleReport,
+  i: number,
+  readingsFrom: number,
+  taps = 2,
+): { original: Report; renamed: Report; tapped: Report } {
+  return {
+    original: reportFromBundle(reportAt(i)),
+    renamed: reportFromBundle(reportAt(i, { labelReference: 'PO-renamed' })),
+    tapped: reportFromBundle(
+      reportAt(i, {
+        labelReference: 'PO-renamed',
+        numberOfTaps: taps,
+        reportedSenseData: { datapoints: series(readingsFrom, 600, [...Array.from({ length: 20 }, () => 5), 11, 12, 6]) },
+      }),
+    ),
+  };
 }
