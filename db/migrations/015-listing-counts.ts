@@ -20,7 +20,7 @@
  */
 
 /** [column, type]: the columns a count splits by, as report_listing declares them. */
-const SPLIT: readonly (readonly [string, string])[] = [
+export const SPLIT: readonly (readonly [string, string])[] = [
   ['owner_ck', 'INTEGER NOT NULL'],
   ['status', 'TEXT NOT NULL'],
   ['alert_level', 'INTEGER NOT NULL'],

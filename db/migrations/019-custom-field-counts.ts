@@ -28,17 +28,10 @@
  * sets them aside with the listing's own and counts again once the listing rows are built
  * (ReportStore.writingMany).
  */
+import { SPLIT } from './015-listing-counts';
 
-/** Columns a count splits by, as listing_counts (015) and report_listing name and type them. */
-const FINE: readonly (readonly [string, string])[] = [
-  ['owner_ck', 'INTEGER NOT NULL'],
-  ['status', 'TEXT NOT NULL'],
-  ['alert_level', 'INTEGER NOT NULL'],
-  ['mode', 'TEXT NOT NULL'],
-  ['type', 'TEXT NOT NULL'],
-  ['has_flag', 'INTEGER NOT NULL'],
-  ['is_archived', 'INTEGER NOT NULL'],
-];
+/** Columns a count splits by: listing_counts' own. */
+const FINE = SPLIT;
 /** The coarse table's split: the columns of a company's own view of its reports. */
 const COARSE = FINE.filter(([c]) => c === 'owner_ck' || c === 'has_flag' || c === 'is_archived');
 

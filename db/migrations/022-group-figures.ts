@@ -41,6 +41,7 @@
  * import sets them aside with the listing's own and sums again once the listing rows are built
  * (ReportStore.writingMany).
  */
+import { SPLIT } from './015-listing-counts';
 
 /** `at` of a report without a start time: the group `null`. */
 export const NONE = 9_007_199_254_740_991;
@@ -56,7 +57,7 @@ export const TIME_SPLIT: readonly string[] = ['owner_ck', 'has_flag', 'is_archiv
  */
 export const TIME_TOTALS_SPLIT: readonly string[] = ['is_archived'];
 /** The columns group_figures_split splits by: listing_counts' own. */
-export const FIXED_SPLIT: readonly string[] = ['owner_ck', 'status', 'alert_level', 'mode', 'type', 'has_flag', 'is_archived'];
+export const FIXED_SPLIT: readonly string[] = SPLIT.map(([c]) => c);
 
 /** The distributions' ranges as the list's filters cut them (contract/insights-tables.ts), by report_listing column. */
 export const BIN_COLUMNS = {
@@ -218,13 +219,7 @@ const splitTable: KeptTable = {
   table: 'group_figures_split',
   key: [
     ['ck', 'INTEGER NOT NULL'],
-    ['owner_ck', 'INTEGER NOT NULL'],
-    ['status', 'TEXT NOT NULL'],
-    ['alert_level', 'INTEGER NOT NULL'],
-    ['mode', 'TEXT NOT NULL'],
-    ['type', 'TEXT NOT NULL'],
-    ['has_flag', 'INTEGER NOT NULL'],
-    ['is_archived', 'INTEGER NOT NULL'],
+    ...SPLIT,
     ...Object.keys(BIN_COLUMNS).map((c) => [c, 'INTEGER NOT NULL'] as const),
   ],
   keysOf: (p, from = '') => {
