@@ -46,12 +46,30 @@ export function reportJson({ report, datapoints }: ReportDocument): string {
   const { reported, calculated, trimmed } = datapoints;
   const calculatedList = datapointList(calculated);
   const sameAsReported = reported.timestamps === calculated.timestamps && reported.temperatures === calculated.temperatures;
-  let out = replaceOnce(text, slotText('reported'), sameAsReported ? calculatedList.text : datapointsJson(reported));
-  out = replaceOnce(out, slotText('calculated'), calculatedList.text);
-  if (!trimmed) return out;
-  const start = runStart(trimmed, calculated);
-  const trimmedText = start === -1 ? datapointsJson(trimmed) : calculatedList.run(start, trimmed.timestamps.length);
-  return replaceOnce(out, slotText('trimmed'), trimmedText);
+  const fills: [string, string][] = [
+    ['reported', sameAsReported ? calculatedList.text : datapointsJson(reported)],
+    ['calculated', calculatedList.text],
+  ];
+  if (trimmed) {
+    const start = runStart(trimmed, calculated);
+    fills.push(['trimmed', start === -1 ? datapointsJson(trimmed) : calculatedList.run(start, trimmed.timestamps.length)]);
+  }
+  return filled(text, fills);
+}
+
+/**
+ * `text` with each slot's marker replaced by its list, found in the short text and joined once:
+ * replacing one after another would search (and so copy) the lists already put in.
+ */
+function filled(text: string, fills: readonly [string, string][]): string {
+  const places = fills.map(([name, list]) => ({ at: text.indexOf(slotText(name)), length: slotText(name).length, list })).sort((a, b) => a.at - b.at);
+  let out = '';
+  let from = 0;
+  for (const { at, length, list } of places) {
+    out += text.slice(from, at) + list;
+    from = at + length;
+  }
+  return out + text.slice(from);
 }
 
 /** The JSON array of datapoint objects; number text is the same as JSON.stringify's. */
@@ -117,7 +135,3 @@ function reading(value: number): string {
   return `${scaled < 0 ? '-' : ''}${(whole - (whole % 100)) / 100}${HUNDREDTHS[whole % 100]}`;
 }
 
-function replaceOnce(text: string, marker: string, replacement: string): string {
-  const at = text.indexOf(marker);
-  return text.slice(0, at) + replacement + text.slice(at + marker.length);
-}
