@@ -12,7 +12,7 @@ import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
 import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
-import { keptRowHours, NONE, TIME_SPLIT, TIME_TOTALS_SPLIT, UNKEYED } from './migrations/022-group-figures';
+import { DECISIONS as KEPT_DECISIONS, keptRowHours, LEVELS as KEPT_LEVELS, NONE, TIME_SPLIT, TIME_TOTALS_SPLIT, UNKEYED } from './migrations/022-group-figures';
 
 /** Where a group's key comes from. */
 export type StoreGrouping =
@@ -67,13 +67,8 @@ export interface DecisionCount {
 }
 
 const LEVELS = [-1, 0, 1, 2];
-/** The kept figures' columns of the levels in LEVELS, and of each decision (migration 022). */
-const KEPT_LEVELS = ['level_none', 'level_0', 'level_1', 'level_2'];
-const KEPT_DECISIONS = [
-  ['released', 'released'],
-  ['rejected', 'rejected'],
-  ['on_hold', 'onHold'],
-] as const;
+/** The kept figures' column (migration 022) of each level in LEVELS. */
+const keptLevelColumn = (level: number) => KEPT_LEVELS.find(([, kept]) => kept === level)![0];
 
 interface Sums {
   count: number;
@@ -139,7 +134,7 @@ const KEPT_SUMS = `sum(l.n) AS count,
   total(l.mkt_sum) AS mkt_sum,
   sum(l.mkt_n) AS mkt_n,
   max(l.mkt_max) AS mkt_max,
-  ${LEVELS.map((_, i) => `sum(l.${KEPT_LEVELS[i]}) AS level_${i}`).join(',\n  ')},
+  ${LEVELS.map((level, i) => `sum(l.${keptLevelColumn(level)}) AS level_${i}`).join(',\n  ')},
   ${KEPT_DECISIONS.map(([column]) => `sum(l.${column}) AS ${column}`).join(',\n  ')}`;
 
 /**

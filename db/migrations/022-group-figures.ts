@@ -117,12 +117,14 @@ const startAt = (p: string) => `(SELECT CASE WHEN v IS NULL THEN ${NONE}
 export const decisionOf = (p: string) =>
   `(SELECT rc.decision FROM review_current rc WHERE rc.label_report_id = ${p}.id AND rc.company_id = (SELECT k.company_id FROM company_keys k WHERE k.ck = ${p}.ck))`;
 
-const DECISIONS = [
+/** [kept column, decision]: the reports per current decision. */
+export const DECISIONS = [
   ['released', 'released'],
   ['rejected', 'rejected'],
   ['on_hold', 'onHold'],
 ] as const;
-const LEVELS = [
+/** [kept column, alert level]: the reports per level (-1: none). */
+export const LEVELS = [
   ['level_none', -1],
   ['level_0', 0],
   ['level_1', 1],
