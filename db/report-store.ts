@@ -29,6 +29,11 @@ export interface CompanyStateRow {
   has_flag: number;
   is_archived: number;
 }
+const sameAccess = (a: AccessRow, b: AccessRow) => a.id === b.id && a.company_id === b.company_id && a.role === b.role;
+const sameState = (a: CompanyStateRow, b: CompanyStateRow) => a.company_id === b.company_id && a.has_flag === b.has_flag && a.is_archived === b.is_archived;
+/** The same rows in any order. */
+const same = <T>(a: readonly T[], b: readonly T[], eq: (x: T, y: T) => boolean) => a.length === b.length && a.every((x) => b.some((y) => eq(x, y)));
+
 export interface CustomFieldRow {
   label_report_id: string;
   custom_field_id: string;
@@ -184,24 +189,19 @@ export class ReportStore {
     }
     const id = next.row.id;
     const changed = REPORT_COLUMNS.filter((c) => next.row[c] !== stored.row[c]);
-    const sameAccess = (a: AccessRow, b: AccessRow) => a.id === b.id && a.company_id === b.company_id && a.role === b.role;
-    const sameState = (a: CompanyStateRow, b: CompanyStateRow) =>
-      a.company_id === b.company_id && a.has_flag === b.has_flag && a.is_archived === b.is_archived;
-    const same = <T>(a: readonly T[], b: readonly T[], eq: (x: T, y: T) => boolean) =>
-      a.length === b.length && a.every((x) => b.some((y) => eq(x, y)));
     // The listing writes each moved column on its own: held, the figures move once for all of them.
     const held =
       (changed.some((c) => FIGURE_SOURCES.has(c)) || !same(next.access, stored.access, sameAccess) || !same(next.states, stored.states, sameState)) &&
       this.holdFigures(id);
     try {
-      this.change(next, stored, changed, sameAccess);
+      this.change(next, stored, changed);
     } finally {
       if (held) this.releaseFigures(held);
     }
   }
 
   /** The columns, datapoints, access, states and custom fields of a stored report that differ in `next`. */
-  private change(next: StoredReport, stored: StoredReport, changed: readonly (typeof REPORT_COLUMNS)[number][], sameAccess: (a: AccessRow, b: AccessRow) => boolean): void {
+  private change(next: StoredReport, stored: StoredReport, changed: readonly (typeof REPORT_COLUMNS)[number][]): void {
     const id = next.row.id;
     if (changed.length > 0) this.updateColumns(id, Object.fromEntries(changed.map((c) => [c, next.row[c]])));
     if (!next.row.datapoints.equals(stored.row.datapoints)) this.updateDatapoints.run(next.row.datapoints, id);
