@@ -73,6 +73,8 @@ export interface SqlFilter {
   counted?: string;
   /** The page's own form of the `where` it replaces, with the same parameters (see CompiledListQuery). */
   pageWhere?: { replaces: string; where: string };
+  /** The page's walk of the default order for a search many reports meet (see CompiledListQuery). */
+  textWalk?: { replaces: string; where: string; params: readonly unknown[]; column: string; test: string; testParams: readonly unknown[]; budget: number };
 }
 
 const VISIBLE_FROM = `
@@ -97,6 +99,17 @@ const PAGE_SQL = (filter: SqlFilter) =>
         .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${bindRangeWhere(range.where, filter.where)}`)
         .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
     : `SELECT l.id ${LISTING_ROWS} AND (${filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+/** A search's page walked in the default order: at most `budget` entries that meet the rest of the filter, tested for the text. */
+const WALK_SQL = (filter: SqlFilter, walk: NonNullable<SqlFilter['textWalk']>) =>
+  `SELECT l.id FROM (SELECT l.id, l.created, ${walk.column} ${LISTING_ROWS} AND (${walk.where}) ORDER BY ${filter.orderBy} LIMIT ?) l WHERE ${walk.test} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+const WALK_PARAMS = (companyId: string, walk: NonNullable<SqlFilter['textWalk']>, limit: number, offset: number): unknown[] => [
+  companyId,
+  ...walk.params,
+  walk.budget,
+  ...walk.testParams,
+  limit,
+  offset,
+];
 const PAGE_PARAMS = (companyId: string, filter: SqlFilter, limit: number, offset: number): unknown[] =>
   filter.ranges
     ? filter.ranges.conditions.flatMap((range) => [companyId, ...filter.params, ...bindRangeParams(range.params, companyId, filter.params, limit, offset)])
@@ -390,6 +403,12 @@ export class ReportStore {
    * by id, with `minimalByIds`/`fullByIds`.
    */
   pageIds(companyId: string, filter: SqlFilter, limit: number, offset: number): string[] {
+    const walk = this.walkOf(filter, limit);
+    if (walk) {
+      // A full page from the walk is the page; a short one may only mean the walk stopped early.
+      const ids = this.statement(WALK_SQL(filter, walk)).pluck().all(...WALK_PARAMS(companyId, walk, limit, offset)) as string[];
+      if (ids.length === limit) return ids;
+    }
     const stmt = this.statement(PAGE_SQL(filter));
     return stmt.pluck().all(...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset) as string[];
   }
@@ -400,14 +419,21 @@ export class ReportStore {
    * count read from the listing rows, as every filter the kept counts do not split by is counted
    * (and as the insights read the filter's matches).
    */
-  plans(companyId: string, filter: SqlFilter, limit: number, offset: number): { count: string[]; matches: string[]; page: string[] } {
+  plans(companyId: string, filter: SqlFilter, limit: number, offset: number): { count: string[]; matches: string[]; page: string[]; walk?: string[] } {
     const explain = (sql: string, params: unknown[]) =>
       (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    const walk = this.walkOf(filter, limit);
     return {
       count: explain(this.readsKeptCounts(filter) ? KEPT_COUNT_SQL(filter) : COUNT_SQL(filter), [companyId, ...filter.params]),
       matches: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
       page: explain(PAGE_SQL(filter), [...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset]),
+      ...(walk ? { walk: explain(WALK_SQL(filter, walk), WALK_PARAMS(companyId, walk, limit, offset)) } : {}),
     };
+  }
+
+  /** The walk a page of `limit` rows takes first, if any: not once a caller narrowed the `where`, nor for every match. */
+  private walkOf(filter: SqlFilter, limit: number): SqlFilter['textWalk'] {
+    return limit > 0 && filter.textWalk?.replaces === filter.where ? filter.textWalk : undefined;
   }
 
   /** The reports the company sees among `ids`, as the minimal output needs them, in the order of `ids`. */

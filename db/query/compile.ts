@@ -57,6 +57,7 @@
  *   one prefix of each owner's rows in id order (see ownerRanges). Either way the same order.
  */
 import { lookupField, type FieldDef } from '../../query/fields';
+import { WALKED_TEXTS } from '../migrations/024-search-walks-default-order';
 import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
 import type { Condition, CustomFieldCondition, ListQuery, Operator } from '../../query/list-query';
 
@@ -91,6 +92,18 @@ export interface CompiledListQuery {
    * compiled for, so neither applies to the narrowed one.
    */
   counted?: string;
+  /**
+   * For the page only, when it may walk instead: a text search that many reports meet (its
+   * rarest trigram names at least about √(page end × reports / TEXT_WALK_BUDGET) of them), in the
+   * default order, with no custom field condition. The page then reads at most `budget` entries
+   * of the company's default order that meet `where` (the filter without the search, with
+   * `params`) from listing_archived, which carries the searched texts (migration 024), and keeps
+   * those whose `column` meets `test` (with `testParams`): no listing row is read and nothing is
+   * sorted but the page. When that leaves the page short, the page is read with the `where` it
+   * `replaces`, which collects the search's candidates from the trigram index: the same rows
+   * either way, as the walk's rows are the first ones of the order.
+   */
+  textWalk?: { replaces: string; where: string; params: unknown[]; column: string; test: string; testParams: unknown[]; budget: number };
 }
 
 /**
@@ -160,13 +173,45 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
   if (boundary && q.order.direction === 'desc' && !sortMatches && cheapFilter) {
     return { where, params, orderBy: 'sort_key DESC, id ASC', ranges: boundaryRanges(q.order.key, boundary.nulls), ...counted };
   }
+  const textWalk = !sortMatches && elements && frequency ? compileTextWalk(q, frequency, elements) : undefined;
   return {
     where,
     params,
     orderBy: compileOrder(q.order, sortMatches),
     ...counted,
     ...(pageWhere !== where ? { pageWhere: { replaces: where, where: pageWhere } } : {}),
+    ...(textWalk ? { textWalk: { replaces: where, ...textWalk } } : {}),
   };
+}
+
+/**
+ * How many entries a walk may read per report its search's rarest trigram names: a walk's entry
+ * is a step inside one index, a candidate collected from the trigram index a lookup of its
+ * listing row, about twenty times the cost at a million reports. A walk that finds too few
+ * rows then costs the collecting read about a fifth more.
+ */
+export const TEXT_WALK_BUDGET = 4;
+
+/** The walk of the default order that a search many reports meet may take (CompiledListQuery.textWalk). */
+function compileTextWalk(q: ListQuery, frequency: TrigramFrequency, elements: ElementCounts): Omit<NonNullable<CompiledListQuery['textWalk']>, 'replaces'> | undefined {
+  if (q.customFields.length > 0 || q.order.key !== 'created' || q.order.direction !== 'desc') return undefined;
+  const searches = q.filter.filter(readsTextIndex);
+  if (searches.length !== 1) return undefined;
+  const search = searches[0];
+  const { column } = requireField(search.key);
+  if (!(WALKED_TEXTS as readonly string[]).includes(column.textColumn!)) return undefined;
+  const op = search.op as 'like' | 'ilike' | 'includes';
+  const rarest = rarestTrigram(column.textColumn!, literalRuns(op, String(search.value)), frequency);
+  if (!rarest) return undefined;
+  // Expected entries walked to fill the page: page end × reports / matches, with the rarest
+  // trigram's reports standing for the matches (at most that many).
+  const budget = TEXT_WALK_BUDGET * rarest.reports;
+  if (q.pageNumber * q.pageSize * Math.max(1, elements.reports()) > budget * rarest.reports) return undefined;
+  const params: unknown[] = [];
+  const others = q.filter.filter((cond) => cond !== search).map((cond) => compileCondition(cond, params, frequency));
+  const testParams: unknown[] = [];
+  const test = scalar(column.sql, op, search.value, testParams);
+  return { where: others.length === 0 ? '1' : others.map((p) => `(${p})`).join(' AND '), params, column: column.sql, test, testParams, budget };
 }
 
 /** NULL, each value, and what lies below, between and above them: every row in exactly one. */
@@ -386,6 +431,15 @@ const TRIGRAM = 3;
  */
 function trigramMatch(column: string, op: 'like' | 'ilike' | 'includes', value: string, frequency?: TrigramFrequency): string | null {
   if (op === 'ilike' && !isAscii(value)) return null;
+  const runs = literalRuns(op, value);
+  if (runs.length === 0) return null;
+  const phrase = (text: string) => `${column} : "${text.replaceAll('"', '""')}"`;
+  const rarest = frequency && rarestTrigram(column, runs, frequency);
+  return rarest ? phrase(rarest.trigram) : runs.map(phrase).join(' AND ');
+}
+
+/** The pattern's literal runs that the index can read: at least a trigram long, without NUL. */
+function literalRuns(op: 'like' | 'ilike' | 'includes', value: string): string[] {
   const runs: string[] = [];
   let run = '';
   const tokens: PatternToken[] = op === 'includes' ? [{ kind: 'literal', text: value }] : tokenizePattern(value);
@@ -397,14 +451,11 @@ function trigramMatch(column: string, op: 'like' | 'ilike' | 'includes', value: 
     if ([...run].length >= TRIGRAM && !run.includes('\0')) runs.push(run);
     run = '';
   }
-  if (runs.length === 0) return null;
-  const phrase = (text: string) => `${column} : "${text.replaceAll('"', '""')}"`;
-  const rarest = frequency && rarestTrigram(column, runs, frequency);
-  return rarest ? phrase(rarest) : runs.map(phrase).join(' AND ');
+  return runs;
 }
 
 /** The trigram of the runs that fewest reports hold, when every run is ASCII and each count is known. */
-function rarestTrigram(column: string, runs: string[], frequency: TrigramFrequency): string | null {
+function rarestTrigram(column: string, runs: string[], frequency: TrigramFrequency): { trigram: string; reports: number } | null {
   if (!runs.every(isAscii)) return null;
   let best: { trigram: string; reports: number } | null = null;
   for (const run of runs) {
@@ -416,7 +467,7 @@ function rarestTrigram(column: string, runs: string[], frequency: TrigramFrequen
       if (best === null || reports < best.reports) best = { trigram, reports };
     }
   }
-  return best?.trigram ?? null;
+  return best;
 }
 
 /**

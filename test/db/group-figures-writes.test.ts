@@ -9,6 +9,7 @@
 import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../../db/database';
 import groupFigures from '../../db/migrations/022-group-figures';
+import groupFiguresOncePerWrite from '../../db/migrations/023-group-figures-once-per-write';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';
 import { T0 } from '../support/service-fixture';
@@ -17,6 +18,8 @@ import { beforeAndAfter, pagesOnBoth, renamedThenTapped, siteLikeReport } from '
 
 const dir = temporaryFolder('labeldesk-group-figures-writes-');
 const BEFORE = MIGRATIONS.indexOf(groupFigures);
+/** Through 023, whose hold is part of what the kept figures cost; later migrations are not. */
+const AFTER = MIGRATIONS.indexOf(groupFiguresOncePerWrite) + 1;
 /** Enough reports over enough days that the kept tables span several pages, as at a site. */
 const REPORTS = 3000;
 
@@ -25,7 +28,7 @@ function reportAt(i: number, overrides: Partial<BundleReport> = {}): BundleRepor
 }
 
 it('a write that moves no kept figure writes the same pages as before the migration; a tap and a new report, a few more', () => {
-  const copies = beforeAndAfter(dir(), BEFORE, Array.from({ length: REPORTS }, (_, i) => reportAt(i)), MIGRATIONS.length);
+  const copies = beforeAndAfter(dir(), BEFORE, Array.from({ length: REPORTS }, (_, i) => reportAt(i)), AFTER);
   const { after } = copies;
   try {
     expect(after.db.prepare('SELECT count(*) FROM group_figures_time').pluck().get()).toBeGreaterThan(500);

@@ -492,6 +492,29 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
     }
   });
 
+  it.each([
+    ['reference', filters({ search: 'po-0' })],
+    ['label code, flagged', filters({ searchField: 'label', search: 'lbl-00', flagged: 'yes' })],
+  ])('a browser search many reports meet (%s): the page walks the default order inside listing_archived; the count looks up the candidates', (_name, change) => {
+    const q = parseListQuery({ pageSize: '100', ...browser(change) });
+    const filter = data.reports.compile(q);
+    expect(filter.textWalk, JSON.stringify(filter)).toBeDefined();
+    const plan = data.reports.plans(HOME, filter, q.pageSize, 0);
+    const text = JSON.stringify(plan, null, 1);
+    // The walk: one read of the index in its order, covered (no listing row), nothing sorted.
+    expect(plan.walk!.filter((line) => / l USING /.test(line)), text).toEqual(['SEARCH l USING COVERING INDEX listing_archived (ck=? AND is_archived=?)']);
+    expect(plan.walk!.join('\n'), text).not.toMatch(SORTS);
+    // The count and the collecting page: the trigram index's candidates, each looked up by key.
+    for (const lines of [plan.count, plan.page]) {
+      expect(lines.join('\n'), text).toMatch(/SCAN report_text VIRTUAL TABLE INDEX \d+:M/);
+      expect(lines.filter((line) => / l USING /.test(line)), text).toEqual(['SEARCH l USING PRIMARY KEY (ck=? AND rk=?)']);
+    }
+    // A full page is the walk's; a short one (40 flagged) is read again by collecting: the same rows.
+    const page = data.reports.pageIds(HOME, filter, q.pageSize, 0);
+    expect(page).toHaveLength(Math.min(q.pageSize, data.reports.count(HOME, filter)));
+    expect(page).toEqual(data.reports.pageIds(HOME, { ...filter, textWalk: undefined }, q.pageSize, 0));
+  });
+
   it('a text pattern too short for trigrams falls back to reading the rows', () => {
     const p = plans({ filter: 'labelReference[ilike]%12%', order: 'created[desc]' });
     expect(p.total).toBeGreaterThan(0);
