@@ -256,8 +256,9 @@ export class SyncStore {
     );
   }
 
+  /** In the order they were recorded: a pull records a page's conflicts within one millisecond. */
   conflicts(): ConflictRecord[] {
-    return (this.statement('SELECT * FROM sync_conflicts ORDER BY at, id').all() as ConflictRow[]).map(toConflict);
+    return (this.statement('SELECT * FROM sync_conflicts ORDER BY at, rowid').all() as ConflictRow[]).map(toConflict);
   }
 
   conflict(id: string): ConflictRecord | undefined {
@@ -281,8 +282,9 @@ export class SyncStore {
     ).run(letter.id, letter.labelReportId, JSON.stringify(letter.fields), letter.status, letter.message, letter.at);
   }
 
+  /** In the order they were recorded, as the conflicts. */
   deadLetters(): DeadLetterRecord[] {
-    return (this.statement('SELECT * FROM sync_dead_letters ORDER BY at, id').all() as DeadLetterRow[]).map(toDeadLetter);
+    return (this.statement('SELECT * FROM sync_dead_letters ORDER BY at, rowid').all() as DeadLetterRow[]).map(toDeadLetter);
   }
 
   deadLetter(id: string): DeadLetterRecord | undefined {
