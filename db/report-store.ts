@@ -73,6 +73,8 @@ export interface SqlFilter {
   counted?: string;
   /** The page's own form of the `where` it replaces, with the same parameters (see CompiledListQuery). */
   pageWhere?: { replaces: string; where: string };
+  /** The page's form of the `where` it replaces, each key's column unindexed, for many matches (see CompiledListQuery). */
+  orderWalk?: { replaces: string; where: string };
   /** The page's walk of the default order for a search many reports meet (see CompiledListQuery). */
   textWalk?: { replaces: string; where: string; params: readonly unknown[]; column: string; test: string; testParams: readonly unknown[]; budget: number };
 }
@@ -93,12 +95,12 @@ const COUNT_SQL = (filter: SqlFilter) => `SELECT count(*) AS n ${LISTING_ROWS} A
 const KEPT_COUNT_SQL = (filter: SqlFilter) =>
   `SELECT coalesce(sum(l.n), 0) AS n FROM listing_counts l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND (${filter.where})`;
 /** The page's ids: one ordered read, or one per range of the order key, merged (see CompiledListQuery). */
-const PAGE_SQL = (filter: SqlFilter) =>
+const PAGE_SQL = (filter: SqlFilter, where = filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where) =>
   filter.ranges
     ? `${filter.ranges.conditions
         .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${bindRangeWhere(range.where, filter.where)}`)
         .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
-    : `SELECT l.id ${LISTING_ROWS} AND (${filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+    : `SELECT l.id ${LISTING_ROWS} AND (${where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
 /** A search's page walked in the default order: at most `budget` entries that meet the rest of the filter, tested for the text. */
 const WALK_SQL = (filter: SqlFilter, walk: NonNullable<SqlFilter['textWalk']>) =>
   `SELECT l.id FROM (SELECT l.id, l.created, ${walk.column} ${LISTING_ROWS} AND (${walk.where}) ORDER BY ${filter.orderBy} LIMIT ?) l WHERE ${walk.test} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
@@ -119,6 +121,9 @@ const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
 
 const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_code,
   COALESCE(s.has_flag, 0) AS has_flag, COALESCE(s.is_archived, 0) AS is_archived`;
+
+/** No condition, counted from the kept counts: every listing row of the company. */
+const EVERY_ROW: SqlFilter = { where: '1', params: [], orderBy: '', counted: '1' };
 
 /** Distinct queries whose counts are kept; the oldest goes first. */
 const COUNT_CACHE_SIZE = 256;
@@ -409,7 +414,7 @@ export class ReportStore {
       const ids = this.statement(WALK_SQL(filter, walk)).pluck().all(...WALK_PARAMS(companyId, walk, limit, offset)) as string[];
       if (ids.length === limit) return ids;
     }
-    const stmt = this.statement(PAGE_SQL(filter));
+    const stmt = this.statement(PAGE_SQL(filter, this.orderWalkOf(companyId, filter, limit, offset)));
     return stmt.pluck().all(...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset) as string[];
   }
 
@@ -426,9 +431,21 @@ export class ReportStore {
     return {
       count: explain(this.readsKeptCounts(filter) ? KEPT_COUNT_SQL(filter) : COUNT_SQL(filter), [companyId, ...filter.params]),
       matches: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
-      page: explain(PAGE_SQL(filter), [...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset]),
+      page: explain(PAGE_SQL(filter, this.orderWalkOf(companyId, filter, limit, offset)), [...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset]),
       ...(walk ? { walk: explain(WALK_SQL(filter, walk), WALK_PARAMS(companyId, walk, limit, offset)) } : {}),
     };
+  }
+
+  /**
+   * The page's `where` with each key unindexed when the kept counts say the matches are many:
+   * walking the order until the page's end reads about page end × rows ÷ matches rows, sorting
+   * reads every match. Otherwise (or once a caller narrowed the `where`) the page's usual one.
+   */
+  private orderWalkOf(companyId: string, filter: SqlFilter, limit: number, offset: number): string | undefined {
+    if (limit <= 0 || filter.orderWalk?.replaces !== filter.where || !this.readsKeptCounts(filter)) return undefined;
+    const matches = this.countNow(companyId, filter);
+    const rows = this.countNow(companyId, EVERY_ROW);
+    return matches * matches >= (offset + limit) * rows ? filter.orderWalk.where : undefined;
   }
 
   /** The walk a page of `limit` rows takes first, if any: not once a caller narrowed the `where`, nor for every match. */

@@ -515,6 +515,32 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
     expect(page).toEqual(data.reports.pageIds(HOME, { ...filter, textWalk: undefined }, q.pageSize, 0));
   });
 
+  it('a filter of the kept keys many reports meet walks the order; one few meet sorts its matches from the key index', () => {
+    const page = (filter: string, pageNumber = '1') => {
+      const q = parseListQuery({ filter, pageSize: '100', pageNumber });
+      const compiled = data.reports.compile(q);
+      const offset = (q.pageNumber - 1) * q.pageSize;
+      const read = (f: typeof compiled) => data.reports.pageIds(HOME, f, q.pageSize, offset);
+      // Walked or sorted, the same rows: the form without the walk is the one sorted.
+      expect(read(compiled), filter).toEqual(read({ ...compiled, orderWalk: undefined }));
+      return { plan: data.reports.plans(HOME, compiled, q.pageSize, offset).page, matches: data.reports.count(HOME, compiled) };
+    };
+    const reads = (plan: string[]) => plan.filter((line) => / l USING /.test(line));
+    // About one report in five has an alert: the page walks the created order and stops.
+    const many = page('alert.level[gte]1');
+    expect(many.matches ** 2).toBeGreaterThanOrEqual(100 * REPORTS);
+    expect(reads(many.plan), many.plan.join('\n')).toEqual(['SEARCH l USING INDEX listing_created (ck=?)']);
+    expect(many.plan.join('\n')).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+    // Fewer than √(page end × rows): read from the keys' indexes and sorted.
+    const few = page('alert.level[gte]1,mode[eq]airFreight');
+    expect(few.matches ** 2).toBeLessThan(100 * REPORTS);
+    expect(reads(few.plan).join('\n'), few.plan.join('\n')).toMatch(/USING INDEX listing_(alert|mode) \(ck=\? AND (alert_level>\?|mode=\?)\)/);
+    expect(few.plan.join('\n')).toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+    // A deep page of the many: walking to it would read more rows than sorting the matches.
+    const deep = page('alert.level[gte]1', '8');
+    expect(deep.plan.join('\n')).toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+  });
+
   it('a text pattern too short for trigrams falls back to reading the rows', () => {
     const p = plans({ filter: 'labelReference[ilike]%12%', order: 'created[desc]' });
     expect(p.total).toBeGreaterThan(0);
