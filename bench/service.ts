@@ -182,6 +182,10 @@ function matrix(size: number): Case[] {
 
   for (const [key, def] of FIELDS) list('filter', `${key}${typicalCondition(key, def, size)}`, { filter: `${key}${typicalCondition(key, def, size)}`, order: 'created[desc]' });
   list('filter', 'customFields pallets[gte]30', { customFields: 'pallets[gte]30', order: 'created[desc]' });
+  // Ranges and combinations of the kept keys, as local tools ask them, in the interface's default order.
+  list('filter', 'alert.level[gte]1', { filter: 'alert.level[gte]1' });
+  list('filter', 'mode[eq]airFreight,alert.level[gte]1', { filter: 'mode[eq]airFreight,alert.level[gte]1' });
+  list('filter', 'status[eq]active,alert.level[gte]1', { filter: 'status[eq]active,alert.level[gte]1' });
   // A text value of many reports (half of them) and one of few, as the browser asks.
   list('filter', 'customFields batch[gte]B-50', { customFields: 'batch[gte]B-50', order: 'created[desc]' });
   list('filter', 'customFields batch[eq]B-42', { customFields: 'batch[eq]B-42', order: 'created[desc]' });

@@ -74,7 +74,7 @@ export interface SqlFilter {
   /** The page's own form of the `where` it replaces, with the same parameters (see CompiledListQuery). */
   pageWhere?: { replaces: string; where: string };
   /** The page's form of the `where` it replaces, each key's column unindexed, for many matches (see CompiledListQuery). */
-  orderWalk?: { replaces: string; where: string };
+  orderWalk?: { replaces: string; where: string; each: readonly { where: string; params: readonly unknown[] }[] };
   /** The page's walk of the default order for a search many reports meet (see CompiledListQuery). */
   textWalk?: { replaces: string; where: string; params: readonly unknown[]; column: string; test: string; testParams: readonly unknown[]; budget: number };
 }
@@ -121,9 +121,6 @@ const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
 
 const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_code,
   COALESCE(s.has_flag, 0) AS has_flag, COALESCE(s.is_archived, 0) AS is_archived`;
-
-/** No condition, counted from the kept counts: every listing row of the company. */
-const EVERY_ROW: SqlFilter = { where: '1', params: [], orderBy: '', counted: '1' };
 
 /** Distinct queries whose counts are kept; the oldest goes first. */
 const COUNT_CACHE_SIZE = 256;
@@ -437,15 +434,17 @@ export class ReportStore {
   }
 
   /**
-   * The page's `where` with each key unindexed when the kept counts say the matches are many:
-   * walking the order until the page's end reads about page end × rows ÷ matches rows, sorting
-   * reads every match. Otherwise (or once a caller narrowed the `where`) the page's usual one.
+   * The page's `where` with each key unindexed when the kept counts say walking reads fewer rows:
+   * walking the order until the page's end reads about page end × rows ÷ matches rows; sorting
+   * reads the rows of the most selective condition from its index. Otherwise (or once a caller
+   * narrowed the `where`) the page's usual one.
    */
   private orderWalkOf(companyId: string, filter: SqlFilter, limit: number, offset: number): string | undefined {
     if (limit <= 0 || filter.orderWalk?.replaces !== filter.where || !this.readsKeptCounts(filter)) return undefined;
-    const matches = this.countNow(companyId, filter);
-    const rows = this.countNow(companyId, EVERY_ROW);
-    return matches * matches >= (offset + limit) * rows ? filter.orderWalk.where : undefined;
+    const counted = (where: string, params: readonly unknown[]) => this.countNow(companyId, { where, params, orderBy: '', counted: where });
+    const matches = counted(filter.where, filter.params);
+    const sorted = Math.min(...filter.orderWalk.each.map((alone) => counted(alone.where, alone.params)));
+    return matches * sorted >= (offset + limit) * counted('1', []) ? filter.orderWalk.where : undefined;
   }
 
   /** The walk a page of `limit` rows takes first, if any: not once a caller narrowed the `where`, nor for every match. */

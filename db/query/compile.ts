@@ -110,10 +110,12 @@ export interface CompiledListQuery {
    * starts with it). SQLite cannot tell from its statistics how many rows a range such as
    * `alert.level[gte]1` holds, and reads every match from the key's index to sort them: 200 000
    * at a million reports, 175 ms. Unindexed, the page walks its order's index and tests each row,
-   * stopping at the page. The store takes this form when the kept counts say the matches are at
-   * least √(page end × the company's rows), where walking reads fewer rows than sorting.
+   * stopping at the page. The store takes this form when the kept counts say walking reads fewer
+   * rows (page end × the company's rows ÷ matches) than sorting does (the matches of the most
+   * selective condition alone, `each` being every condition with its parameters, read from its
+   * key's index and tested for the others).
    */
-  orderWalk?: { replaces: string; where: string };
+  orderWalk?: { replaces: string; where: string; each: { where: string; params: unknown[] }[] };
 }
 
 /**
@@ -192,7 +194,7 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
     ...counted,
     ...(pageWhere !== where ? { pageWhere: { replaces: where, where: pageWhere } } : {}),
     ...(textWalk ? { textWalk: { replaces: where, ...textWalk } } : {}),
-    ...(walkWhere !== where && q.filter.length > 0 ? { orderWalk: { replaces: where, where: walkWhere } } : {}),
+    ...(walkWhere !== where && q.filter.length > 0 ? { orderWalk: { replaces: where, where: walkWhere, each: q.filter.map((cond) => compiledAlone(cond, frequency)) } } : {}),
   };
 }
 
@@ -348,6 +350,12 @@ function requireField(key: string): { field: FieldDef; column: FieldColumn } {
   // The parser only lets allow-listed keys through; this guards a ListQuery built elsewhere.
   if (!field || !column) throw new Error(`not an allow-listed key: ${JSON.stringify(key)}`);
   return { field, column };
+}
+
+/** One condition as a `where` of its own, with its parameters. */
+function compiledAlone(cond: Condition, frequency?: TrigramFrequency): { where: string; params: unknown[] } {
+  const params: unknown[] = [];
+  return { where: compileCondition(cond, params, frequency), params };
 }
 
 /**
