@@ -18,9 +18,12 @@
 /** The texts the index carries, in its order after the columns of migration 009. */
 export const WALKED_TEXTS = ['label_reference', 'label_sequence_code'] as const;
 
+/** The listing columns the index holds after the company and the archive state: a walk of it tests these without reading a row. */
+export const ARCHIVED_INDEX_COLUMNS = ['created', 'id', 'status', 'alert_level', 'has_flag', 'mode', 'type', 'owner_ck', ...WALKED_TEXTS] as const;
+
 export default /* sql */ `
 DROP INDEX listing_archived;
-CREATE INDEX listing_archived ON report_listing (ck, is_archived, created DESC, id, status, alert_level, has_flag, mode, type, owner_ck, ${WALKED_TEXTS.join(', ')});
+CREATE INDEX listing_archived ON report_listing (ck, is_archived, ${ARCHIVED_INDEX_COLUMNS.map((c) => (c === 'created' ? 'created DESC' : c)).join(', ')});
 PRAGMA analysis_limit = 1000;
 ANALYZE listing_archived;
 `;

@@ -57,7 +57,7 @@
  *   one prefix of each owner's rows in id order (see ownerRanges). Either way the same order.
  */
 import { lookupField, type FieldDef } from '../../query/fields';
-import { WALKED_TEXTS } from '../migrations/024-search-walks-default-order';
+import { ARCHIVED_INDEX_COLUMNS, WALKED_TEXTS } from '../migrations/024-search-walks-default-order';
 import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
 import type { Condition, CustomFieldCondition, ListQuery, Operator } from '../../query/list-query';
 
@@ -212,6 +212,10 @@ function compileTextWalk(q: ListQuery, frequency: TrigramFrequency, elements: El
   const searches = q.filter.filter(readsTextIndex);
   if (searches.length !== 1) return undefined;
   const search = searches[0];
+  // Only inside listing_archived is a walk's step cheap: an archive state to walk it by, and every
+  // other condition on a column it holds. A walk that reads listing rows costs more than collecting.
+  const others = q.filter.filter((cond) => cond !== search);
+  if (!others.some((cond) => cond.key === 'isArchived' && cond.op === 'eq') || !others.every(testedInsideArchivedIndex)) return undefined;
   const { column } = requireField(search.key);
   if (!(WALKED_TEXTS as readonly string[]).includes(column.textColumn!)) return undefined;
   const op = search.op as 'like' | 'ilike' | 'includes';
@@ -221,11 +225,20 @@ function compileTextWalk(q: ListQuery, frequency: TrigramFrequency, elements: El
   // trigram's reports standing for the matches (at most that many).
   const budget = TEXT_WALK_BUDGET * rarest.reports;
   if (q.pageNumber * q.pageSize * Math.max(1, elements.reports()) > budget * rarest.reports) return undefined;
+  // The other conditions unindexed, as for orderWalk: the walk reads the order's index, never a key's.
   const params: unknown[] = [];
-  const others = q.filter.filter((cond) => cond !== search).map((cond) => compileCondition(cond, params, frequency));
+  const where = others.map((cond) => `(${compileCondition(cond, params, frequency, true)})`).join(' AND ');
   const testParams: unknown[] = [];
   const test = scalar(column.sql, op, search.value, testParams);
-  return { where: others.length === 0 ? '1' : others.map((p) => `(${p})`).join(' AND '), params, column: column.sql, test, testParams, budget };
+  return { where, params, column: column.sql, test, testParams, budget };
+}
+
+/** Whether a condition names only columns listing_archived holds (migration 024). */
+function testedInsideArchivedIndex(cond: Condition): boolean {
+  const column = FIELD_COLUMNS.get(cond.key);
+  if (!column || column.array) return false;
+  const named = [...column.sql.matchAll(/\bl\.(\w+)/g)].map(([, name]) => name);
+  return named.length > 0 && named.every((name) => name === 'is_archived' || (ARCHIVED_INDEX_COLUMNS as readonly string[]).includes(name));
 }
 
 /** NULL, each value, and what lies below, between and above them: every row in exactly one. */

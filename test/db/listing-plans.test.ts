@@ -515,6 +515,16 @@ describe(`list plans on ${REPORTS} imported reports`, () => {
     expect(page).toEqual(data.reports.pageIds(HOME, { ...filter, textWalk: undefined }, q.pageSize, 0));
   });
 
+  it.each([
+    ['archived reports included', 'labelReference[ilike]%po-0%,alert.level[gte]1'],
+    ['beside a condition the index does not hold', 'isArchived[eq]false,labelReference[ilike]%po-0%,numberOfTaps[gte]2'],
+  ])('a search many reports meet, %s, collects: a walk would read listing rows', (_name, filter) => {
+    const compiled = data.reports.compile(parseListQuery({ filter, order: 'created[desc]', pageSize: '20' }));
+    expect(compiled.textWalk).toBeUndefined();
+    // Given the archive state and a key the index holds, it walks.
+    expect(data.reports.compile(parseListQuery({ filter: 'isArchived[eq]false,labelReference[ilike]%po-0%,alert.level[gte]1', order: 'created[desc]', pageSize: '20' })).textWalk).toBeDefined();
+  });
+
   it('a filter of the kept keys many reports meet walks the order; one few meet sorts its matches from the key index', () => {
     const page = (filter: string, pageNumber = '1') => {
       const q = parseListQuery({ filter, pageSize: '100', pageNumber });
