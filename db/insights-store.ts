@@ -11,6 +11,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
+import { keptFieldRows, type FieldCountsAccess } from './field-counts';
 import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
 import { DECISIONS as KEPT_DECISIONS, keptRowHours, LEVELS as KEPT_LEVELS, NONE, TIME_SPLIT, TIME_TOTALS_SPLIT, UNKEYED } from './migrations/022-group-figures';
 
@@ -253,11 +254,15 @@ export class InsightsStore {
   columnCounts(companyId: string, filter: SqlFilter, keys: readonly ColumnKey[]): Map<ColumnKey, { key: string | number | null; count: number }[]> {
     if (keys.length < 2 || this.readsKeptCounts(filter)) return new Map(keys.map((key) => [key, this.counts(companyId, filter, { kind: 'column', key })]));
     const columns = keys.map((key) => COLUMNS[key]);
-    const rows = this.statement(
-      `SELECT ${columns.join(', ')}, count(*) FROM report_listing l WHERE ${COMPANY_ROWS} AND (${filter.where}) GROUP BY ${columns.join(', ')}`,
-    )
-      .raw(true)
-      .all(companyId, ...filter.params) as [...(string | number | null)[]][];
+    // A filter of the kept keys and one comparison of a custom field: its kept value rows, summed.
+    const byField = keptFieldRows(this.fieldCounts, companyId, filter);
+    const rows = (
+      byField
+        ? this.statement(`SELECT ${columns.join(', ')}, sum(l.n) ${byField.from} GROUP BY ${columns.join(', ')}`).raw(true).all(...byField.params)
+        : this.statement(`SELECT ${columns.join(', ')}, count(*) FROM report_listing l WHERE ${COMPANY_ROWS} AND (${filter.where}) GROUP BY ${columns.join(', ')}`)
+            .raw(true)
+            .all(companyId, ...filter.params)
+    ) as [...(string | number | null)[]][];
     return new Map(
       keys.map((key, i) => {
         const sums = new Map<string | number | null, number>();
@@ -546,6 +551,8 @@ export class InsightsStore {
     this.hasKeptCounts ||= this.statement(`SELECT 1 FROM sqlite_schema WHERE name = 'listing_counts'`).get() !== undefined;
     return this.hasKeptCounts;
   }
+
+  private readonly fieldCounts: FieldCountsAccess = { statement: (sql) => this.statement(sql), hasTable: (name) => this.hasKept(name) };
 
   /** The table a migration added is there (as readsKeptCounts, asked again until it is). */
   private hasKept(table: string): boolean {

@@ -11,6 +11,7 @@ import type { Db } from './database';
 import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFromRow } from './report-convert';
 import { bindRangeParams, bindRangeWhere, compileListQuery, type ElementCounts, type OwnerKeys } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
+import { keptFieldRows, type CountedByField, type FieldCountsAccess } from './field-counts';
 import { RECOUNT } from './migrations/015-listing-counts';
 import { CUSTOM_FIELD_RECOUNT } from './migrations/019-custom-field-counts';
 import { GROUP_FIGURES_RECOUNT } from './migrations/022-group-figures';
@@ -75,6 +76,8 @@ export interface SqlFilter {
   pageWhere?: { replaces: string; where: string };
   /** The page's form of the `where` it replaces, each key's column unindexed, for many matches (see CompiledListQuery). */
   orderWalk?: { replaces: string; where: string; each: readonly { where: string; params: readonly unknown[] }[] };
+  /** The filter over the kept counts of one custom field's values (see CompiledListQuery and db/field-counts.ts). */
+  countedByField?: CountedByField;
   /** The page's walk of the default order for a search many reports meet (see CompiledListQuery). */
   textWalk?: { replaces: string; where: string; params: readonly unknown[]; column: string; test: string; testParams: readonly unknown[]; budget: number };
 }
@@ -285,6 +288,11 @@ export class ReportStore {
     return compileListQuery(query, this.trigrams.frequency, this.elementCounts, this.ownerKeys);
   }
 
+  private readonly fieldCounts: FieldCountsAccess = {
+    statement: (sql) => this.statement(sql),
+    hasTable: (name) => this.statement('SELECT 1 FROM sqlite_schema WHERE name = ?').get(name) !== undefined,
+  };
+
   private readonly ownerKeys: OwnerKeys = {
     upTo: (cap) => this.statement('SELECT ck FROM company_keys ORDER BY ck LIMIT ?').pluck().all(cap) as number[],
   };
@@ -365,6 +373,8 @@ export class ReportStore {
    * until the data changes.
    */
   count(companyId: string, filter: SqlFilter): number {
+    const byField = keptFieldRows(this.fieldCounts, companyId, filter);
+    if (byField) return this.statement(`SELECT coalesce(sum(l.n), 0) ${byField.from}`).pluck().get(...byField.params) as number;
     if (!this.mayReuseCounts() || this.readsKeptCounts(filter)) return this.countNow(companyId, filter);
     const key = `${companyId}\0${filter.where}\0${JSON.stringify(filter.params)}`;
     const version = this.dataVersion();

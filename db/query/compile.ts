@@ -116,6 +116,15 @@ export interface CompiledListQuery {
    * key's index and tested for the others).
    */
   orderWalk?: { replaces: string; where: string; each: { where: string; params: unknown[] }[] };
+  /**
+   * Set when the filter is conditions listing_counts splits by and one comparison of a custom
+   * field (eq, gt, gte, lt, lte): `where` (with `params`) reads the same over the kept rows of
+   * custom_field_counts (migration 019) for `field` under the alias l, each row's `value` compared
+   * as the condition compares an element. Their counts sum to the matches exactly when no report
+   * holds two values of the field, which the kept rows themselves tell (see db/field-counts.ts);
+   * otherwise, or once a caller narrowed the `where` it `replaces`, the matches are read.
+   */
+  countedByField?: { replaces: string; field: string; where: string; params: unknown[] };
 }
 
 /**
@@ -173,17 +182,20 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
   // A search or a custom field condition is a subquery each range would run again: its few
   // matches are sorted instead.
   const cheapFilter = q.customFields.length === 0 && !q.filter.some(readsTextIndex);
-  const counted = q.customFields.length === 0 && q.filter.every((cond) => FIELD_COLUMNS.get(cond.key)?.counted === true) ? { counted: where } : {};
+  const countedKeys = q.filter.every((cond) => FIELD_COLUMNS.get(cond.key)?.counted === true);
+  const counted = q.customFields.length === 0 && countedKeys ? { counted: where } : {};
+  const byField = countedKeys && q.customFields.length === 1 ? compileCountedByField(q.filter, q.customFields[0], frequency) : undefined;
+  const countedByField = byField ? { countedByField: { replaces: where, ...byField } } : {};
   if (values && !sortMatches && cheapFilter) {
-    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), ...counted };
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), ...counted, ...countedByField };
   }
   const ownerKeys = FIELD_COLUMNS.get(q.order.key)?.byOwner && !sortMatches && cheapFilter ? owners?.upTo(MAX_OWNER_RANGES + 1) : undefined;
   if (ownerKeys && ownerKeys.length > 0 && ownerKeys.length <= MAX_OWNER_RANGES) {
-    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: ownerRanges(q.order.key, ownerKeys), ...counted };
+    return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: ownerRanges(q.order.key, ownerKeys), ...counted, ...countedByField };
   }
   const boundary = FIELD_COLUMNS.get(q.order.key)?.boundaryOrder;
   if (boundary && q.order.direction === 'desc' && !sortMatches && cheapFilter) {
-    return { where, params, orderBy: 'sort_key DESC, id ASC', ranges: boundaryRanges(q.order.key, boundary.nulls), ...counted };
+    return { where, params, orderBy: 'sort_key DESC, id ASC', ranges: boundaryRanges(q.order.key, boundary.nulls), ...counted, ...countedByField };
   }
   const textWalk = !sortMatches && elements && frequency ? compileTextWalk(q, frequency, elements) : undefined;
   const walkWhere = counted.counted !== undefined && !sortMatches ? q.filter.map((cond) => `(${compileCondition(cond, [], frequency, true)})`).join(' AND ') : where;
@@ -192,6 +204,7 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
     params,
     orderBy: compileOrder(q.order, sortMatches),
     ...counted,
+    ...countedByField,
     ...(pageWhere !== where ? { pageWhere: { replaces: where, where: pageWhere } } : {}),
     ...(textWalk ? { textWalk: { replaces: where, ...textWalk } } : {}),
     ...(walkWhere !== where && q.filter.length > 0 ? { orderWalk: { replaces: where, where: walkWhere, each: q.filter.map((cond) => compiledAlone(cond, frequency)) } } : {}),
@@ -363,6 +376,28 @@ function requireField(key: string): { field: FieldDef; column: FieldColumn } {
   // The parser only lets allow-listed keys through; this guards a ListQuery built elsewhere.
   if (!field || !column) throw new Error(`not an allow-listed key: ${JSON.stringify(key)}`);
   return { field, column };
+}
+
+/**
+ * The filter over custom_field_counts' rows of one field (CompiledListQuery.countedByField): the
+ * key conditions as over the listing rows (the table splits by the same columns under the same
+ * names), and the comparison on the row's value as compileCustomField makes it on an element: a
+ * number condition compares numbers with the number and texts with its text, a text condition
+ * only texts. The row marking that a report holds the field (a blob) is never picked.
+ */
+function compileCountedByField(filter: readonly Condition[], cond: CustomFieldCondition, frequency?: TrigramFrequency): { field: string; where: string; params: unknown[] } | undefined {
+  const op = COMPARATORS[cond.op];
+  if (!op) return undefined;
+  const params: unknown[] = [];
+  const parts = filter.map((c) => compileCondition(c, params, frequency));
+  if (cond.number === null) {
+    parts.push(`typeof(l.value) = 'text' AND l.value ${op} ?`);
+    params.push(cond.value);
+  } else {
+    parts.push(`(typeof(l.value) IN ('integer', 'real') AND l.value ${op} ?) OR (typeof(l.value) = 'text' AND l.value ${op} ?)`);
+    params.push(cond.number, cond.value);
+  }
+  return { field: cond.customFieldId, where: parts.map((p) => `(${p})`).join(' AND '), params };
 }
 
 /** One condition as a `where` of its own, with its parameters. */

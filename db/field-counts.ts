@@ -1,0 +1,50 @@
+/**
+ * A filter of the kept keys and one comparison of a custom field, counted from the kept rows of
+ * custom_field_counts (migration 019) instead of from its matches (CompiledListQuery.countedByField).
+ *
+ * Those rows count a report once per value it holds, so their sum over the values a condition
+ * picks is the number of matching reports only when no report holds two values of the field.
+ * The kept rows tell: the field's value rows sum to its holding rows (one per report holding the
+ * field) exactly then. At a million reports `customFields=pallets[gte]20` is then a sum of a few
+ * hundred rows, where reading its 400 000 matches took 0.4 s for the list's count and 0.9 s for
+ * the insights' facets of the fixed keys.
+ */
+import type { Statement } from 'better-sqlite3';
+
+/** What the stores hand over: their statement cache, and whether a table is there. */
+export interface FieldCountsAccess {
+  statement(sql: string): Statement;
+  hasTable(name: string): boolean;
+}
+
+export interface CountedByField {
+  replaces: string;
+  field: string;
+  where: string;
+  params: readonly unknown[];
+}
+
+const COMPANY = 'l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?)';
+
+/**
+ * The rows to sum, as `FROM … WHERE …` over the alias l with their parameters after the company
+ * id, when the filter's `where` is still the one compiled and the field's counts are exact;
+ * otherwise undefined.
+ */
+export function keptFieldRows(
+  access: FieldCountsAccess,
+  companyId: string,
+  filter: { where: string; countedByField?: CountedByField },
+): { from: string; params: unknown[] } | undefined {
+  const byField = filter.countedByField;
+  if (!byField || byField.replaces !== filter.where) return undefined;
+  if (!access.hasTable('custom_field_counts') || !access.hasTable('custom_field_totals')) return undefined;
+  // The coarse table holds the same counts per value in fewer rows: the holding rows (a blob)
+  // subtracted from the value rows leave 0 exactly when every holder holds one value.
+  const excess = access
+    .statement(`SELECT coalesce(sum(CASE WHEN typeof(l.value) = 'blob' THEN -l.n ELSE l.n END), 0) FROM custom_field_totals l WHERE ${COMPANY} AND l.field = ?`)
+    .pluck()
+    .get(companyId, byField.field) as number;
+  if (excess !== 0) return undefined;
+  return { from: `FROM custom_field_counts l WHERE ${COMPANY} AND l.field = ? AND (${byField.where})`, params: [companyId, byField.field, ...byField.params] };
+}
