@@ -36,6 +36,9 @@ export type StoreGrouping =
 
 export type ColumnKey = 'status' | 'alert.level' | 'mode' | 'type' | 'company.id' | 'hasFlag' | 'isArchived';
 
+/** A kept row of custom_field_counts or custom_field_totals summed per value: a text, a number, or the blob of holding the field. */
+type KeptValueRow = { value: string | number | Buffer; count: number };
+
 const COLUMNS: Record<ColumnKey, string> = {
   status: 'l.status',
   'alert.level': 'l.alert_level',
@@ -252,10 +255,10 @@ export class InsightsStore {
    * then tested once per match instead of once per match and key.
    */
   columnCounts(companyId: string, filter: SqlFilter, keys: readonly ColumnKey[]): Map<ColumnKey, { key: string | number | null; count: number }[]> {
-    if (keys.length < 2 || this.readsKeptCounts(filter)) return new Map(keys.map((key) => [key, this.counts(companyId, filter, { kind: 'column', key })]));
-    const columns = keys.map((key) => COLUMNS[key]);
     // A filter of the kept keys and one comparison of a custom field: its kept value rows, summed.
-    const byField = keptFieldRows(this.fieldCounts, companyId, filter);
+    const byField = this.readsKeptCounts(filter) ? undefined : keptFieldRows(this.fieldCounts, companyId, filter);
+    if (!byField && (keys.length < 2 || this.readsKeptCounts(filter))) return new Map(keys.map((key) => [key, this.counts(companyId, filter, { kind: 'column', key })]));
+    const columns = keys.map((key) => COLUMNS[key]);
     const rows = (
       byField
         ? this.statement(`SELECT ${columns.join(', ')}, sum(l.n) ${byField.from} GROUP BY ${columns.join(', ')}`).raw(true).all(...byField.params)
@@ -280,6 +283,14 @@ export class InsightsStore {
    */
   customFieldCounts(companyId: string, filter: SqlFilter, field: string, total: number): { key: string | null; count: number }[] {
     if (this.readsKeptCounts(filter) && this.hasKept('custom_field_counts')) return this.keptCustomFieldCounts(companyId, filter, field, total);
+    // The field the filter compares, each report holding one value of it: its kept value rows.
+    const byField = filter.countedByField?.field === field ? keptFieldRows(this.fieldCounts, companyId, filter) : undefined;
+    if (byField) {
+      const rows = this.statement(`SELECT l.value AS value, sum(l.n) AS count ${byField.from} GROUP BY l.value`).all(...byField.params) as KeptValueRow[];
+      // Every match holds one of these values, and one only: the holding rows are their sum.
+      const holding: KeptValueRow = { value: Buffer.alloc(0), count: rows.reduce((sum, row) => sum + row.count, 0) };
+      return this.keptValues(companyId, filter, field, [...rows, holding], total);
+    }
     // The matches' elements of the field read once (a review or custom field condition tested
     // once per match, not once per statement), then counted per text, per number and in all.
     const rows = this.statement(
@@ -325,7 +336,12 @@ export class InsightsStore {
     const rows = this.statement(
       `SELECT l.value AS value, sum(l.n) AS count FROM ${table} l
         WHERE ${COMPANY_ROWS} AND l.field = ? AND (${filter.where}) GROUP BY l.value`,
-    ).all(companyId, field, ...filter.params) as { value: string | number | Buffer; count: number }[];
+    ).all(companyId, field, ...filter.params) as KeptValueRow[];
+    return this.keptValues(companyId, filter, field, rows, total);
+  }
+
+  /** Kept rows of a field's values (and of holding it, a blob) as the field's facet. */
+  private keptValues(companyId: string, filter: SqlFilter, field: string, rows: KeptValueRow[], total: number): { key: string | null; count: number }[] {
     let holding = 0;
     const texts: { key: string; count: number }[] = [];
     const numbers: { key: string; count: number }[] = [];

@@ -75,6 +75,12 @@ describe('counts of one custom field comparison', () => {
           expect(sorted(data.read(() => data.insights.columnCounts('acme', f, KEYS))), label).toEqual(
             sorted(data.read(() => data.insights.columnCounts('acme', fromMatches(f), KEYS))),
           );
+          // Each field's facet, the compared one from the kept rows too.
+          for (const field of ['batch', 'pallets']) {
+            expect(sorted(new Map([[field, data.read(() => data.insights.customFieldCounts('acme', f, field, matches))]])), `${label}: ${field}`).toEqual(
+              sorted(new Map([[field, data.read(() => data.insights.customFieldCounts('acme', fromMatches(f), field, matches))]])),
+            );
+          }
           // Narrowed by a caller (a review condition), the count reads the matches.
           const narrowed = { ...f, where: `(${f.where}) AND (l.rk % 2 = ?)`, params: [...f.params, 0] };
           expect(keptFieldRows(access, 'acme', narrowed)).toBeUndefined();
