@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { DataStore } from '../../db/data-store';
 import { compileListQuery } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
-import { openService } from '../../host/open-service';
 import { temporaryFolder } from './migration-fixture';
-import { COMPANIES, makeReport } from '../support/service-fixture';
+import { makeReport, writeReportsFile } from '../support/service-fixture';
 
 const dir = temporaryFolder('labeldesk-custom-field-walk-');
 const REPORTS = 400;
@@ -37,24 +36,18 @@ const CONDITIONS = [
 describe('a custom field condition, walked or collected', () => {
   it('gives the same pages either way, for every condition and order', () => {
     const file = join(dir(), 'walk.sqlite');
-    const service = openService(file);
-    for (const c of COMPANIES) service.companies.upsert(c);
-    for (let i = 0; i < REPORTS; i++) {
-      service.putReport(
-        makeReport(`w${String(i).padStart(4, '0')}`, {
-          created: new Date(Date.UTC(2026, 0, 1, 0, i * 7 % 600)).toISOString(),
-          companyId: i % 5 === 4 ? 'nordic' : 'acme',
-          access: i % 5 === 4 ? [{ companyId: 'acme', role: 'viewer' }] : [],
-          customFields: [
-            ...(i % 9 === 8 ? [] : [{ customFieldId: 'batch', value: `B-${i % 12}` }]),
-            { customFieldId: 'pallets', value: i % 3 === 0 ? String(i % 10) : i % 10 },
-            ...(i % 4 === 0 ? [{ customFieldId: 'tags', value: i % 8 === 0 ? ['cold', 'fragile'] : ['dry'] }] : []),
-          ],
-        }),
-        { kind: 'import' },
-      );
-    }
-    service.close();
+    writeReportsFile(file, REPORTS, (i) =>
+      makeReport(`w${String(i).padStart(4, '0')}`, {
+        created: new Date(Date.UTC(2026, 0, 1, 0, i * 7 % 600)).toISOString(),
+        companyId: i % 5 === 4 ? 'nordic' : 'acme',
+        access: i % 5 === 4 ? [{ companyId: 'acme', role: 'viewer' }] : [],
+        customFields: [
+          ...(i % 9 === 8 ? [] : [{ customFieldId: 'batch', value: `B-${i % 12}` }]),
+          { customFieldId: 'pallets', value: i % 3 === 0 ? String(i % 10) : i % 10 },
+          ...(i % 4 === 0 ? [{ customFieldId: 'tags', value: i % 8 === 0 ? ['cold', 'fragile'] : ['dry'] }] : []),
+        ],
+      }),
+    );
     const data = DataStore.open(file);
     try {
       let walked = 0;

@@ -14,7 +14,7 @@ import type { SqlFilter } from '../../db/report-store';
 import { openService } from '../../host/open-service';
 import { parseListQuery } from '../../query/list-query';
 import { temporaryFolder } from './migration-fixture';
-import { COMPANIES, makeReport } from '../support/service-fixture';
+import { makeReport, writeReportsFile } from '../support/service-fixture';
 
 const dir = temporaryFolder('labeldesk-field-counts-');
 const REPORTS = 300;
@@ -37,26 +37,20 @@ const fromMatches = (f: SqlFilter): SqlFilter => ({ ...f, countedByField: undefi
 describe('counts of one custom field comparison', () => {
   it('are the matches’ counts, from the kept rows while each report holds one value, from the matches after', () => {
     const file = join(dir(), 'field-counts.sqlite');
-    const service = openService(file);
-    for (const c of COMPANIES) service.companies.upsert(c);
-    for (let i = 0; i < REPORTS; i++) {
-      service.putReport(
-        makeReport(`f${String(i).padStart(4, '0')}`, {
-          companyId: i % 4 === 3 ? 'nordic' : 'acme',
-          access: i % 4 === 3 ? [{ companyId: 'acme', role: 'viewer' }] : [],
-          status: i % 3 === 0 ? 'completed' : 'active',
-          mode: i % 5 === 0 ? 'airFreight' : 'roadTransport',
-          companyState: i % 7 === 0 ? [{ companyId: 'acme', hasFlag: true, isArchived: i % 14 === 0 }] : [],
-          customFields: [
-            ...(i % 9 === 8 ? [] : [{ customFieldId: 'batch', value: `B-${i % 8}` }]),
-            // Numbers, and texts: one that reads as a number and compares as text, one that does not.
-            ...(i % 11 === 10 ? [] : [{ customFieldId: 'pallets', value: i % 13 === 0 ? String(i % 40) : i % 17 === 0 ? 'x' : i % 40 }]),
-          ],
-        }),
-        { kind: 'import' },
-      );
-    }
-    service.close();
+    writeReportsFile(file, REPORTS, (i) =>
+      makeReport(`f${String(i).padStart(4, '0')}`, {
+        companyId: i % 4 === 3 ? 'nordic' : 'acme',
+        access: i % 4 === 3 ? [{ companyId: 'acme', role: 'viewer' }] : [],
+        status: i % 3 === 0 ? 'completed' : 'active',
+        mode: i % 5 === 0 ? 'airFreight' : 'roadTransport',
+        companyState: i % 7 === 0 ? [{ companyId: 'acme', hasFlag: true, isArchived: i % 14 === 0 }] : [],
+        customFields: [
+          ...(i % 9 === 8 ? [] : [{ customFieldId: 'batch', value: `B-${i % 8}` }]),
+          // Numbers, and texts: one that reads as a number and compares as text, one that does not.
+          ...(i % 11 === 10 ? [] : [{ customFieldId: 'pallets', value: i % 13 === 0 ? String(i % 40) : i % 17 === 0 ? 'x' : i % 40 }]),
+        ],
+      }),
+    );
     const check = (expectKept: boolean) => {
       const data = DataStore.open(file);
       // The store's own choice, asked on a connection of the test's.

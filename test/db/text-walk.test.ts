@@ -11,9 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { DataStore } from '../../db/data-store';
 import { compileListQuery } from '../../db/query/compile';
 import { parseListQuery } from '../../query/list-query';
-import { openService } from '../../host/open-service';
 import { temporaryFolder } from './migration-fixture';
-import { COMPANIES, makeReport } from '../support/service-fixture';
+import { makeReport, writeReportsFile } from '../support/service-fixture';
 
 const dir = temporaryFolder('labeldesk-text-walk-');
 const REPORTS = 400;
@@ -40,23 +39,17 @@ const FILTERS = [
 describe('a text search, walked or collected', () => {
   it('gives the same pages either way, for every search, filter and page', () => {
     const file = join(dir(), 'walk.sqlite');
-    const service = openService(file);
-    for (const c of COMPANIES) service.companies.upsert(c);
-    for (let i = 0; i < REPORTS; i++) {
-      service.putReport(
-        makeReport(`t${String(i).padStart(4, '0')}`, {
-          // Every fifth minute holds two reports: equal created times, ordered by id.
-          created: new Date(Date.UTC(2026, 0, 1, 0, Math.floor((i * 7) % 600 / 2) * 2)).toISOString(),
-          companyId: i % 5 === 4 ? 'nordic' : 'acme',
-          access: i % 5 === 4 ? [{ companyId: 'acme', role: 'viewer' }] : [],
-          labelReference: i % 6 === 5 ? `ref-${i}` : `PO-${10_000 + ((i * 37) % 3_000)}`,
-          status: i % 3 === 0 ? 'completed' : 'active',
-          mode: i % 4 === 0 ? 'airFreight' : 'roadTransport',
-        }),
-        { kind: 'import' },
-      );
-    }
-    service.close();
+    writeReportsFile(file, REPORTS, (i) =>
+      makeReport(`t${String(i).padStart(4, '0')}`, {
+        // Every fifth minute holds two reports: equal created times, ordered by id.
+        created: new Date(Date.UTC(2026, 0, 1, 0, Math.floor((i * 7) % 600 / 2) * 2)).toISOString(),
+        companyId: i % 5 === 4 ? 'nordic' : 'acme',
+        access: i % 5 === 4 ? [{ companyId: 'acme', role: 'viewer' }] : [],
+        labelReference: i % 6 === 5 ? `ref-${i}` : `PO-${10_000 + ((i * 37) % 3_000)}`,
+        status: i % 3 === 0 ? 'completed' : 'active',
+        mode: i % 4 === 0 ? 'airFreight' : 'roadTransport',
+      }),
+    );
     const data = DataStore.open(file);
     try {
       let walked = 0;

@@ -50,6 +50,17 @@ export function series(start: number, interval: number, temperatures: number[], 
 
 export const T0 = 1_780_000_000; // 2026-05-28T20:26:40Z, a fixed run start
 
+/** A database file holding COMPANIES and reports `reportAt(0)` to `reportAt(count - 1)`, each written as an import writes it. */
+export function writeReportsFile(file: string, count: number, reportAt: (i: number) => BundleReport): void {
+  const service = openService(file);
+  try {
+    for (const c of COMPANIES) service.companies.upsert(c);
+    for (let i = 0; i < count; i++) service.putReport(reportAt(i), { kind: 'import' });
+  } finally {
+    service.close();
+  }
+}
+
 export function makeReport(id: string, overrides: Partial<BundleReport> = {}): BundleReport {
   const base = {
     id,
