@@ -143,7 +143,6 @@ export class ReportStore {
   private readonly listCache = new Map<string, Statement>();
   private readonly counts = new Map<string, { version: string; n: number }>();
   private readonly trigrams: TrigramCounts;
-  private hasKeptCounts = false;
   /** The statements that hold and release a report's kept group figures; null where the schema keeps none. */
   private figureMoves: { hold: Statement[]; release: Statement[] } | null | undefined;
 
@@ -290,8 +289,17 @@ export class ReportStore {
 
   private readonly fieldCounts: FieldCountsAccess = {
     statement: (sql) => this.statement(sql),
-    hasTable: (name) => this.statement('SELECT 1 FROM sqlite_schema WHERE name = ?').get(name) !== undefined,
+    hasTable: (name) => this.hasTable(name),
   };
+  private readonly tables = new Set<string>();
+
+  /** A table a migration added is there; once seen it stays, so only its absence is asked again. */
+  private hasTable(name: string): boolean {
+    if (this.tables.has(name)) return true;
+    const has = this.statement('SELECT 1 FROM sqlite_schema WHERE name = ?').get(name) !== undefined;
+    if (has) this.tables.add(name);
+    return has;
+  }
 
   private readonly ownerKeys: OwnerKeys = {
     upTo: (cap) => this.statement('SELECT ck FROM company_keys ORDER BY ck LIMIT ?').pluck().all(cap) as number[],
@@ -394,8 +402,7 @@ export class ReportStore {
   readsKeptCounts(filter: SqlFilter): boolean {
     // A `where` narrowed after compiling tests more than the counts split by.
     if (filter.counted === undefined || filter.counted !== filter.where) return false;
-    this.hasKeptCounts ||= this.statement(`SELECT 1 FROM sqlite_schema WHERE name = 'listing_counts'`).get() !== undefined;
-    return this.hasKeptCounts;
+    return this.hasTable('listing_counts');
   }
 
   /** Changes by this connection, and commits by any other one: equal versions, equal data. */

@@ -160,13 +160,11 @@ const MAX_OWNER_RANGES = 32;
 const COMPARATORS: Partial<Record<Operator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, elements?: ElementCounts, owners?: OwnerKeys): CompiledListQuery {
-  const params: unknown[] = [];
-  const parts: string[] = [];
-  const pageParts: string[] = [];
-  for (const cond of q.filter) {
-    parts.push(compileCondition(cond, params, frequency));
-    pageParts.push(parts[parts.length - 1]);
-  }
+  // Each condition compiled once: the `where` joins them, the kept-count and walk forms reuse them.
+  const conditions = q.filter.map((cond) => compiledAlone(cond, frequency));
+  const params: unknown[] = conditions.flatMap((c) => c.params);
+  const parts: string[] = conditions.map((c) => c.where);
+  const pageParts: string[] = [...parts];
   // Past this many matches (of `reports`), walking the order and testing each report reads
   // fewer entries than collecting every match: about page end / share against matches.
   const walkFrom = elements && Math.ceil(Math.sqrt(q.pageNumber * q.pageSize * Math.max(1, elements.reports())));
@@ -184,7 +182,7 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
   const cheapFilter = q.customFields.length === 0 && !q.filter.some(readsTextIndex);
   const countedKeys = q.filter.every((cond) => FIELD_COLUMNS.get(cond.key)?.counted === true);
   const counted = q.customFields.length === 0 && countedKeys ? { counted: where } : {};
-  const byField = countedKeys && q.customFields.length === 1 ? compileCountedByField(q.filter, q.customFields[0], frequency) : undefined;
+  const byField = countedKeys && q.customFields.length === 1 ? compileCountedByField(conditions, q.customFields[0]) : undefined;
   const countedByField = byField ? { countedByField: { replaces: where, ...byField } } : {};
   if (values && !sortMatches && cheapFilter) {
     return { where, params, orderBy: `sort_key ${q.order.direction === 'asc' ? 'ASC' : 'DESC'}, id ASC`, ranges: valueRanges(q.order.key, values), ...counted, ...countedByField };
@@ -207,7 +205,7 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
     ...countedByField,
     ...(pageWhere !== where ? { pageWhere: { replaces: where, where: pageWhere } } : {}),
     ...(textWalk ? { textWalk: { replaces: where, ...textWalk } } : {}),
-    ...(walkWhere !== where && q.filter.length > 0 ? { orderWalk: { replaces: where, where: walkWhere, each: q.filter.map((cond) => compiledAlone(cond, frequency)) } } : {}),
+    ...(walkWhere !== where && q.filter.length > 0 ? { orderWalk: { replaces: where, where: walkWhere, each: conditions } } : {}),
   };
 }
 
@@ -380,16 +378,19 @@ function requireField(key: string): { field: FieldDef; column: FieldColumn } {
 
 /**
  * The filter over custom_field_counts' rows of one field (CompiledListQuery.countedByField): the
- * key conditions as over the listing rows (the table splits by the same columns under the same
+ * compiled key conditions as over the listing rows (the table splits by the same columns under the same
  * names), and the comparison on the row's value as compileCustomField makes it on an element: a
  * number condition compares numbers with the number and texts with its text, a text condition
  * only texts. The row marking that a report holds the field (a blob) is never picked.
  */
-function compileCountedByField(filter: readonly Condition[], cond: CustomFieldCondition, frequency?: TrigramFrequency): { field: string; where: string; params: unknown[] } | undefined {
+function compileCountedByField(
+  keys: readonly { where: string; params: unknown[] }[],
+  cond: CustomFieldCondition,
+): { field: string; where: string; params: unknown[] } | undefined {
   const op = COMPARATORS[cond.op];
   if (!op) return undefined;
-  const params: unknown[] = [];
-  const parts = filter.map((c) => compileCondition(c, params, frequency));
+  const params: unknown[] = keys.flatMap((k) => k.params);
+  const parts = keys.map((k) => k.where);
   if (cond.number === null) {
     parts.push(`typeof(l.value) = 'text' AND l.value ${op} ?`);
     params.push(cond.value);
