@@ -255,6 +255,7 @@ export class InsightsStore {
    * then tested once per match instead of once per match and key.
    */
   columnCounts(companyId: string, filter: SqlFilter, keys: readonly ColumnKey[]): Map<ColumnKey, { key: string | number | null; count: number }[]> {
+    if (keys.length === 0) return new Map();
     // A filter of the kept keys and one comparison of a custom field: its kept value rows, summed.
     const byField = this.readsKeptCounts(filter) ? undefined : keptFieldRows(this.fieldCounts, companyId, filter);
     if (!byField && (keys.length < 2 || this.readsKeptCounts(filter))) return new Map(keys.map((key) => [key, this.counts(companyId, filter, { kind: 'column', key })]));
