@@ -81,6 +81,8 @@ const filterArb = fc.record({
   unset: fc.constantFrom('', '', '', 'customFields.carrier', MKT, 'calculatedSenseData.startTime', `customFields.tags,${MKT}`),
 });
 
+const FACET_KEYS = ['status', 'alert.level', 'mode', 'type', 'company.id', 'hasFlag', 'isArchived', 'decision', 'customFields.carrier', 'customFields.pallets', 'customFields.tags'] as const;
+
 const BYS = [
   'mode',
   'company.id',
@@ -187,10 +189,15 @@ describe('insights agree with the list', () => {
               if (review === '' && unset === '') expect(all.total).toBe((await api(svc, `/v2/labelReports?${qs({ filter, customFields, pageSize: '1' })}`)).body.totalDocuments);
               const decisions = await decisionsOf(svc, all.reports);
 
-              const keys = 'status,alert.level,mode,type,company.id,hasFlag,isArchived,decision,customFields.carrier,customFields.pallets,customFields.tags';
-              const facetsRes = await api(svc, `/local/insights/facets?${qs({ filter, customFields, review, unset, keys })}`);
+              const facetsRes = await api(svc, `/local/insights/facets?${qs({ filter, customFields, review, unset, keys: FACET_KEYS.join(',') })}`);
               expect(facetsRes.status).toBe(200);
               const facets = facetsRes.body as Facets;
+              // Asked alone, as the browser asks for a facet it opens, each key answers as among all.
+              for (const key of FACET_KEYS) {
+                const aloneRes = await api(svc, `/local/insights/facets?${qs({ filter, customFields, review, unset, keys: key })}`);
+                expect(aloneRes.status, JSON.stringify(aloneRes.body)).toBe(200);
+                expect(aloneRes.body, key).toEqual({ totalDocuments: facets.totalDocuments, facets: { [key]: facets.facets[key] } });
+              }
               expect(facets.totalDocuments).toBe(all.total);
               for (const [key, values] of Object.entries(facets.facets)) {
                 if (!key.startsWith('customFields.')) expect(sum(values.map((v) => v.count))).toBe(all.total);
@@ -270,7 +277,8 @@ describe('insights agree with the list', () => {
           }
         },
       ),
-      { numRuns: 6 },
+      // 1953061176: a decision or custom field facet asked alone under one custom field comparison failed (no fixed key to group by).
+      { numRuns: 6, seeds: [1953061176] },
     );
   });
 });
