@@ -219,6 +219,7 @@ export class InsightsStore {
 
   /** The figures of each group of the filter's matches; a custom field also answers the group of reports without it (key null). */
   figures(companyId: string, filter: SqlFilter, grouping: StoreGrouping): GroupFigures[] {
+    // A custom field's (report, value) pairs are grouped by SQLite: summed here they cost more.
     if (grouping.kind !== 'customField') return this.summedMatches(companyId, filter, [grouping], false)[0].figures;
     const parts = this.grouped(companyId, filter, grouping, FIGURES, '');
     const rows: Record<string, unknown>[] = parts.flatMap(({ sql, params }) => this.statement(sql).all(...params) as Record<string, unknown>[]);
