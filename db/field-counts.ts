@@ -10,6 +10,7 @@
  * the insights' facets of the fixed keys.
  */
 import type { Statement } from 'better-sqlite3';
+import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
 
 /** What the stores hand over: their statement cache, and whether a table is there. */
 export interface FieldCountsAccess {
@@ -37,14 +38,40 @@ export function keptFieldRows(
   filter: { where: string; countedByField?: CountedByField },
 ): { from: string; params: unknown[] } | undefined {
   const byField = filter.countedByField;
-  if (!byField || byField.replaces !== filter.where) return undefined;
-  if (!access.hasTable('custom_field_counts') || !access.hasTable('custom_field_totals')) return undefined;
+  if (!byField || byField.replaces !== filter.where || !oneValueEach(access, companyId, byField.field)) return undefined;
+  return { from: `FROM custom_field_counts l WHERE ${COMPANY} AND l.field = ? AND (${byField.where})`, params: [companyId, byField.field, ...byField.params] };
+}
+
+/**
+ * The pair rows (migration 025) to sum for the facet of custom field `counted` under the filter's
+ * comparison of another field, as keptFieldRows: `l.other_value` is the counted field's value (or
+ * the blob of holding it). Only where the filter's other conditions test the columns the pairs
+ * split by (owner, flag, archive state); otherwise undefined.
+ */
+export function keptPairRows(
+  access: FieldCountsAccess,
+  companyId: string,
+  filter: { where: string; countedByField?: CountedByField },
+  counted: string,
+): { from: string; params: unknown[] } | undefined {
+  const byField = filter.countedByField;
+  if (!byField || byField.replaces !== filter.where || byField.field === counted || !access.hasTable('custom_field_pair_counts')) return undefined;
+  if (![...byField.where.matchAll(/\bl\.(\w+)/g)].every(([, column]) => column === 'value' || CUSTOM_FIELD_TOTALS_SPLIT.includes(column))) return undefined;
+  if (!oneValueEach(access, companyId, byField.field)) return undefined;
+  return {
+    from: `FROM custom_field_pair_counts l WHERE ${COMPANY} AND l.field = ? AND l.other_field = ? AND (${byField.where})`,
+    params: [companyId, byField.field, counted, ...byField.params],
+  };
+}
+
+/** Every report the company sees that holds `field` holds one value of it, by the kept counts. */
+function oneValueEach(access: FieldCountsAccess, companyId: string, field: string): boolean {
+  if (!access.hasTable('custom_field_counts') || !access.hasTable('custom_field_totals')) return false;
   // The coarse table holds the same counts per value in fewer rows: the holding rows (a blob)
   // subtracted from the value rows leave 0 exactly when every holder holds one value.
   const excess = access
     .statement(`SELECT coalesce(sum(CASE WHEN typeof(l.value) = 'blob' THEN -l.n ELSE l.n END), 0) FROM custom_field_totals l WHERE ${COMPANY} AND l.field = ?`)
     .pluck()
-    .get(companyId, byField.field) as number;
-  if (excess !== 0) return undefined;
-  return { from: `FROM custom_field_counts l WHERE ${COMPANY} AND l.field = ? AND (${byField.where})`, params: [companyId, byField.field, ...byField.params] };
+    .get(companyId, field) as number;
+  return excess === 0;
 }

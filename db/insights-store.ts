@@ -11,7 +11,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
-import { keptFieldRows, type FieldCountsAccess } from './field-counts';
+import { keptFieldRows, keptPairRows, type FieldCountsAccess } from './field-counts';
 import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
 import { DECISIONS as KEPT_DECISIONS, keptRowHours, LEVELS as KEPT_LEVELS, NONE, TIME_SPLIT, TIME_TOTALS_SPLIT, UNKEYED } from './migrations/022-group-figures';
 
@@ -301,6 +301,12 @@ export class InsightsStore {
       // Every match holds one of these values, and one only: the holding rows are their sum.
       const holding: KeptValueRow = { value: Buffer.alloc(0), count: rows.reduce((sum, row) => sum + row.count, 0) };
       return this.keptValues(companyId, filter, field, [...rows, holding], total);
+    }
+    // Another field under the comparison of one: the kept pairs of the compared values.
+    const pairs = keptPairRows(this.fieldCounts, companyId, filter, field);
+    if (pairs) {
+      const rows = this.statement(`SELECT l.other_value AS value, sum(l.n) AS count ${pairs.from} GROUP BY l.other_value`).all(...pairs.params) as KeptValueRow[];
+      return this.keptValues(companyId, filter, field, rows, total);
     }
     // The matches' elements of the field read once (a review or custom field condition tested
     // once per match, not once per statement), then counted per text, per number and in all.

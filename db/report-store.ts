@@ -15,6 +15,7 @@ import { keptFieldRows, type CountedByField, type FieldCountsAccess } from './fi
 import { RECOUNT } from './migrations/015-listing-counts';
 import { CUSTOM_FIELD_RECOUNT } from './migrations/019-custom-field-counts';
 import { GROUP_FIGURES_RECOUNT } from './migrations/022-group-figures';
+import { PAIR_RECOUNT } from './migrations/025-custom-field-pair-counts';
 import { FIGURE_SOURCES, HOLD_FIGURES, RELEASE_FIGURES } from './migrations/023-group-figures-once-per-write';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
@@ -597,6 +598,7 @@ export class ReportStore {
     if (setAside.some((item) => item.name.startsWith('listing_counts_'))) this.db.exec(RECOUNT);
     if (setAside.some((item) => item.name.startsWith('listing_custom_field_counts_'))) this.db.exec(CUSTOM_FIELD_RECOUNT);
     if (setAside.some((item) => item.name.startsWith('listing_group_figures_'))) this.db.exec(GROUP_FIGURES_RECOUNT);
+    if (setAside.some((item) => item.name.startsWith('listing_custom_field_pair_counts_'))) this.db.exec(PAIR_RECOUNT);
     for (const { name } of setAside) restore(name);
     return result;
   }

@@ -36,10 +36,10 @@ const FINE = SPLIT;
 const COARSE = FINE.filter(([c]) => c === 'owner_ck' || c === 'has_flag' || c === 'is_archived');
 
 /** The value of an element that a condition can pick: its text or its number. */
-const VALUE = (e: string) => `coalesce(${e}.text, ${e}.num)`;
+export const VALUE = (e: string) => `coalesce(${e}.text, ${e}.num)`;
 
 /** The row marking that the report holds some value of the field. */
-const HOLDS = "x''";
+export const HOLDS = "x''";
 
 /** Each (field, value) report `rk` holds, once, and the holding row of each field it holds. */
 const valuesOf = (rk: string) => `
@@ -48,7 +48,7 @@ const valuesOf = (rk: string) => `
   SELECT DISTINCT e.field, ${HOLDS} FROM custom_field_elements e WHERE e.rk = ${rk} AND ${VALUE('e')} IS NOT NULL`;
 
 /** Another element of the same report and field holds the same value (or, with `any`, some value). */
-const another = (e: 'new' | 'old', any: boolean) =>
+export const another = (e: 'new' | 'old', any: boolean) =>
   `EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = ${e}.rk AND o.field = ${e}.field AND o.elem <> ${e}.elem AND ${
     any ? `${VALUE('o')} IS NOT NULL` : `${VALUE('o')} = ${VALUE(e)}`
   })`;
