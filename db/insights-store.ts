@@ -2,10 +2,11 @@
  * SQL of the insights: the list's matches (the same compiled filter over the company's listing
  * rows, so the same reports) counted and summed per value of a key, per custom field value or per
  * time bucket, and the company's current decisions from the review entries. Everything is read
- * from the tables the one write path keeps in step, in the caller's read transaction: the only
- * figures kept are counts (listing_counts per combination of the fixed keys, custom_field_counts
- * and custom_field_totals per custom field value), which the writes keep exact in their own
- * transaction, so none can be stale.
+ * from the tables the one write path keeps in step, in the caller's read transaction: the kept
+ * counts (listing_counts per combination of the fixed keys, custom_field_counts and
+ * custom_field_totals per custom field value, custom_field_pair_counts per pair of values) and
+ * group figures (migration 022), which the writes keep exact in their own transaction, so none
+ * can be stale; what they cannot answer is read from the matches.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
