@@ -56,12 +56,17 @@ export function keptPairRows(
 ): { from: string; params: unknown[] } | undefined {
   const byField = filter.countedByField;
   if (!byField || byField.replaces !== filter.where || byField.field === counted || !access.hasTable('custom_field_pair_counts')) return undefined;
-  if (![...byField.where.matchAll(/\bl\.(\w+)/g)].every(([, column]) => column === 'value' || CUSTOM_FIELD_TOTALS_SPLIT.includes(column))) return undefined;
+  if (!columnsTested(byField.where).every((column) => column === 'value' || CUSTOM_FIELD_TOTALS_SPLIT.includes(column))) return undefined;
   if (!oneValueEach(access, companyId, byField.field)) return undefined;
   return {
     from: `FROM custom_field_pair_counts l WHERE ${COMPANY} AND l.field = ? AND l.other_field = ? AND (${byField.where})`,
     params: [companyId, byField.field, counted, ...byField.params],
   };
+}
+
+/** The columns of the alias l a compiled condition tests, once each time it names one. */
+export function columnsTested(where: string): string[] {
+  return [...where.matchAll(/\bl\.(\w+)/g)].map(([, column]) => column);
 }
 
 /** Every report the company sees that holds `field` holds one value of it, by the kept counts. */

@@ -12,7 +12,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
-import { keptFieldRows, keptPairRows, type FieldCountsAccess } from './field-counts';
+import { columnsTested, keptFieldRows, keptPairRows, type FieldCountsAccess } from './field-counts';
 import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
 import { DECISIONS as KEPT_DECISIONS, keptRowHours, LEVELS as KEPT_LEVELS, NONE, TIME_SPLIT, TIME_TOTALS_SPLIT, UNKEYED } from './migrations/022-group-figures';
 
@@ -348,7 +348,7 @@ export class InsightsStore {
    */
   private keptCustomFieldCounts(companyId: string, filter: SqlFilter, field: string, total: number): { key: string | null; count: number }[] {
     // The coarse counts when the filter tests none of the columns only the fine ones split by.
-    const table = [...filter.where.matchAll(/\bl\.(\w+)/g)].every(([, column]) => CUSTOM_FIELD_TOTALS_SPLIT.includes(column)) && this.hasKept('custom_field_totals')
+    const table = columnsTested(filter.where).every((column) => CUSTOM_FIELD_TOTALS_SPLIT.includes(column)) && this.hasKept('custom_field_totals')
       ? 'custom_field_totals'
       : 'custom_field_counts';
     const rows = this.statement(
@@ -429,7 +429,7 @@ export class InsightsStore {
         }
       }
     }
-    const decision = decided ? currentDecision('l.id', companyId) : { sql: 'NULL', params: [] };
+    const decisionColumn = decided ? currentDecision('l.id', companyId) : { sql: 'NULL', params: [] };
     const groups = groupings.map(() => new Map<string | number | null, Sums & { decided: Map<string, number> }>());
     this.summing = (args) => {
       const n = groupings.length;
@@ -461,10 +461,10 @@ export class InsightsStore {
     };
     try {
       this.statement(
-        `SELECT insights_sums(${keys.join(', ')}, l.alert_level, ${decision.sql},
+        `SELECT insights_sums(${keys.join(', ')}, l.alert_level, ${decisionColumn.sql},
             l.calc_violations_all, l.calc_violation_duration_all, l.calc_degree_hour, l.calc_mean_kinetic_temperature)
           FROM report_listing l WHERE ${COMPANY_ROWS} AND (${filter.where})`,
-      ).get(...keyParams, ...decision.params, companyId, ...filter.params);
+      ).get(...keyParams, ...decisionColumn.params, companyId, ...filter.params);
     } finally {
       this.summing = undefined;
     }
@@ -493,7 +493,7 @@ export class InsightsStore {
    */
   keptFigures(companyId: string, filter: SqlFilter, groupings: readonly StoreGrouping[]): { figures: GroupFigures[]; decisions: DecisionCount[] }[] | null {
     if (!this.readsKeptFigures || !this.readsKeptCounts(filter) || !this.hasKept('group_figures_split')) return null;
-    const columns = [...filter.where.matchAll(/\bl\.(\w+)/g)].map(([, column]) => column);
+    const columns = columnsTested(filter.where);
     const answers: { figures: GroupFigures[]; decisions: DecisionCount[] }[] = [];
     for (const grouping of groupings) {
       let rows: { key: string | number | null; row: Record<string, unknown> }[];
