@@ -168,6 +168,59 @@ export class DataStore {
     }
   }
 
+  /**
+   * `fn`, a write of many pages (an import's switch-in), under SQLite's rollback journal rather
+   * than the write-ahead log, when no other connection has the file open; else as any write.
+   * Through the log, every page is written twice (to the log, then copied into the file by the
+   * checkpoint at commit), a page written again goes to the log again, and each read looks the
+   * page up in the log first. The rollback journal keeps only the pages the write changes that
+   * existed before it: into a new site, almost nothing. It is as safe: after a crash, the next
+   * connection to open the file finds the journal and rolls the write back. While it lasts,
+   * another connection that opens the file finds it busy (through the log it could read the
+   * state before): that is why it is only taken when nobody has the file open. The log is back
+   * once it ends, committed or not.
+   */
+  withRollbackJournal<T>(fn: () => T): T {
+    if (!this.leaveWriteAheadLog()) return fn();
+    try {
+      return fn();
+    } finally {
+      this.backToWriteAheadLog();
+    }
+  }
+
+  /** Whether this connection now writes with the rollback journal; false while another connection has the file open. */
+  private leaveWriteAheadLog(): boolean {
+    if (this.db.memory || this.db.readonly || this.db.inTransaction) return false;
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    // Leaving the log needs the file alone: another connection open makes it busy at once, and
+    // waiting would only delay the write it holds the file for.
+    this.db.pragma('busy_timeout = 0');
+    try {
+      if (this.db.pragma('journal_mode = DELETE', { simple: true }) !== 'delete') return false;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+      throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
+    // NORMAL syncs the rollback journal too seldom to survive a power loss at the wrong moment;
+    // FULL costs one more sync of the journal in a write this size.
+    this.db.pragma('synchronous = FULL');
+    return true;
+  }
+
+  private backToWriteAheadLog(): void {
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.db.pragma('journal_mode = WAL');
+    } catch (err) {
+      // Another connection that opened the file meanwhile put it back in WAL mode itself (every
+      // connection does as it opens), and this one follows the file's mode at its next write.
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+    }
+  }
+
   /** After a large write (an import): refresh the statistics the query planner reads. */
   optimize(): void {
     this.db.pragma('optimize');

@@ -116,6 +116,9 @@ async function importWithCache(data: DataStore, writer: ReportWriter, source: Bu
       now: (options.now?.() ?? new Date()).toISOString(),
     });
     await pipeline.run(new BundleReader(options.maxElementBytes ?? MAX_ELEMENT_BYTES), source, sink);
+    // The workers have nothing left to parse: their memory goes back before the switch-in,
+    // whose sorts are the other peak of an import.
+    pipeline.close();
     phase('checking');
     sink.finish();
     const ok = sink.problemCount === 0;
@@ -123,7 +126,8 @@ async function importWithCache(data: DataStore, writer: ReportWriter, source: Bu
       // Only the temporary tables were written: committing them touches no data.
       staging.commit();
       phase('copying');
-      sink.switchIn(phase);
+      const switching = sink;
+      data.withRollbackJournal(() => switching.switchIn(phase));
       phase('analysing');
       data.optimize();
     } else {

@@ -3,7 +3,7 @@
  * the running service's own writes go through; its reports appear all at once when it switches
  * them in, or never when the bundle turns out bad.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -52,7 +52,12 @@ describe('an import in progress', () => {
 
     const incoming: BundleReport[] = Array.from({ length: 400 }, (_, i) => makeReport(`in-${i}`));
     const gate = gatedSource(incoming);
-    const importing = importer.importBundle(gate.source);
+    const switchingIn: { journal: boolean; total: number }[] = [];
+    const importing = importer.importBundle(gate.source, {
+      onPhase: (phase) => {
+        if (phase === 'listing') switchingIn.push({ journal: existsSync(`${importer.file}-journal`), total: total(running) });
+      },
+    });
     await gate.atGate;
 
     // The running service writes and reads while the import is half way.
@@ -63,6 +68,8 @@ describe('an import in progress', () => {
     gate.release();
     const result = await importing;
     expect(result).toMatchObject({ ok: true, counts: { labelReports: 400 } });
+    // The service had the file open: the switch-in went through the log, and it read on meanwhile.
+    expect(switchingIn).toEqual([{ journal: false, total: 1 }]);
     expect(total(running)).toBe(401);
     expect(running.reports.retrieve(acme, 'live').labelReference).toBe('PATCHED-DURING-IMPORT');
     expect(importer.history('in-399')).toMatchObject([{ kind: 'create', actor: { kind: 'import' } }]);
@@ -93,6 +100,23 @@ describe('an import in progress', () => {
     expect((await importer.importBundle(Readable.from([Buffer.from(next)]))).ok).toBe(true);
     expect(total(running)).toBe(2);
     running.close();
+    importer.close();
+  });
+
+  it('that has the file alone switches in under the rollback journal, and leaves the file in WAL mode', async () => {
+    const importer = serviceFile(dir);
+    const journal: boolean[] = [];
+    const text = JSON.stringify({ version: 1, companies: COMPANIES, labelReports: Array.from({ length: 50 }, (_, i) => makeReport(`in-${i}`)) });
+    const result = await importer.importBundle(Readable.from([Buffer.from(text)]), {
+      onPhase: (phase) => {
+        if (phase === 'listing' || phase === 'committing') journal.push(existsSync(`${importer.file}-journal`) && !existsSync(`${importer.file}-wal`));
+      },
+    });
+    expect(result.ok).toBe(true);
+    expect(journal).toEqual([true, true]);
+    expect(column(importer.file, 'PRAGMA journal_mode')).toEqual(['wal']);
+    expect(existsSync(`${importer.file}-journal`)).toBe(false);
+    expect(column(importer.file, 'SELECT count(*) FROM label_reports')).toEqual([50]);
     importer.close();
   });
 });
