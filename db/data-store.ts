@@ -181,11 +181,12 @@ export class DataStore {
    * once it ends, committed or not.
    */
   withRollbackJournal<T>(fn: () => T): T {
+    const synchronous = this.db.pragma('synchronous', { simple: true }) as number;
     if (!this.leaveWriteAheadLog()) return fn();
     try {
       return fn();
     } finally {
-      this.backToWriteAheadLog();
+      this.backToWriteAheadLog(synchronous);
     }
   }
 
@@ -210,8 +211,8 @@ export class DataStore {
     return true;
   }
 
-  private backToWriteAheadLog(): void {
-    this.db.pragma('synchronous = NORMAL');
+  private backToWriteAheadLog(synchronous: number): void {
+    this.db.pragma(`synchronous = ${synchronous}`);
     try {
       this.db.pragma('journal_mode = WAL');
     } catch (err) {
