@@ -5,7 +5,7 @@
  */
 import { SHUTDOWN_GRACE_MS } from '../http/graceful-stop';
 import { firstAdminLines } from '../host/headless';
-import { DatabaseOpenError, DEFAULT_PORT, startService, type RunningService } from '../host/start-service';
+import { DatabaseOpenError, DEFAULT_PORT, startService, WAITING_FOR_DATABASE, type RunningService } from '../host/start-service';
 import { isLoopback } from '../http/local-guard';
 import { demoKeyTable } from './demo';
 import { nextSignal } from './stop-signal';
@@ -139,7 +139,15 @@ async function listen(
   io: Io,
 ): Promise<RunningService> {
   try {
-    return await startService({ dbFile, host, port, demoIfEmpty, sync: { remote, hooks: { log: (line) => write(io.err, line) } }, alarmDelivery: { smtpPassword: smtpPasswordFrom(process.env) } });
+    return await startService({
+      dbFile,
+      host,
+      port,
+      demoIfEmpty,
+      sync: { remote, hooks: { log: (line) => write(io.err, line) } },
+      alarmDelivery: { smtpPassword: smtpPasswordFrom(process.env) },
+      onWaitingForDatabase: () => write(io.err, WAITING_FOR_DATABASE),
+    });
   } catch (err) {
     if (err instanceof DatabaseOpenError) throw new CliError(cannotOpen(dbFile, err));
     const code = (err as NodeJS.ErrnoException).code;

@@ -34,7 +34,7 @@ export interface OpenTransaction {
   rollback(): void;
 }
 
-export interface DataStoreOptions extends Pick<OpenOptions, 'busyTimeoutMs' | 'transientInMemory'> {
+export interface DataStoreOptions extends Pick<OpenOptions, 'busyTimeoutMs' | 'openBusyTimeoutMs' | 'transientInMemory'> {
   /** Told of each report read whole, by id (tests count the reads of a request). */
   onReportLoad?: (id: string) => void;
 }
@@ -79,9 +79,9 @@ export class DataStore {
     this.alarms = new AlarmStore(db);
   }
 
-  /** Opens (creating when missing) and migrates the file. */
+  /** Opens (creating when missing) and migrates the file; a DatabaseBusyError while another connection holds it. */
   static open(file: string, options: DataStoreOptions = {}): DataStore {
-    const store = new DataStore(openDatabase(file, options), file, options);
+    const store = new DataStore(busyAsError(() => openDatabase(file, options)), file, options);
     try {
       // Entries from before the hash chains join them once, at the first open after the migration.
       store.write(() => store.audit.backfillOnce());

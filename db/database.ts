@@ -51,6 +51,12 @@ export interface OpenOptions {
    * would be, so an import refuses a connection opened this way.
    */
   transientInMemory?: boolean;
+  /**
+   * How long opening waits for another connection's lock, blocking the thread: by default as
+   * long as a command would (OPEN_BUSY_TIMEOUT_MS). A caller that waits for a busy file itself,
+   * without blocking (the service's start), gives less.
+   */
+  openBusyTimeoutMs?: number;
 }
 
 /** How long a connection waits for another's lock: while opening, and after unless told otherwise. */
@@ -61,7 +67,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   try {
     // Opening waits as long as a command would: another connection closing (a service stopped a
     // moment ago, its last checkpoint) holds the file for a while. The caller's wait applies after.
-    db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.openBusyTimeoutMs ?? OPEN_BUSY_TIMEOUT_MS))}`);
     if (!options.readonly) {
       // WAL keeps readers off the writer's back; NORMAL sync in WAL mode survives a killed
       // process (only an OS crash or power loss can lose the last commits).

@@ -3,7 +3,7 @@
  * user's company, with a session key that lives only as long as this process. Plain Node: the
  * Electron utility process, the headless start and tests all use it.
  */
-import { DEFAULT_PORT, startService, type RunningService } from './start-service';
+import { DEFAULT_PORT, startService, WAITING_FOR_DATABASE, type RunningService } from './start-service';
 import { PERMISSIONS, type Permission } from '../schema/report';
 import type { DemoSummary } from '../service/demo-seeder';
 
@@ -80,5 +80,6 @@ function listen(options: DesktopServiceOptions): Promise<RunningService> {
     logger: options.logger,
     // A desktop told which company to act as is not a fresh install to fill.
     demoIfEmpty: options.companyId === undefined && options.demoIfEmpty === true,
+    onWaitingForDatabase: () => console.error(`LabelDesk: ${WAITING_FOR_DATABASE}`),
   });
 }

@@ -33,6 +33,8 @@ export interface ServiceOptions {
   now?: () => Date;
   /** See OpenOptions.busyTimeoutMs: a server keeps it short and waits for a busy database itself. */
   busyTimeoutMs?: number;
+  /** See OpenOptions.openBusyTimeoutMs. */
+  openBusyTimeoutMs?: number;
   /** See OpenOptions.transientInMemory: the running service's connection, which never imports. */
   transientInMemory?: boolean;
   /** Told of each list and retrieve read from the database (tests count them). */
@@ -43,7 +45,12 @@ export interface ServiceOptions {
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
   const now = options.now ?? (() => new Date());
-  const data = DataStore.open(dbFile, { busyTimeoutMs: options.busyTimeoutMs, transientInMemory: options.transientInMemory, onReportLoad: options.onReportLoad });
+  const data = DataStore.open(dbFile, {
+    busyTimeoutMs: options.busyTimeoutMs,
+    openBusyTimeoutMs: options.openBusyTimeoutMs,
+    transientInMemory: options.transientInMemory,
+    onReportLoad: options.onReportLoad,
+  });
   const writer = new ReportWriter(data, now);
   const { rules, webhookOutbox } = composeRules(data, writer, now, options.onRead);
   // Local edits of mirrored reports are queued for the push in the transaction of the edit.

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_DEMO } from '../demo';
 import type { DemoSummary } from '../service/demo-seeder';
+import { waitForDatabase } from '../db/busy';
+import { DatabaseBusyError } from '../db/data-store';
 import { openService, type Service } from './open-service';
 import { serviceApp } from './service-app';
 import { GracefulStop, type StopOptions } from '../http/graceful-stop';
@@ -51,6 +53,12 @@ export interface StartOptions {
   logger?: boolean;
   /** How long a write waits for a database another process is writing to, before its 503. */
   busyWaitMs?: number;
+  /**
+   * How long the start waits for a database another process holds so that nobody can open it
+   * (an import switching in under the rollback journal), and whom it tells that it waits.
+   */
+  openWaitMs?: number;
+  onWaitingForDatabase?: () => void;
   logError?: (line: string) => void;
   /** Overrides of DEFAULT_LIMITS, as a test needs short timeouts or a small cap. */
   limits?: Partial<ServerLimits>;
@@ -73,6 +81,12 @@ export interface StartOptions {
  * that long at most, then waits without blocking (db/busy.ts).
  */
 const SERVICE_BUSY_TIMEOUT_MS = 20;
+
+/** The longest an import's switch-in holds a file alone (160 s at a million reports), with room to spare. */
+export const OPEN_WAIT_MS = 10 * 60_000;
+
+/** What a start that waits for the database says, once. */
+export const WAITING_FOR_DATABASE = 'the database is busy: another process (an import switching in) holds it alone; LabelDesk starts once it is done';
 
 export interface RunningService {
   url: string;
@@ -101,7 +115,7 @@ export class DatabaseOpenError extends Error {
 export async function startService(options: StartOptions): Promise<RunningService> {
   let service: Service;
   try {
-    service = openService(options.dbFile, { busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS, transientInMemory: true, now: options.now });
+    service = await openWhenFree(options);
   } catch (err) {
     throw new DatabaseOpenError(options.dbFile, err);
   }
@@ -157,4 +171,22 @@ export async function startService(options: StartOptions): Promise<RunningServic
     service.close();
     throw err;
   }
+}
+
+/** The service on the file, once no other process holds it alone; told once when it has to wait. */
+async function openWhenFree(options: StartOptions): Promise<Service> {
+  const open = () =>
+    openService(options.dbFile, {
+      busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS,
+      openBusyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS,
+      transientInMemory: true,
+      now: options.now,
+    });
+  try {
+    return open();
+  } catch (err) {
+    if (!(err instanceof DatabaseBusyError)) throw err;
+  }
+  options.onWaitingForDatabase?.();
+  return waitForDatabase(open, options.openWaitMs ?? OPEN_WAIT_MS);
 }

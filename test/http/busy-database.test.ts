@@ -4,11 +4,16 @@
  * waited too long answers 503 with Retry-After and changes nothing. An unexpected error is a
  * 500 whose body names the request id under which the log holds it.
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../db/database';
-import { startService, type RunningService } from '../../host/start-service';
+import { openService } from '../../host/open-service';
+import { DatabaseOpenError, startService, type RunningService } from '../../host/start-service';
+import { temporaryFolder } from '../db/migration-fixture';
 import { api, makeReport, startTestService, type TestService } from '../support/service-fixture';
 
+const dir = temporaryFolder('labeldesk-busy-database-');
 let svc: TestService;
 let impatient: RunningService;
 const logged: string[] = [];
@@ -65,6 +70,55 @@ describe('a database another process is writing to', () => {
       other.close();
     }
     expect((await api(svc, '/v2/labelReports/b2')).body.labelReference).toBe('REF-b2');
+  });
+});
+
+/** Another connection holding the file alone, as an import switching in under the rollback journal does. */
+function holdAlone(file: string): Db {
+  const other = new Database(file);
+  expect(other.pragma('journal_mode = DELETE', { simple: true })).toBe('delete');
+  other.exec('BEGIN EXCLUSIVE');
+  return other;
+}
+
+describe('a database another process holds alone', () => {
+  it('keeps a starting service waiting, without blocking, until it is free', async () => {
+    const file = join(dir(), 'alone.sqlite');
+    openService(file).close();
+    const other = holdAlone(file);
+    let told!: () => void;
+    const waiting = new Promise<void>((resolve) => (told = resolve));
+    let started = false;
+    const starting = startService({ dbFile: file, port: 0, onWaitingForDatabase: told }).then((running) => {
+      started = true;
+      return running;
+    });
+    await waiting;
+    // Still waiting, and the event loop runs: this test's own awaits go on.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toBe(false);
+    other.exec('COMMIT');
+    other.close();
+    const running = await starting;
+    const health = await fetch(`${running.url}/v2/labelReports`);
+    expect(health.status).toBe(401);
+    await running.close();
+  });
+
+  it('gives up after its wait, naming the busy database', async () => {
+    const file = join(dir(), 'alone-long.sqlite');
+    openService(file).close();
+    const other = holdAlone(file);
+    let waited = 0;
+    try {
+      const start = startService({ dbFile: file, port: 0, openWaitMs: 30, onWaitingForDatabase: () => waited++ });
+      await expect(start).rejects.toThrow(DatabaseOpenError);
+      await expect(start).rejects.toThrow(/busy/);
+      expect(waited).toBe(1);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
   });
 });
 
