@@ -200,7 +200,7 @@ export class DataStore {
     try {
       if (this.db.pragma('journal_mode = DELETE', { simple: true }) !== 'delete') return false;
     } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+      if (isBusy(err)) return false;
       throw err;
     } finally {
       this.db.pragma(`busy_timeout = ${timeout}`);
@@ -218,7 +218,7 @@ export class DataStore {
     } catch (err) {
       // Another connection that opened the file meanwhile put it back in WAL mode itself (every
       // connection does as it opens), and this one follows the file's mode at its next write.
-      if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+      if (!isBusy(err)) throw err;
     }
   }
 
@@ -258,7 +258,12 @@ function busyAsError<T>(run: () => T): T {
   try {
     return run();
   } catch (err) {
-    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw new DatabaseBusyError(err);
+    if (isBusy(err)) throw new DatabaseBusyError(err);
     throw err;
   }
+}
+
+/** SQLITE_BUSY and its extended codes: another connection holds the lock this one needs. */
+function isBusy(err: unknown): boolean {
+  return String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY');
 }

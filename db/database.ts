@@ -62,12 +62,15 @@ export interface OpenOptions {
 /** How long a connection waits for another's lock: while opening, and after unless told otherwise. */
 const OPEN_BUSY_TIMEOUT_MS = 5000;
 
+/** The pragma that makes a connection wait `ms` (by default OPEN_BUSY_TIMEOUT_MS) for another's lock. */
+const busyTimeout = (ms = OPEN_BUSY_TIMEOUT_MS) => `busy_timeout = ${Math.max(0, Math.floor(ms))}`;
+
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false });
   try {
     // Opening waits as long as a command would: another connection closing (a service stopped a
     // moment ago, its last checkpoint) holds the file for a while. The caller's wait applies after.
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.openBusyTimeoutMs ?? OPEN_BUSY_TIMEOUT_MS))}`);
+    db.pragma(busyTimeout(options.openBusyTimeoutMs));
     if (!options.readonly) {
       // WAL keeps readers off the writer's back; NORMAL sync in WAL mode survives a killed
       // process (only an OS crash or power loss can lose the last commits).
@@ -81,7 +84,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       db.pragma('analysis_limit = 1000');
       db.pragma('optimize = 0x10002');
     }
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? OPEN_BUSY_TIMEOUT_MS))}`);
+    db.pragma(busyTimeout(options.busyTimeoutMs));
     return db;
   } catch (err) {
     db.close();

@@ -174,19 +174,23 @@ export async function startService(options: StartOptions): Promise<RunningServic
 }
 
 /** The service on the file, once no other process holds it alone; told once when it has to wait. */
-async function openWhenFree(options: StartOptions): Promise<Service> {
-  const open = () =>
-    openService(options.dbFile, {
-      busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS,
-      openBusyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS,
-      transientInMemory: true,
-      now: options.now,
-    });
-  try {
-    return open();
-  } catch (err) {
-    if (!(err instanceof DatabaseBusyError)) throw err;
-  }
-  options.onWaitingForDatabase?.();
+function openWhenFree(options: StartOptions): Promise<Service> {
+  let told = false;
+  const open = () => {
+    try {
+      return openService(options.dbFile, {
+        busyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS,
+        openBusyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS,
+        transientInMemory: true,
+        now: options.now,
+      });
+    } catch (err) {
+      if (err instanceof DatabaseBusyError && !told) {
+        told = true;
+        options.onWaitingForDatabase?.();
+      }
+      throw err;
+    }
+  };
   return waitForDatabase(open, options.openWaitMs ?? OPEN_WAIT_MS);
 }
