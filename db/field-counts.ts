@@ -10,7 +10,7 @@
  * the insights' facets of the fixed keys.
  */
 import type { Statement } from 'better-sqlite3';
-import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
+import { CUSTOM_FIELD_TOTALS_SPLIT } from './read-model';
 
 /** What the stores hand over: their statement cache, and whether a table is there. */
 export interface FieldCountsAccess {

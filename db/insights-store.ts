@@ -13,8 +13,7 @@ import type { Db } from './database';
 import { currentDecision, currentDecisionsCte } from './review-state';
 import type { SqlFilter } from './report-store';
 import { columnsTested, keptFieldRows, keptPairRows, type FieldCountsAccess } from './field-counts';
-import { CUSTOM_FIELD_TOTALS_SPLIT } from './migrations/019-custom-field-counts';
-import { DECISIONS as KEPT_DECISIONS, keptRowHours, LEVELS as KEPT_LEVELS, NONE, TIME_SPLIT, TIME_TOTALS_SPLIT, UNKEYED } from './migrations/022-group-figures';
+import { CUSTOM_FIELD_TOTALS_SPLIT, DECISIONS as KEPT_DECISIONS, keptRowHours, LEVELS as KEPT_LEVELS, NONE, TIME_SPLIT, TIME_TOTALS_SPLIT, UNKEYED } from './read-model';
 
 /** Where a group's key comes from. */
 export type StoreGrouping =

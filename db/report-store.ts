@@ -12,11 +12,7 @@ import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFro
 import { bindRangeParams, bindRangeWhere, compileListQuery, type ElementCounts, type OwnerKeys } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
 import { keptFieldRows, type CountedByField, type FieldCountsAccess } from './field-counts';
-import { RECOUNT } from './migrations/015-listing-counts';
-import { CUSTOM_FIELD_RECOUNT } from './migrations/019-custom-field-counts';
-import { GROUP_FIGURES_RECOUNT } from './migrations/022-group-figures';
-import { PAIR_RECOUNT } from './migrations/025-custom-field-pair-counts';
-import { FIGURE_SOURCES, HOLD_FIGURES, RELEASE_FIGURES } from './migrations/023-group-figures-once-per-write';
+import { CUSTOM_FIELD_RECOUNT, FIGURE_SOURCES, GROUP_FIGURES_RECOUNT, HOLD_FIGURES, PAIR_RECOUNT, RECOUNT, RELEASE_FIGURES } from './read-model';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
 export interface AccessRow {

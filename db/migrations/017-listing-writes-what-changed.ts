@@ -12,23 +12,7 @@
  * The triggers' names start with `listing_`, so a bulk import sets them aside with the others
  * (ReportStore.writingMany).
  */
-import { ckOf, ensureCompanyKey, REPORT_SCALARS, rkOf } from './006-listing';
-
-/** The label_reports column a listing value is read from (`created`, `sub_company`, `calculated`, …). */
-export function sourceOf(value: (p: string) => string): string {
-  const match = /\bnew\.(\w+)/.exec(value('new'));
-  if (!match) throw new Error(`no report column in ${value('new')}`);
-  return match[1];
-}
-
-const perColumn = REPORT_SCALARS.map(
-  ([column, , value]) => `
-CREATE TRIGGER listing_report_update_${column}
-AFTER UPDATE OF ${sourceOf(value)} ON label_reports
-WHEN ${value('old')} IS NOT ${value('new')} BEGIN
-  UPDATE report_listing SET ${column} = ${value('new')} WHERE rk = ${rkOf('new.id')};
-END;`,
-).join('\n');
+import { ckOf, ensureCompanyKey, perColumn, rkOf } from '../read-model/listing';
 
 export default /* sql */ `
 DROP TRIGGER listing_report_update;

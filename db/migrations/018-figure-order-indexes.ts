@@ -29,24 +29,7 @@
  * the others (ReportStore.writingMany); they are analysed with the bounded sample opening the
  * database uses.
  */
-
-/** [index name, figure column]: the figures no index held. */
-export const NEW_FIGURE_INDEXES: readonly (readonly [string, string])[] = [
-  ['listing_start_time', 'calc_start_time'],
-  ['listing_current_time', 'calc_current_time'],
-  ['listing_elapsed_time', 'calc_elapsed_time'],
-  ['listing_violations_temperature', 'calc_violations_temperature'],
-  ['listing_violation_duration_temperature', 'calc_violation_duration_temperature'],
-  ['listing_violation_duration_all', 'calc_violation_duration_all'],
-  ['listing_attained_min_temperature', 'calc_attained_min_temperature'],
-  ['listing_attained_max_temperature', 'calc_attained_max_temperature'],
-];
-
-/** [index name, figure column]: migration 007's rare-value indexes on figures, given the tiebreak. */
-export const REBUILT_FIGURE_INDEXES: readonly (readonly [string, string])[] = [
-  ['listing_violations_humidity', 'calc_violations_humidity'],
-  ['listing_violation_duration_humidity', 'calc_violation_duration_humidity'],
-];
+import { NEW_FIGURE_INDEXES, REBUILT_FIGURE_INDEXES } from '../read-model/listing-indexes';
 
 export default /* sql */ `
 ${NEW_FIGURE_INDEXES.map(([name, column]) => `CREATE INDEX ${name} ON report_listing (ck, ${column}, id, is_archived);`).join('\n')}

@@ -9,7 +9,7 @@
  * selected through a subquery, `IN (SELECT * FROM (… UNION ALL …))`, are looked up by primary key.
  * The counts they keep are unchanged.
  */
-import { CUSTOM_FIELD_KEPT } from './019-custom-field-counts';
+import { CUSTOM_FIELD_KEPT } from '../read-model/custom-field-counts';
 
 const kept = Object.entries(CUSTOM_FIELD_KEPT);
 

@@ -35,32 +35,7 @@
  * the others (ReportStore.writingMany); they are analysed with the bounded sample opening the
  * database uses.
  */
-
-/** [index name, listing column]: keys no index held in their order. */
-export const KEY_ORDER_INDEXES: readonly (readonly [string, string])[] = [
-  ['listing_number_of_taps', 'number_of_taps'],
-  ['listing_data_is_incomplete', 'data_is_incomplete'],
-  ['listing_sub_company', 'sub_company_id'],
-  ['listing_label_type', 'label_type'],
-  ['listing_firmware_version', 'firmware_version'],
-  ['listing_firmware_api_version', 'firmware_api_version'],
-  ['listing_interval', 'interval'],
-  ['listing_config_time', 'config_time'],
-  ['listing_start_delay', 'start_delay'],
-  ['listing_running_time', 'running_time'],
-  ['listing_min_temperature', 'min_temperature'],
-  ['listing_max_temperature', 'max_temperature'],
-  ['listing_min_humidity', 'min_humidity'],
-  ['listing_max_humidity', 'max_humidity'],
-  ['listing_alert_timestamp', 'alert_timestamp'],
-];
-
-/** [index name, listing column]: migration 007's rare-value indexes on the datapoint counts, given the tiebreak. */
-export const REBUILT_COUNT_INDEXES: readonly (readonly [string, string])[] = [
-  ['listing_datapoints_read', 'calc_datapoints_read'],
-  ['listing_datapoints_available', 'calc_datapoints_available'],
-  ['listing_measurements_occurred', 'calc_measurements_occurred'],
-];
+import { KEY_ORDER_INDEXES, REBUILT_COUNT_INDEXES } from '../read-model/listing-indexes';
 
 export default /* sql */ `
 ${KEY_ORDER_INDEXES.map(([name, column]) => `CREATE INDEX ${name} ON report_listing (ck, ${column}, id, is_archived);`).join('\n')}

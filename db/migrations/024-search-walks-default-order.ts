@@ -14,12 +14,7 @@
  * column a query names as the cheaper read, and would answer a search's count by walking all of
  * this one instead of looking up the trigram index's few candidates.
  */
-
-/** The texts the index carries, in its order after the columns of migration 009. */
-export const WALKED_TEXTS = ['label_reference', 'label_sequence_code'] as const;
-
-/** The listing columns the index holds after the company and the archive state: a walk of it tests these without reading a row. */
-export const ARCHIVED_INDEX_COLUMNS = ['created', 'id', 'status', 'alert_level', 'has_flag', 'mode', 'type', 'owner_ck', ...WALKED_TEXTS] as const;
+import { ARCHIVED_INDEX_COLUMNS } from '../read-model/listing-indexes';
 
 export default /* sql */ `
 DROP INDEX listing_archived;

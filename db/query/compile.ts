@@ -57,7 +57,7 @@
  *   one prefix of each owner's rows in id order (see ownerRanges). Either way the same order.
  */
 import { lookupField, type FieldDef } from '../../query/fields';
-import { ARCHIVED_INDEX_COLUMNS, WALKED_TEXTS } from '../migrations/024-search-walks-default-order';
+import { ARCHIVED_INDEX_COLUMNS, WALKED_TEXTS } from '../read-model';
 import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
 import type { Condition, CustomFieldCondition, ListQuery, Operator } from '../../query/list-query';
 

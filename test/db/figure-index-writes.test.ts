@@ -7,7 +7,8 @@
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../../db/database';
-import figureOrderIndexes, { NEW_FIGURE_INDEXES, REBUILT_FIGURE_INDEXES } from '../../db/migrations/018-figure-order-indexes';
+import figureOrderIndexes from '../../db/migrations/018-figure-order-indexes';
+import { NEW_FIGURE_INDEXES, REBUILT_FIGURE_INDEXES } from '../../db/read-model';
 import type { BundleReport } from '../../schema/bundle';
 import { T0 } from '../support/service-fixture';
 import { temporaryFolder } from './migration-fixture';

@@ -8,7 +8,8 @@
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../../db/database';
-import keyOrderIndexes, { KEY_ORDER_INDEXES, REBUILT_COUNT_INDEXES } from '../../db/migrations/021-key-order-indexes';
+import keyOrderIndexes from '../../db/migrations/021-key-order-indexes';
+import { KEY_ORDER_INDEXES, REBUILT_COUNT_INDEXES } from '../../db/read-model';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';
 import { T0 } from '../support/service-fixture';

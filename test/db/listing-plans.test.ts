@@ -19,7 +19,7 @@ import { parseListQuery } from '../../query/list-query';
 import { MODES, REPORT_TYPES } from '../../schema/report';
 import { defaultQuery, toApiParams, type ListFilters, type ListQuery as BrowserQuery } from '../../renderer/lib/list-query';
 import { runLabeldesk } from '../cli/run-labeldesk';
-import { KEY_ORDER_INDEXES, REBUILT_COUNT_INDEXES } from '../../db/migrations/021-key-order-indexes';
+import { KEY_ORDER_INDEXES, REBUILT_COUNT_INDEXES } from '../../db/read-model';
 import { FIELD_COLUMNS } from '../../db/query/field-columns';
 
 /** The list key whose listing column is `column`. */

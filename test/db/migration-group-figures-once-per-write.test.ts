@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../../db/database';
-import { GROUP_FIGURES_RECOUNT, GROUP_FIGURES_TABLES } from '../../db/migrations/022-group-figures';
+import { GROUP_FIGURES_RECOUNT, GROUP_FIGURES_TABLES } from '../../db/read-model';
 import groupFiguresOncePerWrite from '../../db/migrations/023-group-figures-once-per-write';
 import type { BundleReport } from '../../schema/bundle';
 import { reportFromBundle } from '../../service/report-from-bundle';

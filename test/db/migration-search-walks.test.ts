@@ -6,7 +6,8 @@
  */
 import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../../db/database';
-import searchWalksDefaultOrder, { WALKED_TEXTS } from '../../db/migrations/024-search-walks-default-order';
+import searchWalksDefaultOrder from '../../db/migrations/024-search-walks-default-order';
+import { WALKED_TEXTS } from '../../db/read-model';
 import type { BundleReport } from '../../schema/bundle';
 import { T0 } from '../support/service-fixture';
 import { temporaryFolder } from './migration-fixture';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../db/database';
 import customFieldCountsByKey from '../../db/migrations/020-custom-field-counts-by-key';
-import { CUSTOM_FIELD_RECOUNT } from '../../db/migrations/019-custom-field-counts';
+import { CUSTOM_FIELD_RECOUNT } from '../../db/read-model';
 import { makeReport } from '../support/service-fixture';
 import { databaseAt, temporaryFolder } from './migration-fixture';
 import { ReportStore } from '../../db/report-store';
