@@ -1,4 +1,7 @@
-/** Numbered, append-only: a shipped migration is never edited, a new one is added. */
+/**
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
+ */
 export default /* sql */ `
 -- Companies, their API keys, label reports with their raw datapoints and stored figures,
 -- access entries, per-company state and custom field values.

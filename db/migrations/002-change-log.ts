@@ -1,4 +1,7 @@
-/** Numbered, append-only: a shipped migration is never edited, a new one is added. */
+/**
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
+ */
 export default /* sql */ `
 -- Every change to a label report, written in the transaction of the change itself: the report's
 -- audit trail, and the feed that sync and webhook delivery read behind their own checkpoints.

@@ -1,6 +1,9 @@
-/** Numbered, append-only: a shipped migration is never edited, a new one is added. */
+/**
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
+ */
 export default /* sql */ `
--- Webhooks (decisions §6): the endpoints a company registers, the durable outbox of the
+-- Webhooks (docs/webhooks.md): the endpoints a company registers, the durable outbox of the
 -- messages owed to them, and the log of every delivery attempt.
 
 CREATE TABLE webhooks (

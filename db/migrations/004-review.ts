@@ -1,4 +1,7 @@
-/** Numbered, append-only: a shipped migration is never edited, a new one is added. */
+/**
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
+ */
 export default /* sql */ `
 -- The review of a label report, per company: comments, acknowledgements of the alert and
 -- release decisions, each kept as written. The newest acknowledgement and the newest decision

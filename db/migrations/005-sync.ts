@@ -1,6 +1,9 @@
-/** Numbered, append-only: a shipped migration is never edited, a new one is added. */
+/**
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
+ */
 export default /* sql */ `
--- Sync with a remote instance (decisions §5). The remote key is never stored here.
+-- Sync with a remote instance (docs/sync.md). The remote key is never stored here.
 
 -- Where to sync from, and how far the pull has come. One row.
 CREATE TABLE sync_settings (
@@ -64,7 +67,7 @@ CREATE TABLE sync_dead_letters (
 ) STRICT;
 CREATE INDEX sync_dead_letters_at ON sync_dead_letters(at, id);
 
--- A pull pages by updated (decisions §5): on a remote that is a LabelDesk, each page is one
+-- A pull pages by updated (docs/sync.md): on a remote that is a LabelDesk, each page is one
 -- range of this index instead of a sort of every report.
 CREATE INDEX label_reports_updated ON label_reports(updated, id);
 `;

@@ -1,5 +1,6 @@
 /**
- * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
  *
  * Indexes for filters on values few reports share: an equality on a reference, a label uid, a
  * sequence code or a label name, a range on the datapoint counts or on humidity violations. Under
@@ -13,18 +14,14 @@
  * of report_listing aside and builds it again after the writes (ReportStore.writingMany). Their
  * statistics come from the bounded analysis that opening the database runs for unanalysed indexes.
  */
-const RARE_VALUE_INDEXES: readonly (readonly [string, string])[] = [
-  ['listing_reference', 'label_reference'],
-  ['listing_label_uid', 'label_uid'],
-  ['listing_sequence_code', 'label_sequence_code'],
-  ['listing_label_name', 'label_name'],
-  ['listing_datapoints_read', 'calc_datapoints_read'],
-  ['listing_datapoints_available', 'calc_datapoints_available'],
-  ['listing_measurements_occurred', 'calc_measurements_occurred'],
-  ['listing_violations_humidity', 'calc_violations_humidity'],
-  ['listing_violation_duration_humidity', 'calc_violation_duration_humidity'],
-];
-
 export default /* sql */ `
-${RARE_VALUE_INDEXES.map(([name, column]) => `CREATE INDEX ${name} ON report_listing (ck, ${column}, created DESC, id);`).join('\n')}
+CREATE INDEX listing_reference ON report_listing (ck, label_reference, created DESC, id);
+CREATE INDEX listing_label_uid ON report_listing (ck, label_uid, created DESC, id);
+CREATE INDEX listing_sequence_code ON report_listing (ck, label_sequence_code, created DESC, id);
+CREATE INDEX listing_label_name ON report_listing (ck, label_name, created DESC, id);
+CREATE INDEX listing_datapoints_read ON report_listing (ck, calc_datapoints_read, created DESC, id);
+CREATE INDEX listing_datapoints_available ON report_listing (ck, calc_datapoints_available, created DESC, id);
+CREATE INDEX listing_measurements_occurred ON report_listing (ck, calc_measurements_occurred, created DESC, id);
+CREATE INDEX listing_violations_humidity ON report_listing (ck, calc_violations_humidity, created DESC, id);
+CREATE INDEX listing_violation_duration_humidity ON report_listing (ck, calc_violation_duration_humidity, created DESC, id);
 `;

@@ -1,5 +1,6 @@
 /**
- * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
  *
  * The sync push is a job queue (jobs/job-queue.ts) on the outbox: an entry being pushed is
  * leased, so that a second process on the file does not send it at the same time, and the

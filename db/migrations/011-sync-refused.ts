@@ -1,5 +1,6 @@
 /**
- * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
  *
  * Reports the remote sent that the mirror did not take (another report's id, a shape or a
  * limit the local API would refuse, an access list that contradicts itself), with the reason

@@ -1,5 +1,6 @@
 /**
- * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
  *
  * People and the audit trail. Named users sign in at the desk (API keys stay for local tools);
  * each company settles how long a session may stay idle and whether a release of a Critical

@@ -1,5 +1,6 @@
 /**
- * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
  *
  * Alarms: an alert that rises finds a person. Each company's rules say which reports raise an
  * alarm (a least level, and the list's filter and custom field conditions), who is told first

@@ -1,5 +1,6 @@
 /**
- * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
  *
  * Where each company's review of each report stands, kept by triggers on the review entries
  * (which are only ever appended): the current decision, whether the newest settling entry is a

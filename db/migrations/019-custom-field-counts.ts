@@ -1,5 +1,6 @@
 /**
- * Numbered, append-only: a shipped migration is never edited, a new one is added.
+ * Numbered, append-only: a shipped migration is never edited, a new one is added. Its SQL is
+ * written out as it shipped and imports nothing; the live declarations are in db/read-model/.
  *
  * Counts per custom field value kept by the write itself, as listing_counts (015) keeps those of
  * the fixed keys. `custom_field_counts` holds, per company view, custom field and value, how many
@@ -28,6 +29,196 @@
  * sets them aside with the listing's own and counts again once the listing rows are built
  * (ReportStore.writingMany).
  */
-import { coarse, fine } from '../read-model/custom-field-counts';
+export default /* sql */ `
+CREATE TABLE custom_field_counts (
+  ck INTEGER NOT NULL,
+  field TEXT NOT NULL,
+  value ANY NOT NULL,
+  owner_ck INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  alert_level INTEGER NOT NULL,
+  mode TEXT NOT NULL,
+  type TEXT NOT NULL,
+  has_flag INTEGER NOT NULL,
+  is_archived INTEGER NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived)
+) STRICT, WITHOUT ROWID;
 
-export default fine.sql + coarse.sql;
+DELETE FROM custom_field_counts;
+INSERT INTO custom_field_counts (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived, n)
+  SELECT ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived, count(*) FROM (SELECT l.ck, v.field, v.value, l.owner_ck, l.status, l.alert_level, l.mode, l.type, l.has_flag, l.is_archived FROM (SELECT DISTINCT e.rk, e.field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE coalesce(e.text, e.num) IS NOT NULL
+      UNION ALL
+      SELECT DISTINCT e.rk, e.field, x'' FROM custom_field_elements e WHERE coalesce(e.text, e.num) IS NOT NULL) v JOIN report_listing l ON l.rk = v.rk) GROUP BY ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived;
+
+CREATE TRIGGER listing_custom_field_counts_listing_insert AFTER INSERT ON report_listing BEGIN
+  
+    UPDATE custom_field_counts SET n = n + 1 WHERE (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (SELECT new.ck AS ck, v.field AS field, v.value AS value, new.owner_ck AS owner_ck, new.status AS status, new.alert_level AS alert_level, new.mode AS mode, new.type AS type, new.has_flag AS has_flag, new.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+    INSERT INTO custom_field_counts (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived, n)
+      SELECT s.*, 1 FROM (SELECT new.ck AS ck, v.field AS field, v.value AS value, new.owner_ck AS owner_ck, new.status AS status, new.alert_level AS alert_level, new.mode AS mode, new.type AS type, new.has_flag AS has_flag, new.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL) v) s
+      WHERE NOT EXISTS (SELECT 1 FROM custom_field_counts c WHERE c.ck = s.ck AND c.field = s.field AND c.value = s.value AND c.owner_ck = s.owner_ck AND c.status = s.status AND c.alert_level = s.alert_level AND c.mode = s.mode AND c.type = s.type AND c.has_flag = s.has_flag AND c.is_archived = s.is_archived);
+END;
+
+CREATE TRIGGER listing_custom_field_counts_listing_delete AFTER DELETE ON report_listing BEGIN
+  
+    UPDATE custom_field_counts SET n = n - 1 WHERE (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (SELECT old.ck AS ck, v.field AS field, v.value AS value, old.owner_ck AS owner_ck, old.status AS status, old.alert_level AS alert_level, old.mode AS mode, old.type AS type, old.has_flag AS has_flag, old.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+    DELETE FROM custom_field_counts WHERE n <= 0 AND (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (SELECT old.ck AS ck, v.field AS field, v.value AS value, old.owner_ck AS owner_ck, old.status AS status, old.alert_level AS alert_level, old.mode AS mode, old.type AS type, old.has_flag AS has_flag, old.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+END;
+
+CREATE TRIGGER listing_custom_field_counts_listing_update AFTER UPDATE OF owner_ck, status, alert_level, mode, type, has_flag, is_archived ON report_listing
+WHEN old.owner_ck IS NOT new.owner_ck OR old.status IS NOT new.status OR old.alert_level IS NOT new.alert_level OR old.mode IS NOT new.mode OR old.type IS NOT new.type OR old.has_flag IS NOT new.has_flag OR old.is_archived IS NOT new.is_archived BEGIN
+  
+    UPDATE custom_field_counts SET n = n - 1 WHERE (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (SELECT old.ck AS ck, v.field AS field, v.value AS value, old.owner_ck AS owner_ck, old.status AS status, old.alert_level AS alert_level, old.mode AS mode, old.type AS type, old.has_flag AS has_flag, old.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+    DELETE FROM custom_field_counts WHERE n <= 0 AND (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (SELECT old.ck AS ck, v.field AS field, v.value AS value, old.owner_ck AS owner_ck, old.status AS status, old.alert_level AS alert_level, old.mode AS mode, old.type AS type, old.has_flag AS has_flag, old.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+  
+    UPDATE custom_field_counts SET n = n + 1 WHERE (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (SELECT new.ck AS ck, v.field AS field, v.value AS value, new.owner_ck AS owner_ck, new.status AS status, new.alert_level AS alert_level, new.mode AS mode, new.type AS type, new.has_flag AS has_flag, new.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+    INSERT INTO custom_field_counts (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived, n)
+      SELECT s.*, 1 FROM (SELECT new.ck AS ck, v.field AS field, v.value AS value, new.owner_ck AS owner_ck, new.status AS status, new.alert_level AS alert_level, new.mode AS mode, new.type AS type, new.has_flag AS has_flag, new.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL) v) s
+      WHERE NOT EXISTS (SELECT 1 FROM custom_field_counts c WHERE c.ck = s.ck AND c.field = s.field AND c.value = s.value AND c.owner_ck = s.owner_ck AND c.status = s.status AND c.alert_level = s.alert_level AND c.mode = s.mode AND c.type = s.type AND c.has_flag = s.has_flag AND c.is_archived = s.is_archived);
+END;
+
+CREATE TRIGGER listing_custom_field_counts_element_insert AFTER INSERT ON custom_field_elements
+WHEN coalesce(new.text, new.num) IS NOT NULL BEGIN
+  
+    UPDATE custom_field_counts SET n = n + 1 WHERE (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (
+    SELECT * FROM (SELECT l.ck AS ck, new.field AS field, coalesce(new.text, new.num) AS value, l.owner_ck AS owner_ck, l.status AS status, l.alert_level AS alert_level, l.mode AS mode, l.type AS type, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = new.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = new.rk AND o.field = new.field AND o.elem <> new.elem AND coalesce(o.text, o.num) = coalesce(new.text, new.num))
+    UNION ALL
+    SELECT * FROM (SELECT l.ck AS ck, new.field AS field, x'' AS value, l.owner_ck AS owner_ck, l.status AS status, l.alert_level AS alert_level, l.mode AS mode, l.type AS type, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = new.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = new.rk AND o.field = new.field AND o.elem <> new.elem AND coalesce(o.text, o.num) IS NOT NULL));
+    INSERT INTO custom_field_counts (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived, n)
+      SELECT s.*, 1 FROM (
+    SELECT * FROM (SELECT l.ck AS ck, new.field AS field, coalesce(new.text, new.num) AS value, l.owner_ck AS owner_ck, l.status AS status, l.alert_level AS alert_level, l.mode AS mode, l.type AS type, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = new.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = new.rk AND o.field = new.field AND o.elem <> new.elem AND coalesce(o.text, o.num) = coalesce(new.text, new.num))
+    UNION ALL
+    SELECT * FROM (SELECT l.ck AS ck, new.field AS field, x'' AS value, l.owner_ck AS owner_ck, l.status AS status, l.alert_level AS alert_level, l.mode AS mode, l.type AS type, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = new.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = new.rk AND o.field = new.field AND o.elem <> new.elem AND coalesce(o.text, o.num) IS NOT NULL)) s
+      WHERE NOT EXISTS (SELECT 1 FROM custom_field_counts c WHERE c.ck = s.ck AND c.field = s.field AND c.value = s.value AND c.owner_ck = s.owner_ck AND c.status = s.status AND c.alert_level = s.alert_level AND c.mode = s.mode AND c.type = s.type AND c.has_flag = s.has_flag AND c.is_archived = s.is_archived);
+END;
+
+CREATE TRIGGER listing_custom_field_counts_element_delete AFTER DELETE ON custom_field_elements
+WHEN coalesce(old.text, old.num) IS NOT NULL BEGIN
+  
+    UPDATE custom_field_counts SET n = n - 1 WHERE (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (
+    SELECT * FROM (SELECT l.ck AS ck, old.field AS field, coalesce(old.text, old.num) AS value, l.owner_ck AS owner_ck, l.status AS status, l.alert_level AS alert_level, l.mode AS mode, l.type AS type, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = old.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = old.rk AND o.field = old.field AND o.elem <> old.elem AND coalesce(o.text, o.num) = coalesce(old.text, old.num))
+    UNION ALL
+    SELECT * FROM (SELECT l.ck AS ck, old.field AS field, x'' AS value, l.owner_ck AS owner_ck, l.status AS status, l.alert_level AS alert_level, l.mode AS mode, l.type AS type, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = old.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = old.rk AND o.field = old.field AND o.elem <> old.elem AND coalesce(o.text, o.num) IS NOT NULL));
+    DELETE FROM custom_field_counts WHERE n <= 0 AND (ck, field, value, owner_ck, status, alert_level, mode, type, has_flag, is_archived) IN (
+    SELECT * FROM (SELECT l.ck AS ck, old.field AS field, coalesce(old.text, old.num) AS value, l.owner_ck AS owner_ck, l.status AS status, l.alert_level AS alert_level, l.mode AS mode, l.type AS type, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = old.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = old.rk AND o.field = old.field AND o.elem <> old.elem AND coalesce(o.text, o.num) = coalesce(old.text, old.num))
+    UNION ALL
+    SELECT * FROM (SELECT l.ck AS ck, old.field AS field, x'' AS value, l.owner_ck AS owner_ck, l.status AS status, l.alert_level AS alert_level, l.mode AS mode, l.type AS type, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = old.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = old.rk AND o.field = old.field AND o.elem <> old.elem AND coalesce(o.text, o.num) IS NOT NULL));
+END;
+
+CREATE TABLE custom_field_totals (
+  ck INTEGER NOT NULL,
+  field TEXT NOT NULL,
+  value ANY NOT NULL,
+  owner_ck INTEGER NOT NULL,
+  has_flag INTEGER NOT NULL,
+  is_archived INTEGER NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (ck, field, value, owner_ck, has_flag, is_archived)
+) STRICT, WITHOUT ROWID;
+
+DELETE FROM custom_field_totals;
+INSERT INTO custom_field_totals (ck, field, value, owner_ck, has_flag, is_archived, n)
+  SELECT ck, field, value, owner_ck, has_flag, is_archived, sum(n) FROM custom_field_counts GROUP BY ck, field, value, owner_ck, has_flag, is_archived;
+
+CREATE TRIGGER listing_custom_field_totals_listing_insert AFTER INSERT ON report_listing BEGIN
+  
+    UPDATE custom_field_totals SET n = n + 1 WHERE (ck, field, value, owner_ck, has_flag, is_archived) IN (SELECT new.ck AS ck, v.field AS field, v.value AS value, new.owner_ck AS owner_ck, new.has_flag AS has_flag, new.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+    INSERT INTO custom_field_totals (ck, field, value, owner_ck, has_flag, is_archived, n)
+      SELECT s.*, 1 FROM (SELECT new.ck AS ck, v.field AS field, v.value AS value, new.owner_ck AS owner_ck, new.has_flag AS has_flag, new.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL) v) s
+      WHERE NOT EXISTS (SELECT 1 FROM custom_field_totals c WHERE c.ck = s.ck AND c.field = s.field AND c.value = s.value AND c.owner_ck = s.owner_ck AND c.has_flag = s.has_flag AND c.is_archived = s.is_archived);
+END;
+
+CREATE TRIGGER listing_custom_field_totals_listing_delete AFTER DELETE ON report_listing BEGIN
+  
+    UPDATE custom_field_totals SET n = n - 1 WHERE (ck, field, value, owner_ck, has_flag, is_archived) IN (SELECT old.ck AS ck, v.field AS field, v.value AS value, old.owner_ck AS owner_ck, old.has_flag AS has_flag, old.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+    DELETE FROM custom_field_totals WHERE n <= 0 AND (ck, field, value, owner_ck, has_flag, is_archived) IN (SELECT old.ck AS ck, v.field AS field, v.value AS value, old.owner_ck AS owner_ck, old.has_flag AS has_flag, old.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+END;
+
+CREATE TRIGGER listing_custom_field_totals_listing_update AFTER UPDATE OF owner_ck, has_flag, is_archived ON report_listing
+WHEN old.owner_ck IS NOT new.owner_ck OR old.has_flag IS NOT new.has_flag OR old.is_archived IS NOT new.is_archived BEGIN
+  
+    UPDATE custom_field_totals SET n = n - 1 WHERE (ck, field, value, owner_ck, has_flag, is_archived) IN (SELECT old.ck AS ck, v.field AS field, v.value AS value, old.owner_ck AS owner_ck, old.has_flag AS has_flag, old.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+    DELETE FROM custom_field_totals WHERE n <= 0 AND (ck, field, value, owner_ck, has_flag, is_archived) IN (SELECT old.ck AS ck, v.field AS field, v.value AS value, old.owner_ck AS owner_ck, old.has_flag AS has_flag, old.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = old.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+  
+    UPDATE custom_field_totals SET n = n + 1 WHERE (ck, field, value, owner_ck, has_flag, is_archived) IN (SELECT new.ck AS ck, v.field AS field, v.value AS value, new.owner_ck AS owner_ck, new.has_flag AS has_flag, new.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL) v);
+    INSERT INTO custom_field_totals (ck, field, value, owner_ck, has_flag, is_archived, n)
+      SELECT s.*, 1 FROM (SELECT new.ck AS ck, v.field AS field, v.value AS value, new.owner_ck AS owner_ck, new.has_flag AS has_flag, new.is_archived AS is_archived FROM (
+  SELECT DISTINCT e.field AS field, coalesce(e.text, e.num) AS value FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT e.field, x'' FROM custom_field_elements e WHERE e.rk = new.rk AND coalesce(e.text, e.num) IS NOT NULL) v) s
+      WHERE NOT EXISTS (SELECT 1 FROM custom_field_totals c WHERE c.ck = s.ck AND c.field = s.field AND c.value = s.value AND c.owner_ck = s.owner_ck AND c.has_flag = s.has_flag AND c.is_archived = s.is_archived);
+END;
+
+CREATE TRIGGER listing_custom_field_totals_element_insert AFTER INSERT ON custom_field_elements
+WHEN coalesce(new.text, new.num) IS NOT NULL BEGIN
+  
+    UPDATE custom_field_totals SET n = n + 1 WHERE (ck, field, value, owner_ck, has_flag, is_archived) IN (
+    SELECT * FROM (SELECT l.ck AS ck, new.field AS field, coalesce(new.text, new.num) AS value, l.owner_ck AS owner_ck, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = new.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = new.rk AND o.field = new.field AND o.elem <> new.elem AND coalesce(o.text, o.num) = coalesce(new.text, new.num))
+    UNION ALL
+    SELECT * FROM (SELECT l.ck AS ck, new.field AS field, x'' AS value, l.owner_ck AS owner_ck, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = new.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = new.rk AND o.field = new.field AND o.elem <> new.elem AND coalesce(o.text, o.num) IS NOT NULL));
+    INSERT INTO custom_field_totals (ck, field, value, owner_ck, has_flag, is_archived, n)
+      SELECT s.*, 1 FROM (
+    SELECT * FROM (SELECT l.ck AS ck, new.field AS field, coalesce(new.text, new.num) AS value, l.owner_ck AS owner_ck, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = new.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = new.rk AND o.field = new.field AND o.elem <> new.elem AND coalesce(o.text, o.num) = coalesce(new.text, new.num))
+    UNION ALL
+    SELECT * FROM (SELECT l.ck AS ck, new.field AS field, x'' AS value, l.owner_ck AS owner_ck, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = new.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = new.rk AND o.field = new.field AND o.elem <> new.elem AND coalesce(o.text, o.num) IS NOT NULL)) s
+      WHERE NOT EXISTS (SELECT 1 FROM custom_field_totals c WHERE c.ck = s.ck AND c.field = s.field AND c.value = s.value AND c.owner_ck = s.owner_ck AND c.has_flag = s.has_flag AND c.is_archived = s.is_archived);
+END;
+
+CREATE TRIGGER listing_custom_field_totals_element_delete AFTER DELETE ON custom_field_elements
+WHEN coalesce(old.text, old.num) IS NOT NULL BEGIN
+  
+    UPDATE custom_field_totals SET n = n - 1 WHERE (ck, field, value, owner_ck, has_flag, is_archived) IN (
+    SELECT * FROM (SELECT l.ck AS ck, old.field AS field, coalesce(old.text, old.num) AS value, l.owner_ck AS owner_ck, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = old.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = old.rk AND o.field = old.field AND o.elem <> old.elem AND coalesce(o.text, o.num) = coalesce(old.text, old.num))
+    UNION ALL
+    SELECT * FROM (SELECT l.ck AS ck, old.field AS field, x'' AS value, l.owner_ck AS owner_ck, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = old.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = old.rk AND o.field = old.field AND o.elem <> old.elem AND coalesce(o.text, o.num) IS NOT NULL));
+    DELETE FROM custom_field_totals WHERE n <= 0 AND (ck, field, value, owner_ck, has_flag, is_archived) IN (
+    SELECT * FROM (SELECT l.ck AS ck, old.field AS field, coalesce(old.text, old.num) AS value, l.owner_ck AS owner_ck, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = old.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = old.rk AND o.field = old.field AND o.elem <> old.elem AND coalesce(o.text, o.num) = coalesce(old.text, old.num))
+    UNION ALL
+    SELECT * FROM (SELECT l.ck AS ck, old.field AS field, x'' AS value, l.owner_ck AS owner_ck, l.has_flag AS has_flag, l.is_archived AS is_archived FROM report_listing l WHERE l.rk = old.rk) WHERE NOT EXISTS (SELECT 1 FROM custom_field_elements o WHERE o.rk = old.rk AND o.field = old.field AND o.elem <> old.elem AND coalesce(o.text, o.num) IS NOT NULL));
+END;
+`;
