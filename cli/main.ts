@@ -1,5 +1,5 @@
 /**
- * `labeldesk`: the command line (decisions §4). `main(argv)` runs one command and resolves with
+ * `labeldesk`: the command line (docs/cli.md). `main(argv)` runs one command and resolves with
  * its exit code: 0 ok, 1 failure, 2 usage. bin/labeldesk.js sets it as the process's exit code.
  */
 import { DEFAULT_DEMO } from '../demo';

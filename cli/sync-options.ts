@@ -1,6 +1,5 @@
 /**
- * The sync options `labeldesk sync` and `labeldesk serve --remote` share (decisions §5
- * "Running it"), and the remote key: from LABELDESK_REMOTE_KEY or --remote-key-file, never
+ * The sync options `labeldesk sync` and `labeldesk serve --remote` share (docs/sync.md#running-it), and the remote key: from LABELDESK_REMOTE_KEY or --remote-key-file, never
  * from argv, where other users of the machine can read it.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `labeldesk sync`: the sync worker headless (decisions §5 "Running it"). `--once` runs one
+ * `labeldesk sync`: the sync worker headless (docs/sync.md#running-it). `--once` runs one
  * cycle and exits 0 when it completed, 1 when the remote could not be reached or refused the
  * key (saying why); without it the worker cycles until SIGTERM or SIGINT, then finishes the
  * step in flight, keeps its state and exits 0. `labeldesk sync status` prints the state as JSON.

@@ -1,5 +1,5 @@
 /**
- * SQL for sync (decisions §5): settings and the pull cursor, the worker's last state, which
+ * SQL for sync (docs/sync.md): settings and the pull cursor, the worker's last state, which
  * reports mirror the remote, the outbox of local edits, conflicts and dead letters. Callers own
  * transactions; the rules (merging, when an entry dies) belong to them.
  */

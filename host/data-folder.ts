@@ -1,5 +1,5 @@
 /**
- * The per-user data folder, where the default database lives (decisions §4):
+ * The per-user data folder, where the default database lives (docs/operations.md#the-data-folder):
  * `LABELDESK_DATA_DIR` when set, else the platform's place for application data.
  *
  * - Linux and other Unix: `$XDG_DATA_HOME/labeldesk` (only an absolute XDG_DATA_HOME counts,

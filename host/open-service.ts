@@ -17,7 +17,7 @@ import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worke
 import { RetrySchedule } from '../webhooks/retry-schedule';
 
 export interface Service extends ServiceRules {
-  /** The mirror of a remote instance (decisions §5): what the sync worker reads and writes. */
+  /** The mirror of a remote instance (docs/sync.md#what-the-mirror-holds): what the sync worker reads and writes. */
   sync: SyncMirror;
   /** Starts delivering the webhook outbox of this database (the running service does; commands do not). */
   deliverWebhooks(options?: DeliveryOptions): DeliveryWorker;

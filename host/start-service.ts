@@ -67,7 +67,7 @@ export interface StartOptions {
   /** Overrides of the alarm queue's settings; `smtpPassword` is the relay's password, held in memory. */
   alarmDelivery?: AlarmQueueOptions & { smtpPassword?: string | null };
   /**
-   * Sync with a remote (decisions §5), off the request path once the service listens: with
+   * Sync with a remote (docs/sync.md), off the request path once the service listens: with
    * `remote`, from the start (`serve --remote`); else from the settings in the database when a
    * key is given (the desktop).
    */

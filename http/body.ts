@@ -1,7 +1,7 @@
 /**
  * Request bodies are read as they arrive but judged only when the route's checks get to them
  * (route-checks.ts), so that the key's permission (403) and the report's visibility (404) answer
- * before anything about the body (decisions §3: key → permission → visibility → validation → role).
+ * before anything about the body (docs/api.md#errors: key → permission → visibility → validation → role).
  *
  * Where each body refusal sits:
  * - 413 (over 1 MiB) and a content-length that does not match stay where Fastify reads the

@@ -1,5 +1,5 @@
 /**
- * Every refusal answers the JSON error body of decisions §3; Fastify's own errors (body too
+ * Every refusal answers the JSON error body of docs/api.md#errors; Fastify's own errors (body too
  * large, bad JSON, wrong content type) and Node's (malformed requests, headers too large,
  * timeouts, expectations) are translated so a client never sees another shape.
  */

@@ -206,7 +206,7 @@ const json = (schema: unknown) => ({ 'application/json': { schema } });
 
 const errorShapes = new Map<number, Shape>();
 
-/** The error body of decisions §3 for one status. */
+/** The error body of docs/api.md#errors for one status. */
 function errorShape(status: number): Shape {
   let named = errorShapes.get(status);
   if (!named) {

@@ -1,6 +1,6 @@
 /**
  * What a route needs before its handler reads the request, declared in its `config.checks` and
- * checked here, in one hook, in the order of decisions §3:
+ * checked here, in one hook, in the order of docs/api.md#errors:
  *
  *   key (401, auth.ts, when the request arrives)
  *   → body over 1 MiB or not matching its content-length (413, 400, while Fastify reads it; body.ts)

@@ -1,7 +1,7 @@
 /**
  * The settable fields of a label report, each defined once: its name (what the change log and
  * sync call it), the PATCH key that sets it, the least role that may set it, whether it feeds
- * the sense figures, whether it is per company, whether sync sends it back (decisions §5), and
+ * the sense figures, whether it is per company, whether sync sends it back (docs/sync.md#local-edits-and-push), and
  * how it is read from and set in a report. PATCH, sync's merge and push, and the writer's
  * "does this change recalculate" all read this table.
  *

@@ -29,7 +29,7 @@ export function figuresOf(result: SenseResult): ReportFigures {
  * The report with its figures computed again from its datapoints and inputs. With `previous`
  * (the figures it showed before), what these datapoints cannot tell is kept from them: a
  * mirrored report's datapoints may carry no humidity while the remote counted humidity
- * excursions (decisions §5 "What the mirror holds").
+ * excursions (docs/sync.md#what-the-mirror-holds).
  */
 export function withFigures(report: Omit<Report, 'figures'>, previous?: ReportFigures): Report {
   const timeline = toTimeline(decodeDatapoints(report.datapoints));

@@ -1,5 +1,5 @@
 /**
- * Sync's records (decisions §5) as its rules see them: pending fields, outbox entries, the pull
+ * Sync's records (docs/sync.md) as its rules see them: pending fields, outbox entries, the pull
  * cursor, settings, the worker's saved state, conflicts and dead letters. db/sync-store.ts keeps
  * them; sync/ decides what they hold.
  */

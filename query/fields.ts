@@ -1,6 +1,6 @@
 /**
  * The allow-list of keys that `filter` and `order` of GET /v2/labelReports accept
- * (decisions §3 "List parameters"), with the type each key's values take. How a key is stored
+ * (docs/api.md#list-parameters), with the type each key's values take. How a key is stored
  * is the database's business (db/query/field-columns.ts); a test keeps the two lists equal.
  */
 import { MODES, REPORT_TYPES, ROLES, STATUSES } from '../schema/report';
@@ -18,7 +18,7 @@ export interface FieldDef {
   readonly array?: boolean;
 }
 
-/** Every key of the allow-list. Order of entries is the order of decisions §3. */
+/** Every key of the allow-list. Order of entries is the order of docs/api.md#list-parameters. */
 export const FIELDS: ReadonlyMap<string, FieldDef> = new Map<string, FieldDef>([
   ['id', { type: 'string' }],
   ['created', { type: 'instant' }],

@@ -1,6 +1,5 @@
 /**
- * Parsing and validating the query parameters of GET /v2/labelReports (interface §4.1,
- * decisions §3 "List parameters"). Everything that does not fit is refused with a 400 whose
+ * Parsing and validating the query parameters of GET /v2/labelReports (docs/api.md#list-parameters). Everything that does not fit is refused with a 400 whose
  * message names the offending input; nothing is silently turned into an empty result.
  *
  * Decisions where the documents are open:

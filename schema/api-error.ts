@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every error the API answers has this body (decisions §3 "Errors"). */
+/** Every error the API answers has this body (docs/api.md#errors). */
 export const apiErrorBodySchema = z.object({
   statusCode: z.int(),
   error: z.string(),

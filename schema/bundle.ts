@@ -1,5 +1,5 @@
 /**
- * The import/export bundle (decisions §4). Import validates a whole bundle against this before
+ * The import/export bundle (docs/cli.md#bundle-format). Import validates a whole bundle against this before
  * writing anything; export writes the same shape, with key hashes instead of keys.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The change log's entries: one per change to a label report (decisions §5 and §6 read it for
+ * The change log's entries: one per change to a label report (docs/sync.md and docs/webhooks.md read it for
  * sync and webhooks; it is also the report's audit trail).
  */
 import { z } from 'zod';

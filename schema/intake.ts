@@ -1,5 +1,5 @@
 /**
- * The bodies of taking in labels (decisions §6): activation and a tap's reading, derived from
+ * The bodies of taking in labels (docs/api.md#activation-and-taps): activation and a tap's reading, derived from
  * the bundle report so that a label activated here and one imported are checked alike.
  */
 import { z } from 'zod';

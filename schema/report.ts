@@ -120,7 +120,7 @@ export const labelSchema = z.object({
 /** The trimmed figures carry their own datapoints, like the calculated ones. */
 const trimmedSenseDataSchema = calculatedSenseDataSchema.nullable();
 
-/** Full report, as retrieve and PATCH return it (decisions §3 "Shapes", key order included). */
+/** Full report, as retrieve and PATCH return it (docs/api.md#shapes, key order included). */
 export const labelReportSchema = z.object({
   id: z.string(),
   created: z.string(),
@@ -209,7 +209,7 @@ export const localReportPatchSchema = labelReportPatchSchema.extend({
 });
 export type LocalReportPatch = z.infer<typeof localReportPatchSchema>;
 
-/** The two refusals of a role (decisions §3), word for word: a sync client recognises them by their text too. */
+/** The two refusals of a role (docs/api.md#errors), word for word: a sync client recognises them by their text too. */
 export const ROLE_MESSAGES = {
   limits: 'Only the label report owner can update limits',
   viewer: 'Viewers can only update hasFlag and isArchived',

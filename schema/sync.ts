@@ -1,5 +1,5 @@
 /**
- * Shapes of sync with a remote instance (decisions §5 "State, over HTTP and in the UI"): the
+ * Shapes of sync with a remote instance (docs/sync.md#state-over-http-and-in-the-ui): the
  * status, conflicts, dead letters and pending edits the /local/sync endpoints answer, and the
  * bodies they take. The service, the command line and the renderer share them.
  */
@@ -171,7 +171,7 @@ export type SyncTestResult = z.infer<typeof syncTestResultSchema>;
  * keeps (ids, texts, custom values, physical ranges, non-negative counts), what the interface
  * leaves unshown optional, and extra keys ignored. Of the datapoint lists only the one sync
  * keeps is checked, point by point (`remoteDatapointSchema`); the figures beside them are
- * checked whole, as the mirror keeps them (decisions §5 "What the mirror holds").
+ * checked whole, as the mirror keeps them (docs/sync.md#what-the-mirror-holds).
  */
 /** More companies than any report is shared with: a longer list is a remote gone wrong. */
 export const MAX_ACCESS_ENTRIES = 1000;

@@ -1,5 +1,5 @@
 /**
- * Shapes of webhooks (decisions §6): registration, the deliveries log and the events sent.
+ * Shapes of webhooks (docs/webhooks.md): registration, the deliveries log and the events sent.
  * The service, the command line and the renderer share them.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The alert rules in words, and when each one fired (decisions §2, "Alert level"): the same walk
+ * The alert rules in words, and when each one fired (docs/figures.md#alert-level): the same walk
  * as alertFromViolations, keeping every rule's firing instead of the level alone.
  */
 import type { AlertRule } from '../schema/sense';

@@ -1,4 +1,4 @@
-/** Alert level from the alert rules (decisions.md §2, "Alert level"). */
+/** Alert level from the alert rules (docs/figures.md#alert-level). */
 import type { Alert, AlertRule } from '../schema/sense';
 
 /**

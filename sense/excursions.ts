@@ -1,6 +1,6 @@
 /**
  * Excursions one limit at a time, and the time spent beyond each limit: what a reviewer reads
- * to decide on a shipment. Violations are those of decisions §2 (strictly beyond a limit; a
+ * to decide on a shipment. Violations are those of docs/figures.md#violations (strictly beyond a limit; a
  * humidity limit counts only where it is set and the datapoint has humidity).
  */
 import type { Direction, Excursion, LimitName, Quantity, TimePerQuantity } from '../schema/review';

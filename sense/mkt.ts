@@ -1,5 +1,5 @@
 /**
- * Mean kinetic temperature, Haynes formula (decisions.md §2):
+ * Mean kinetic temperature, Haynes formula (docs/figures.md#the-figures):
  *   MKT = (ΔH/R) / −ln( mean_i exp(−(ΔH/R) / T_i) ) − 273.15,  T_i in kelvin.
  */
 

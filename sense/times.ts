@@ -1,4 +1,4 @@
-/** The time fields of the calculated sense data (decisions.md §2, "Times"). */
+/** The time fields of the calculated sense data (docs/figures.md#times). */
 import type { SenseConfig } from '../schema/sense';
 
 export interface TimeFigures {

@@ -1,6 +1,6 @@
 /**
  * When a datapoint violates its limits, and how violations add up into excursions and durations
- * (decisions.md §2).
+ * (docs/figures.md#violations).
  */
 import type { Limits, ViolationCounts } from '../schema/sense';
 

@@ -1,5 +1,5 @@
 /**
- * Exporting a bundle (decisions §4): everything needed to import the same data again —
+ * Exporting a bundle (docs/cli.md#bundle-format): everything needed to import the same data again —
  * companies, API keys as hashes (never keys), and every label report with its raw datapoints,
  * owner, access, per-company state, custom fields, trim and alert rules.
  *

@@ -1,5 +1,5 @@
 /**
- * Taking in labels (decisions §6): a label's activation and the reading of each tap, for the
+ * Taking in labels (docs/api.md#activation-and-taps): a label's activation and the reading of each tap, for the
  * key's company. Each is one write transaction through the write path, and its event is
  * announced inside it: a change that rolls back announces nothing, and a committed one is
  * announced exactly once.

@@ -1,5 +1,5 @@
 /**
- * What taking in labels announces (decisions §6): a report activated or tapped. The intake
+ * What taking in labels announces (docs/webhooks.md#events): a report activated or tapped. The intake
  * calls it inside the write transaction of the change, so an event is recorded exactly when
  * its change commits (the webhook outbox implements it).
  */

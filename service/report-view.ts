@@ -1,5 +1,5 @@
 /**
- * Domain reports to the shapes the API shows (decisions §3 "Shapes"), as one company sees them.
+ * Domain reports to the shapes the API shows (docs/api.md#shapes), as one company sees them.
  * Key order follows the documents so that a person reading a response finds what the
  * interface lists, where it lists it.
  */

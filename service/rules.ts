@@ -30,7 +30,7 @@ import { Users } from './users';
 
 export interface ServiceRules {
   reports: LabelReportService;
-  /** Activation and taps (decisions §6), announced to the webhook outbox. */
+  /** Activation and taps (docs/api.md#activation-and-taps), announced to the webhook outbox. */
   intake: LabelIntake;
   apiKeys: ApiKeys;
   /** The people who sign in at the desk, their sessions and company settings. */

@@ -1,5 +1,5 @@
 /**
- * The webhook outbox (decisions §6): what is owed to webhooks, written in the transaction of the
+ * The webhook outbox (docs/webhooks.md#delivery): what is owed to webhooks, written in the transaction of the
  * change that causes it, so a change that rolls back sends nothing and a committed one is sent
  * even after a crash. Each message holds the exact body every attempt sends: for a report event,
  * the full report as the webhook's company sees it through retrieve at that moment.

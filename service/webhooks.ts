@@ -1,5 +1,5 @@
 /**
- * Registering webhooks (decisions §6), for a caller with `webhooks:manage`: a webhook belongs to
+ * Registering webhooks (docs/webhooks.md#registering-endpoints), for a caller with `webhooks:manage`: a webhook belongs to
  * the key's company, and another company's is as unknown as one that never existed (404). The
  * secret is shown when made and when rotated, never again.
  */

@@ -1,5 +1,5 @@
 /**
- * When to try again after a failed cycle (decisions §5): exponential backoff from 1 s,
+ * When to try again after a failed cycle (docs/sync.md#local-edits-and-push): exponential backoff from 1 s,
  * doubling, at most 5 minutes, shortened at random by up to a fifth so that many desktops
  * coming back online do not knock at once; a `Retry-After` from the remote is waited out in
  * full. The arithmetic is the job queues' own (jobs/backoff.ts, jobs/retry-after.ts).

@@ -1,4 +1,4 @@
-/** The worker's settings when none are given (decisions §5 "Running it"). */
+/** The worker's settings when none are given (docs/sync.md#running-it). */
 import type { SyncOptions } from './index';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../jobs/http-client';
 

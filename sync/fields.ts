@@ -1,5 +1,5 @@
 /**
- * The fields sync sends back (decisions §5 "Local edits and push") are the field registry's
+ * The fields sync sends back (docs/sync.md#local-edits-and-push) are the field registry's
  * synced ones (model/report-fields.ts): `labelReference`, `status`, `hasFlag`, `isArchived`
  * (the remote key's company's), each limit key and each custom field. Here: the edits of
  * those among a change log entry's fields, and a field's value as sync carries it.

@@ -1,5 +1,5 @@
 /**
- * Sync with a remote instance of the /v2 interface (decisions §5): the local database mirrors
+ * Sync with a remote instance of the /v2 interface (docs/sync.md): the local database mirrors
  * the reports one remote API key sees, and local edits of them go back, through list,
  * retrieve and PATCH only. One file per idea in this folder:
  * - remote-client.ts: the three /v2 operations and /local/session over HTTP, refusals classified

@@ -1,5 +1,5 @@
 /**
- * The per-field three-way merge of sync (decisions §5), as pure functions over the outbox's
+ * The per-field three-way merge of sync (docs/sync.md#local-edits-and-push), as pure functions over the outbox's
  * pending fields: a field's base (its value before the first pending local edit), the local
  * value, and the remote one.
  */
@@ -76,7 +76,7 @@ export interface RemoteMerge {
  * A pulled report met with the report's pending fields. Per field: the remote kept the base →
  * the local value stays, pending; the remote reached the local value → nothing left to send;
  * the remote shows a value this desk sent without hearing back → that push arrived: it becomes
- * the base and the newer local value stays pending (decisions §5); else another writer changed
+ * the base and the newer local value stays pending (docs/sync.md#local-edits-and-push); else another writer changed
  * it differently: a conflict, which the policy decides. The remote value
  * wins by default (the local one is kept only in the conflict record); with 'local' the local
  * value stays pending, on the remote value as its new base, so the next pull that still shows

@@ -1,5 +1,5 @@
 /**
- * The service's side of sync (decisions §5): the mirror's writes and reads, each in small
+ * The service's side of sync (docs/sync.md): the mirror's writes and reads, each in small
  * transactions through the one write path. Pulled reports are written with actor `sync` (so
  * they never reach the outbox) and announce their webhook events as other writes do; a page
  * and the cursor that covers it commit together.

@@ -1,5 +1,5 @@
 /**
- * The sync outbox's side of the write path (decisions §5 "Local edits and push"): a change an
+ * The sync outbox's side of the write path (docs/sync.md#local-edits-and-push): a change an
  * API key makes to a mirrored report is recorded, in the transaction of the change (it listens
  * to the writer), as the report's one pending entry, per field its base and its newest value.
  */

@@ -1,5 +1,5 @@
 /**
- * How a pull walks the remote's list (decisions §5 "Pull"), as pure functions: from the
+ * How a pull walks the remote's list (docs/sync.md#pull), as pure functions: from the
  * cursor minus the overlap, in `updated` order, moving the bound forward instead of asking
  * for page numbers of a result that moves; a page whose reports all share one `updated`
  * continues by id among the reports of that instant.

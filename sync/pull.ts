@@ -1,5 +1,5 @@
 /**
- * The pull (decisions §5 "Pull"): what changed on the remote since the cursor, page by page,
+ * The pull (docs/sync.md#pull): what changed on the remote since the cursor, page by page,
  * each page and the cursor that covers it committed in one transaction, so a kill at any
  * moment loses nothing and applies nothing twice. A report new to the mirror is fetched whole
  * with retrieve, as the list shows only part of its label.

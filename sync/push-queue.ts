@@ -1,5 +1,5 @@
 /**
- * The push (decisions §5 "Local edits and push") as a job queue (jobs/job-queue.ts) on the
+ * The push (docs/sync.md#local-edits-and-push) as a job queue (jobs/job-queue.ts) on the
  * outbox: each pending entry is one job, sent as one PATCH of its fields with absolute values,
  * so a replay changes nothing. A 200's answer becomes the mirror's state and what was sent
  * leaves the outbox; a refusal makes the entry a dead letter and the rest goes on; anything

@@ -1,5 +1,5 @@
 /**
- * Retrying a read inside a cycle (decisions §5): a list page, a retrieve or the session asked
+ * Retrying a read inside a cycle (docs/sync.md#local-edits-and-push): a list page, a retrieve or the session asked
  * again a few times, soon, after a network error, a timeout, a 5xx, a 429 or a 408, so that a
  * lossy link still lets a cycle finish instead of failing it at its first lost request and
  * starting over. Reads change nothing on the remote, so asking again is always safe. What

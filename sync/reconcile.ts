@@ -1,5 +1,5 @@
 /**
- * Reconciliation (decisions §5 "Pull"): the full list of the ids and `updated` the remote
+ * Reconciliation (docs/sync.md#pull): the full list of the ids and `updated` the remote
  * shows (output=minimal, paged by id) compared with the mirror. Reports missing here or held
  * at another `updated` are fetched whole; once the whole list has been read, mirrored reports
  * it did not name are removed (pending edits on them become `gone` conflicts). It catches what

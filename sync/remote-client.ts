@@ -1,6 +1,6 @@
 /**
  * The remote instance, over HTTP: the three /v2 operations sync uses and the /local/session
- * that tells a LabelDesk remote's company. Every failure is classified the way decisions §5
+ * that tells a LabelDesk remote's company. Every failure is classified the way docs/sync.md#local-edits-and-push
  * treats it: `offline` (network, timeout, 5xx, 429, 408) is retried on the backoff timer
  * (those marked `transient` a few times inside the cycle first);
  * `paused` (401, or 403 for the key's permission) waits for another key or URL; `refused`
@@ -55,7 +55,7 @@ export class RemoteClient {
     baseUrl: string,
     private readonly key: string,
     timeoutMs: number,
-    /** The largest answer read; a larger one fails the request (decisions §5 treats it as offline). */
+    /** The largest answer read; a larger one fails the request (docs/sync.md#reading-the-remote-strictly). */
     maxAnswerBytes?: number,
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
@@ -173,7 +173,7 @@ export class OverBudget extends RemoteFailure {
   }
 }
 
-/** A 403 for a role, by its code or by one of the two role messages of decisions §3; any other 403 is about the key. */
+/** A 403 for a role, by its code or by one of the two role messages of docs/api.md#errors; any other 403 is about the key. */
 export function isRoleRefusal(body: unknown): boolean {
   if (body === null || typeof body !== 'object') return false;
   const { code, message } = body as { code?: unknown; message?: unknown };

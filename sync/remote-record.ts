@@ -1,5 +1,5 @@
 /**
- * A remote's report as a mirrored one (decisions §5 "What the mirror holds"): everything as the
+ * A remote's report as a mirrored one (docs/sync.md#what-the-mirror-holds): everything as the
  * remote shows it, its figures included (the vendor's engine may round or count otherwise than
  * this desk's, and a desk must show the same alert as the cloud), and the inputs the remote
  * does not show derived from what it shows, so that a local recalculation starts from the same
@@ -56,7 +56,7 @@ export function reportFromRemote(remote: RemoteReport, stored: Report | undefine
     alertsConfig: remote.alertsConfig ?? null,
     numberOfTaps: remote.numberOfTaps,
     dataIsIncomplete: remote.dataIsIncomplete ?? stored?.dataIsIncomplete === true,
-    // Without counters first: what section 2 gives without them tells which ones the label reported.
+    // Without counters first: what docs/figures.md gives without them tells which ones the label reported.
     reportedSenseData: { datapoints },
     trim: trimFrom(remote, datapoints, stored),
     customFields: remote.customFields ?? [],
@@ -83,7 +83,7 @@ function figuresShown({ datapoints: _, ...figures }: RemoteReport['calculatedSen
 
 /**
  * The counters the label reported: as the remote shows them, else each one only where the
- * remote's calculated figures differ from what section 2 gives without it (the last
+ * remote's calculated figures differ from what docs/figures.md gives without it (the last
  * datapoint's time, the number of datapoints read), so that trimmed figures count the trimmed
  * timeline as the remote's do.
  */

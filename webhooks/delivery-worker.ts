@@ -1,7 +1,7 @@
 /**
  * Delivers the webhook outbox as a job queue (jobs/job-queue.ts): due messages are taken under
  * a lease in a short write transaction, sent concurrently off the request path, each attempt
- * recorded with the next one scheduled (decisions §6). It sleeps until the next message is
+ * recorded with the next one scheduled (docs/webhooks.md#delivery). It sleeps until the next message is
  * due, or until `wake` says one was just enqueued, never polling in a loop.
  *
  * The lease makes delivery survive a crash without getting stuck: a message whose worker died
@@ -26,7 +26,7 @@ const DISABLE_AFTER_MS = 5 * DAY_MS;
 const LEASE_MARGIN_MS = 30_000;
 
 export interface DeliveryOptions {
-  /** Default: LABELDESK_WEBHOOK_RETRY_DELAYS, else the schedule of decisions §6. */
+  /** Default: LABELDESK_WEBHOOK_RETRY_DELAYS, else the schedule of docs/webhooks.md#delivery. */
   schedule?: RetrySchedule;
   timeoutMs?: number;
   resolve?: Resolve;

@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (decisions §6): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h,
+ * When a failed delivery is tried again (docs/webhooks.md#delivery): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h,
  * each ±20 % so that messages failed together do not all come back together; then the message
  * has failed. `LABELDESK_WEBHOOK_RETRY_DELAYS` (seconds, comma separated) replaces the delays.
  */

@@ -1,5 +1,5 @@
 /**
- * Where webhooks may be sent (decisions §6): http and https only; loopback and private LAN
+ * Where webhooks may be sent (docs/webhooks.md#where-webhooks-may-be-sent): http and https only; loopback and private LAN
  * addresses are allowed (local tools, a warehouse system on the LAN), while link-local (cloud
  * metadata lives there), multicast, unspecified and other reserved addresses are refused.
  *

@@ -1,7 +1,7 @@
 /**
- * POST /v2/labelReports (activation) and POST /v2/labelReports/:id/taps (decisions §6). As for
+ * POST /v2/labelReports (activation) and POST /v2/labelReports/:id/taps (docs/api.md#activation-and-taps). As for
  * the other report routes, route-checks.ts checks what each declares before the body is read, so
- * the order of decisions §3 holds: key (401) → key permission (403) → report visibility (404,
+ * the order of docs/api.md#errors holds: key (401) → key permission (403) → report visibility (404,
  * taps) → body type and JSON (415, 400) → query parameters and body fields (400) → an existing
  * id (409) or the role (403, in the service).
  */

@@ -1,7 +1,7 @@
 /**
  * GET /v2/labelReports, GET and PATCH /v2/labelReports/:id, and the review list beside them,
  * GET /local/labelReports (service/review-list.ts). Each route declares what it needs
- * and route-checks.ts checks it before the handler parses anything, so the order of decisions §3
+ * and route-checks.ts checks it before the handler parses anything, so the order of docs/api.md#errors
  * holds: key (401) → key permission (403) → report visibility (404) → body type and JSON (415,
  * 400, see body.ts) → query parameters (400) → body fields (400) → role (403, in the service).
  */

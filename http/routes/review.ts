@@ -2,7 +2,7 @@
  * The review workflow under /local: a report's alert explained, its review (comments,
  * acknowledgement, decision), its history, CSV of its readings and of the list, and the plain
  * words beside the list (custom fields in use, companies by name). Each route declares what it
- * needs and route-checks.ts checks it in the order of decisions §3: key (401) → key permission
+ * needs and route-checks.ts checks it in the order of docs/api.md#errors: key (401) → key permission
  * (403) → report visibility (404) → body type and JSON (415, 400) → query parameters (400); then
  * the handler reads the body's fields (400) and the service judges the role (403).
  */

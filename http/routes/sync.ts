@@ -1,5 +1,5 @@
 /**
- * /local/sync (decisions §5 "State, over HTTP and in the UI"): the sync state, a cycle now,
+ * /local/sync (docs/sync.md#state-over-http-and-in-the-ui): the sync state, a cycle now,
  * conflicts and dead letters with their actions, and for the app the edits not yet sent and
  * the settings (the remote key is taken, never shown). Reading needs any valid key; acting
  * needs `sync:manage`, checked (route-checks.ts) before the body is read.

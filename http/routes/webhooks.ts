@@ -1,5 +1,5 @@
 /**
- * /v2/webhooks (decisions §6): registering endpoints, their secrets, a test event and the
+ * /v2/webhooks (docs/webhooks.md#registering-endpoints): registering endpoints, their secrets, a test event and the
  * deliveries log, for keys with `webhooks:manage`. As on the report routes, each route declares
  * what it needs and route-checks.ts checks it before anything in the request is read: key (401)
  * → permission (403) → the webhook is the company's (404) → body type and JSON (415, 400) →

@@ -1,6 +1,5 @@
 /**
- * Building the `filter` and `customFields` strings of GET /v2/labelReports (decisions §3
- * "List parameters"). Pure string work, kept apart from the UI so every escaping rule is
+ * Building the `filter` and `customFields` strings of GET /v2/labelReports (docs/api.md#list-parameters). Pure string work, kept apart from the UI so every escaping rule is
  * unit-tested: a wrong escape here silently shows staff the wrong reports.
  */
 import type { FilterOperator } from '../../contract/filter-operators';
@@ -12,7 +11,7 @@ export interface Condition {
   readonly value: string | number | boolean;
 }
 
-/** A custom field id as the API accepts it (decisions §3: `[A-Za-z0-9_.-]+`). */
+/** A custom field id as the API accepts it (docs/api.md#list-parameters: `[A-Za-z0-9_.-]+`). */
 export const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
 /** Filter keys are dotted identifiers from the API's allow-list. */
 const FILTER_KEY = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;

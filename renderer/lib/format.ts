@@ -2,7 +2,7 @@
  * Turning API values into words for people at a warehouse desk: local dates and times (the
  * report panel's times, in a chosen zone, are in time-zone.ts),
  * durations like "2 h 15 min", temperatures with units and alert levels by name.
- * Every time field of the API is epoch seconds and every duration is seconds (decisions §1).
+ * Every time field of the API is epoch seconds and every duration is seconds (docs/api.md#units-and-formats).
  */
 import type { Mode, ReportType, Role, Status } from '../../schema/report';
 

@@ -1,6 +1,6 @@
 /**
  * What the signed-in company may change on a report, and the sentence that says why not.
- * The server decides (decisions §3: role table and key permissions); this only lets the UI
+ * The server decides (docs/api.md#authentication: role table and key permissions); this only lets the UI
  * explain a refusal before staff type a value that would be thrown away. The sentences are
  * plain words (no permission or field ids), and the panel shows each one once.
  */

@@ -65,7 +65,7 @@ export function hasHumidity(datapoints: readonly Datapoint[]): boolean {
 /**
  * The list row a full report (a PATCH answer) stands for, so the table shows an edit at once
  * without refetching its page. minimalSenseData is rebuilt from the effective timeline exactly as
- * decisions §2 defines it.
+ * docs/figures.md#trimmed-and-minimal-data defines it.
  */
 export function toMinimalRow(report: LabelReport): MinimalLabelReport {
   const effective = effectiveSenseData(report);

@@ -1,5 +1,5 @@
 /**
- * Importing a bundle (decisions §4): validate everything, write everything in ONE transaction,
+ * Importing a bundle (docs/cli.md#bundle-format): validate everything, write everything in ONE transaction,
  * upserting by id; when anything is wrong, report every problem with its JSON path and write
  * nothing.
  *

@@ -2,7 +2,7 @@
  * Property: for random rows and random filter / customFields / order parameters, the list query
  * (the compiled SQL on the caller's listing rows, as the report store runs it) selects exactly
  * the ids, in exactly the order, that an independent JS evaluation of the decided semantics
- * (decisions §3 "List parameters") selects among the reports the caller's company can see; and
+ * (docs/api.md#list-parameters) selects among the reports the caller's company can see; and
  * a page of it is that order cut at its offset and size, whether the order is read in one piece
  * or merged value by value.
  */

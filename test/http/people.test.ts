@@ -1,7 +1,7 @@
 /**
  * People over HTTP on a real service: signing in, the token sent as a key, who /local/session
  * says is signed in, the lock after inactivity (401 SESSION_LOCKED, the service's clock moved;
- * reads do not count as activity, writes and the page's activity signal do) and unlocking, the users routes' refusals in the order of decisions §3, signatures with a
+ * reads do not count as activity, writes and the page's activity signal do) and unlocking, the users routes' refusals in the order of docs/api.md#errors, signatures with a
  * wrong then a right password, and answers that fit /openapi.json.
  */
 import Ajv2020 from 'ajv/dist/2020';

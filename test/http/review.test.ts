@@ -1,6 +1,6 @@
 /**
  * The review workflow over a real server on 127.0.0.1: who may read, comment, acknowledge and
- * decide (owner, editor, viewer, a read-only key), the order of refusals of decisions §3, and
+ * decide (owner, editor, viewer, a read-only key), the order of refusals of docs/api.md#errors, and
  * what each answer holds.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

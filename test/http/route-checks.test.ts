@@ -1,7 +1,7 @@
 /**
  * The routes' declared checks (http/route-checks.ts): every route behind the key declares them,
  * one that does not stops the app at startup, and the one hook checks them in the order of
- * decisions §3, a refusal at each step hiding every later one. Through `inject`, over a real
+ * docs/api.md#errors, a refusal at each step hiding every later one. Through `inject`, over a real
  * SQLite file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

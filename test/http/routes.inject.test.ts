@@ -1,6 +1,6 @@
 /**
  * Every route's answers through Fastify's inject: the app over a real SQLite file, no network.
- * Most of all the order of checks of decisions §3 for combinations of refusals, body ones
+ * Most of all the order of checks of docs/api.md#errors for combinations of refusals, body ones
  * included: key (401) → key permission (403) → report visibility (404) → validation (415, 400)
  * → role (403).
  */

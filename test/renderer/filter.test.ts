@@ -28,7 +28,7 @@ function splitLikeService(text: string): string[] {
   return parts;
 }
 
-/** How a like pattern matches, per decisions §3 (`%`/`*` any run, `_` one char, backslash escapes). */
+/** How a like pattern matches, per docs/api.md#list-parameters (`%`/`*` any run, `_` one char, backslash escapes). */
 function likeToRegExp(pattern: string, flags = ''): RegExp {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {

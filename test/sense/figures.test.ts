@@ -1,5 +1,5 @@
 /**
- * Worked examples, small enough to check every figure by hand against decisions.md §2.
+ * Worked examples, small enough to check every figure by hand against docs/figures.md.
  */
 import { describe, expect, it } from 'vitest';
 import { makeConfig, run, series } from './helpers';

@@ -1,6 +1,6 @@
 /**
  * Property-based tests, plus a comparison against a deliberately naive re-statement of
- * decisions.md §2 over plain objects.
+ * docs/figures.md over plain objects.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -224,7 +224,7 @@ describe('properties', () => {
   });
 });
 
-/** decisions.md §2 read aloud, over objects, with no attempt at speed. */
+/** docs/figures.md read aloud, over objects, with no attempt at speed. */
 function naive(c: Case) {
   const byTime = new Map<number, Datapoint>();
   for (const p of c.points) if (!byTime.has(p.timestamp)) byTime.set(p.timestamp, p);

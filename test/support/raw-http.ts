@@ -109,7 +109,7 @@ function dechunk(data: Buffer): string | null {
   }
 }
 
-/** The error body of decisions §3, every key present, and the headers every answer carries. */
+/** The error body of docs/api.md#errors, every key present, and the headers every answer carries. */
 export function expectErrorAnswer(response: RawResponse | null, status: number, code: string): void {
   expect(response, 'the connection closed without an answer').not.toBeNull();
   const { headers, body } = response!;

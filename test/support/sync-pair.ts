@@ -13,7 +13,7 @@
  *
  * With `remote: 'vendor'` the local side talks (through the fault proxy) to a vendor-shaped
  * remote (vendor-remote.ts) in front of the LabelDesk remote: it sees only what
- * label-report-api.md promises, and no `/local/session`, so the worker is given the company.
+ * the interface promises (docs/api.md), and no `/local/session`, so the worker is given the company.
  * `expectMirrored()` then compares what the vendor remote shows with what the desk shows of the
  * same fields.
  */

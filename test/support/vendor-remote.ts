@@ -1,7 +1,7 @@
 /**
  * A remote shaped like the vendor's cloud: a real HTTP server on 127.0.0.1 in front of a
- * LabelDesk remote (or any base URL serving `/v2`), answering only what label-report-api.md
- * promises. A desk that syncs against it meets the interface and nothing more:
+ * LabelDesk remote (or any base URL serving `/v2`), answering only what the interface
+ * promises (docs/api.md). A desk that syncs against it meets the interface and nothing more:
  *
  * - only `GET /v2/labelReports`, `GET /v2/labelReports/:id` and `PATCH /v2/labelReports/:id`
  *   exist; every other route (`/local/session` among them) is a 404 like an unknown route;
@@ -12,7 +12,7 @@
  *   `analysedValues`, and no extension field;
  * - the fields whose types the interface does not show (user, labelPreset, alertsConfig) are
  *   kept, null or missing as `notShown` says, per report and field, deterministically;
- * - `figures` lets a test make the remote's figures differ from what decisions.md section 2
+ * - `figures` lets a test make the remote's figures differ from what docs/figures.md
  *   would compute: it gets each full report as the vendor would answer it and returns the report
  *   to answer instead (meant for calculatedSenseData, trimmedSenseData and alert); the list's
  *   `minimalSenseData` counters and `alert` follow the transformed figures, as the vendor's

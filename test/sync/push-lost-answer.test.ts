@@ -3,7 +3,7 @@
  * sent again, which changes nothing (absolute values), so the remote holds exactly one change,
  * and the pull that sees the remote's new `updated` records no phantom conflict. A value this
  * desk sent is its own when the remote shows it, also after the user edited the field again
- * (decisions §5): the newest value is sent, never lost to the desk's own earlier one.
+ * (docs/sync.md#local-edits-and-push): the newest value is sent, never lost to the desk's own earlier one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMOTE_KINDS, SyncPair } from '../support/sync-pair';

@@ -19,7 +19,7 @@ import { plainReports } from '../support/sync-reports';
 /**
  * Seeds that found a defect: a desk edited a field, the PATCH's answer was lost, the desk edited
  * the field again, and the next pull took the remote showing the first value for another
- * writer's change, so the desk's own earlier value won over its newest (decisions §5).
+ * writer's change, so the desk's own earlier value won over its newest (docs/sync.md#local-edits-and-push).
  */
 const COUNTEREXAMPLES = [1708284147, 55234091];
 const SEEDS = seedsToRun(COUNTEREXAMPLES, 'SYNC_SEED');

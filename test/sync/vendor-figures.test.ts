@@ -1,11 +1,11 @@
 /**
- * A mirror keeps the remote's figures (decisions.md §5 "What the mirror holds"): against the
+ * A mirror keeps the remote's figures (docs/sync.md#what-the-mirror-holds): against the
  * vendor's cloud, whose datapoints carry no humidity, whose trim is not shown and whose engine
- * may round or count otherwise than section 2, the desk must show calculatedSenseData,
+ * may round or count otherwise than docs/figures.md, the desk must show calculatedSenseData,
  * trimmedSenseData, alert and the list's minimalSenseData counters exactly as the remote does.
  *
  * The `it`s before each case check that the case is what it claims (the remote does show what
- * section 2 over the vendor's answer cannot give), so that the case cannot pass by accident.
+ * docs/figures.md over the vendor's answer cannot give), so that the case cannot pass by accident.
  * A local edit of limits recalculates at once what the desk can (temperature), keeps what it
  * cannot (humidity), and says so, until the remote's answer to the push replaces it.
  */
@@ -113,7 +113,7 @@ async function figuresSource(pair: SyncPair, id: string): Promise<string> {
 }
 
 describe('a remote whose engine rounds and alerts otherwise than section 2', () => {
-  // Section 2 gives level 1 here (one rule: level 1 after 600 s out of range); the vendor says 2,
+  // docs/figures.md gives level 1 here (one rule: level 1 after 600 s out of range); the vendor says 2,
   // and rounds the mean kinetic temperature to one decimal.
   const report = makeReport('vendor-engine', {
     updated: at(1),

@@ -1,6 +1,6 @@
 /**
  * The vendor-shaped remote that sync scenarios run against: it answers the three /v2
- * operations of label-report-api.md with exactly the fields the interface names, forwards the
+ * operations of the interface (docs/api.md) with exactly the fields the interface names, forwards the
  * caller's key and body, hides every other route, applies a test's figures, and fails instead of
  * hanging on a target that answers too much or never.
  */

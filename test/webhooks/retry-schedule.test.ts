@@ -1,4 +1,4 @@
-/** The retry schedule of decisions §6, its jitter, the environment's replacement, and Retry-After. */
+/** The retry schedule of docs/webhooks.md#delivery, its jitter, the environment's replacement, and Retry-After. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_DELAYS_S, RetrySchedule, retryAfterMs, RETRY_DELAYS_ENV } from '../../webhooks/retry-schedule';
 

@@ -1,7 +1,7 @@
 /**
  * How a pull pages: from the cursor less the overlap, moving the bound on `updated`, by id
  * within one instant, and the cursor a page leaves. A simulated remote list (ordered as
- * decisions §3 orders, ties by id) shows every report is reached exactly once per run, however
+ * docs/api.md#list-parameters orders, ties by id) shows every report is reached exactly once per run, however
  * many share an instant.
  */
 import { describe, expect, it } from 'vitest';
@@ -57,7 +57,7 @@ describe('the cursor', () => {
   });
 });
 
-/** A remote list that answers the pull's filters as decisions §3 says: ISO instants compare as text here, as they are canonical. */
+/** A remote list that answers the pull's filters as docs/api.md#list-parameters says: ISO instants compare as text here, as they are canonical. */
 function answer(all: readonly Listed[], params: Record<string, string>): Listed[] {
   const size = Number(params.pageSize);
   let rows = [...all];
