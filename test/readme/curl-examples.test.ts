@@ -1,13 +1,15 @@
 /**
- * Every curl example of README.md, run as written by bash and the real curl against a demo
- * service on 127.0.0.1: exit 0 and a 2xx. Only what a reader would fill in is replaced: the
+ * Every curl example of README.md, CONTRIBUTING.md and docs/*.md, run as written by bash and the
+ * real curl against a demo service on 127.0.0.1, in that order (docs/ by name): exit 0 and a 2xx,
+ * or the status its comment names (`# answers 400`). Each is reported by file and line. Only what
+ * a reader would fill in is replaced: the
  * service's port for 4317, a report of the demo for REPORT_ID, and $KEY and $HOOK as shell
  * variables, the key holding what the block's own `keys create` line grants (else a key
  * `labeldesk demo` prints) and the webhook pointing at a receiver started here. An example naming
  * any other host fails the suite, never contacted: this test talks to 127.0.0.1 only.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +24,33 @@ import { Receiver } from '../support/webhook-receiver';
 import { commandsOf, urlHosts, type ShellCommand } from './readme-commands';
 import { runToEnd, type Run } from '../cli/run-labeldesk';
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The documents whose examples run: path from the repository root and text. */
+const DOCUMENTS: { file: string; text: string }[] = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+]
+  .filter((file) => existsSync(join(ROOT, file)))
+  .map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }));
 const README_SERVICE = '127.0.0.1:4317';
 const README_RECEIVER = '127.0.0.1:9000';
-const EXAMPLES = commandsOf(README, 'curl');
+
+interface Example extends ShellCommand {
+  /** The document it comes from, from the repository root. */
+  file: string;
+}
+
+const EXAMPLES: Example[] = DOCUMENTS.flatMap(({ file, text }) => commandsOf(text, 'curl').map((c) => ({ ...c, file })));
+
+/** The status an example's comment says it answers (`# answers 400`), else null for any 2xx. */
+function expectedStatus(example: ShellCommand): number | null {
+  const status = /#\s*answers\s+(\d{3})\b/.exec(example.text)?.[1];
+  return status === undefined ? null : Number(status);
+}
 
 /** Why an example is not run, or null when it talks to the README's local service only. */
 function notRun(example: ShellCommand): string | null {
@@ -36,13 +61,13 @@ function notRun(example: ShellCommand): string | null {
 }
 
 /** What the block's `keys create` line grants, as the README has the reader make the key. */
-function keySpec(example: ShellCommand): { companyId: string; permissions: Permission[] } | null {
+function keySpec(example: Example): { companyId: string; permissions: Permission[] } | null {
   const blockText = example.block?.lines.join('\n') ?? '';
   const create = /labeldesk keys create\b[^\n]*/.exec(blockText)?.[0];
   if (!create) return null;
   const companyId = /--company\s+(\S+)/.exec(create)?.[1];
   const permissions = /--permissions\s+(\S+)/.exec(create)?.[1];
-  if (!companyId || !permissions) throw new Error(`README.md:${example.line}: the block's keys create line names no company or permissions`);
+  if (!companyId || !permissions) throw new Error(`${example.file}:${example.line}: the block's keys create line names no company or permissions`);
   return { companyId, permissions: permissions.split(',') as Permission[] };
 }
 
@@ -79,20 +104,20 @@ function filledIn(example: ShellCommand): string {
     .replace(/\bREPORT_ID\b/g, reportId);
 }
 
-function keyFor(example: ShellCommand): string {
+function keyFor(example: Example): string {
   const spec = keySpec(example);
   if (!spec) return demoKey;
   const name = `${spec.companyId}:${spec.permissions.join(',')}`;
   let key = blockKeys.get(name);
   if (!key) {
-    key = running.service.apiKeys.create(spec.companyId, spec.permissions, `README ${name}`).key;
+    key = running.service.apiKeys.create(spec.companyId, spec.permissions, `docs ${name}`).key;
     blockKeys.set(name, key);
   }
   return key;
 }
 
 /**
- * The webhook of the README's block, made when an example first names it as that block does
+ * The webhook of docs/webhooks.md's block, made when an example first names it as that block does
  * (`labeldesk webhooks create` for acme, every report event): the examples before it activate
  * and tap a label, which it is not to hear of.
  */
@@ -156,20 +181,26 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('README.md curl examples', () => {
-  it('finds every curl command of the README', () => {
-    const lines = README.split('\n');
-    const mentions = lines.flatMap((line, i) => (/(^|[\s`(])curl\s+(-|https?:|['"])/.test(line) ? [i + 1] : []));
-    expect(EXAMPLES.map((e) => e.line)).toEqual(mentions);
+describe('curl examples of README.md, CONTRIBUTING.md and docs/*.md', () => {
+  it('finds every curl command of each document', () => {
+    for (const { file, text } of DOCUMENTS) {
+      const lines = text.split('\n');
+      const mentions = lines.flatMap((line, i) => (/(^|[\s`(])curl\s+(-|https?:|['"])/.test(line) ? [i + 1] : []));
+      expect(
+        EXAMPLES.filter((e) => e.file === file).map((e) => e.line),
+        file,
+      ).toEqual(mentions);
+    }
+    expect(EXAMPLES.filter((e) => e.file === 'README.md').length).toBeGreaterThanOrEqual(3);
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(20);
   });
 
   it('runs every one: each talks to the local service, none to a host it may not contact', () => {
-    expect(EXAMPLES.flatMap((e) => (notRun(e) ? [`README.md:${e.line}: ${notRun(e)}`] : []))).toEqual([]);
+    expect(EXAMPLES.flatMap((e) => (notRun(e) ? [`${e.file}:${e.line}: ${notRun(e)}`] : []))).toEqual([]);
   });
 
   for (const example of EXAMPLES) {
-    const title = `README.md:${example.line} ${example.code.replace(/\s+/g, ' ').slice(0, 110)}`;
+    const title = `${example.file}:${example.line} ${example.code.replace(/\s+/g, ' ').slice(0, 110)}`;
     // One that may not run is refused above, not skipped here.
     if (notRun(example)) continue;
     it(title, async () => {
@@ -178,12 +209,17 @@ describe('README.md curl examples', () => {
       const run = await runCurl(filledIn(example), env);
       const seen = `exit ${run.code}, HTTP ${run.status}\n${run.stdout.slice(0, 500)}`;
       expect(run.code, seen).toBe(0);
+      const expected = expectedStatus(example);
+      if (expected !== null) {
+        expect(run.status, seen).toBe(expected);
+        return;
+      }
       expect(run.status, seen).toBeGreaterThanOrEqual(200);
       expect(run.status, seen).toBeLessThan(300);
     });
   }
 
-  it('the webhook test the README sends reaches the receiver as a webhook.test', async () => {
+  it('the webhook test docs/webhooks.md sends reaches the receiver as a webhook.test', async () => {
     const [first] = await receiver.waitFor(1);
     expect(first.path).toBe('/labeldesk');
     expect(JSON.parse(first.body).type).toBe('webhook.test');
@@ -196,7 +232,7 @@ describe('README.md curl examples', () => {
       const withoutG = filledIn(example).replace(/^curl -gs /, 'curl -s ');
       expect(withoutG).not.toContain(' -g');
       const run = await runCurl(withoutG, { KEY: demoKey });
-      expect(run.code, `README.md:${example.line} without -g`).toBe(3);
+      expect(run.code, `${example.file}:${example.line} without -g`).toBe(3);
     }
   });
 });

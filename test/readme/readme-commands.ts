@@ -1,5 +1,5 @@
 /**
- * The shell commands a reader copies out of README.md: each command of a fenced code block as the
+ * The shell commands a reader copies out of README.md, CONTRIBUTING.md or docs/*.md: each command of a fenced code block as the
  * shell reads it (lines continued with `\` or inside open quotes belong to it), and the commands
  * quoted inline in the prose.
  */
@@ -10,10 +10,15 @@ export interface CodeBlock {
   /** 1-based line number of the block's first line of code. */
   line: number;
   lines: string[];
+  /** The language after the opening fence (`sh`, `text`, `json` …), or '' when none is named. */
+  lang: string;
 }
 
+/** The languages of blocks that hold shell commands; a block naming none is read as shell too. */
+const SHELL_LANGUAGES = new Set(['', 'sh', 'bash', 'shell', 'console']);
+
 export interface ShellCommand {
-  /** 1-based line number in README.md where the command starts. */
+  /** 1-based line number in its Markdown file where the command starts. */
   line: number;
   /** The command as written, continuation lines included (what a reader pastes into a shell). */
   text: string;
@@ -34,7 +39,7 @@ export function codeBlocks(markdown: string): CodeBlock[] {
         blocks.push(open);
         open = null;
       } else open.lines.push(line);
-    } else if (line.startsWith('```')) open = { heading, line: i + 2, lines: [] };
+    } else if (line.startsWith('```')) open = { heading, line: i + 2, lines: [], lang: line.slice(3).trim() };
     else if (/^#+ /.test(line)) heading = line.replace(/^#+ /, '');
   });
   return blocks;
@@ -74,11 +79,12 @@ export function readCommand(lines: string[], start: number): { end: number; code
   throw new Error(`the command at line ${start + 1} never ends (an open quote?)`);
 }
 
-/** Every command in README.md whose first word is `program`, in the order of the file. */
+/** Every command in a Markdown file whose first word is `program`, in the order of the file. */
 export function commandsOf(markdown: string, program: string): ShellCommand[] {
   const starts = new RegExp(`^\\s*${program}\\s`);
   const commands: ShellCommand[] = [];
   for (const block of codeBlocks(markdown)) {
+    if (!SHELL_LANGUAGES.has(block.lang)) continue; // printed output, JSON, a format: nothing to run
     let i = 0;
     while (i < block.lines.length) {
       if (!starts.test(block.lines[i])) {
