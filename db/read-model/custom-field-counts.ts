@@ -1,12 +1,26 @@
-/** The read model: declarations moved out of the migrations that first wrote them. */
+/**
+ * Counts per custom field value: `custom_field_counts` holds, per company view, custom field and
+ * value, how many of the company's listing rows hold that value, split by the same columns as
+ * listing_counts and under their names, so a compiled browser filter over the alias l reads the
+ * same over it. `custom_field_totals` holds the same counts split only by owner, flag and archive
+ * state: a few rows per value where the fine split holds one per handful of reports.
+ *
+ * A report is counted once per value however often it holds it (`[3, 3.0]` is one 3), as the
+ * list's eq picks a report once: a value's count moves only when the first element holding it
+ * comes or the last goes. `value` is the element as typed (STRICT ANY keeps a text `10` apart
+ * from the number 10, and 10 and 10.0 together, as eq compares them). The empty blob, which no
+ * custom field element can be, stands for "holds some value of the field": the facet's `null`
+ * (holding none) is the matches less these. Not an upsert: inside a trigger, the conflict clause
+ * of the outer statement would take its place.
+ */
+import { table, triggers, type KeptTableDeclaration } from './declaration';
 import { SPLIT } from './listing-counts';
 
-// Moved from migration 019.
 
 /** Columns a count splits by: listing_counts' own. */
-export const FINE = SPLIT;
+const FINE = SPLIT;
 /** The coarse table's split: the columns of a company's own view of its reports. */
-export const COARSE = FINE.filter(([c]) => c === 'owner_ck' || c === 'has_flag' || c === 'is_archived');
+const COARSE = FINE.filter(([c]) => c === 'owner_ck' || c === 'has_flag' || c === 'is_archived');
 
 /** The value of an element that a condition can pick: its text or its number. */
 export const VALUE = (e: string) => `coalesce(${e}.text, ${e}.num)`;
@@ -15,7 +29,7 @@ export const VALUE = (e: string) => `coalesce(${e}.text, ${e}.num)`;
 export const HOLDS = "x''";
 
 /** Each (field, value) report `rk` holds, once, and the holding row of each field it holds. */
-export const valuesOf = (rk: string) => `
+const valuesOf = (rk: string) => `
   SELECT DISTINCT e.field AS field, ${VALUE('e')} AS value FROM custom_field_elements e WHERE e.rk = ${rk} AND ${VALUE('e')} IS NOT NULL
   UNION ALL
   SELECT DISTINCT e.field, ${HOLDS} FROM custom_field_elements e WHERE e.rk = ${rk} AND ${VALUE('e')} IS NOT NULL`;
@@ -26,13 +40,13 @@ export const another = (e: 'new' | 'old', any: boolean) =>
     any ? `${VALUE('o')} IS NOT NULL` : `${VALUE('o')} = ${VALUE(e)}`
   })`;
 
-/** The table, its initial counts and the triggers that keep it, for one split. */
-export function keptCounts(
+/** The table, the triggers that keep it and its recount, for one split. */
+function keptCounts(
   table: string,
   split: readonly (readonly [string, string])[],
   /** A kept table of a finer split the counts are summed from, instead of from every element. */
   from?: string,
-): { sql: string; recount: string; rows: () => string; key: string[]; elementTriggers: () => string } {
+): { create: string; triggers: string[]; recount: string; rows: () => string; key: string[] } {
   const key = ['ck', 'field', 'value', ...split.map(([c]) => c)];
   const tuple = `(${key.join(', ')})`;
   /** One listing row `row`'s counts: each value its report holds, under the row's split. */
@@ -67,50 +81,46 @@ export function keptCounts(
 INSERT INTO ${table} (${key.join(', ')}, n)
   ${from ? `SELECT ${key.join(', ')}, sum(n) FROM ${from}` : `SELECT ${key.join(', ')}, count(*) FROM (${rows()})`} GROUP BY ${key.join(', ')};`;
   const prefix = `listing_${table}`;
-  /** The triggers that count an element's value as it comes and goes, over the rows `ofElement` gives. */
-  const elementTriggers = (rowsOf: (e: 'new' | 'old') => string) => `
-CREATE TRIGGER ${prefix}_element_insert AFTER INSERT ON custom_field_elements
-WHEN ${VALUE('new')} IS NOT NULL BEGIN
-  ${add(rowsOf('new'))};
-END;
-
-CREATE TRIGGER ${prefix}_element_delete AFTER DELETE ON custom_field_elements
-WHEN ${VALUE('old')} IS NOT NULL BEGIN
-  ${remove(rowsOf('old'))};
-END;
-`;
-  const sql = /* sql */ `
-CREATE TABLE ${table} (
+  /**
+   * The triggers that count an element's value as it comes and goes. The compound of the element's
+   * rows is wrapped in a subquery, `IN (SELECT * FROM (… UNION ALL …))`, so SQLite looks the kept
+   * rows up by key: said plainly on the right of IN, it reads every row of the kept table.
+   */
+  const elementRows = (e: 'new' | 'old') => `SELECT * FROM (${ofElement(e)})`;
+  const create = `CREATE TABLE ${table} (
   ck INTEGER NOT NULL,
   field TEXT NOT NULL,
   value ANY NOT NULL,
   ${split.map(([c, type]) => `${c} ${type}`).join(',\n  ')},
   n INTEGER NOT NULL,
   PRIMARY KEY (${key.join(', ')})
-) STRICT, WITHOUT ROWID;
-
-${recount}
-
-CREATE TRIGGER ${prefix}_listing_insert AFTER INSERT ON report_listing BEGIN
+) STRICT, WITHOUT ROWID`;
+  const kept = [
+    `CREATE TRIGGER ${prefix}_listing_insert AFTER INSERT ON report_listing BEGIN
   ${add(ofListingRow('new'))};
-END;
-
-CREATE TRIGGER ${prefix}_listing_delete AFTER DELETE ON report_listing BEGIN
+END`,
+    `CREATE TRIGGER ${prefix}_listing_delete AFTER DELETE ON report_listing BEGIN
   ${remove(ofListingRow('old'))};
-END;
-
-CREATE TRIGGER ${prefix}_listing_update AFTER UPDATE OF ${split.map(([c]) => c).join(', ')} ON report_listing
+END`,
+    `CREATE TRIGGER ${prefix}_listing_update AFTER UPDATE OF ${split.map(([c]) => c).join(', ')} ON report_listing
 WHEN ${split.map(([c]) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN
   ${remove(ofListingRow('old'))};
   ${add(ofListingRow('new'))};
-END;
-${elementTriggers(ofElement)}`;
-  // Migration 020's form: the compound wrapped in a subquery, so SQLite looks the kept rows up by key.
-  return { sql, recount, rows, key, elementTriggers: () => elementTriggers((e) => `SELECT * FROM (${ofElement(e)})`) };
+END`,
+    `CREATE TRIGGER ${prefix}_element_insert AFTER INSERT ON custom_field_elements
+WHEN ${VALUE('new')} IS NOT NULL BEGIN
+  ${add(elementRows('new'))};
+END`,
+    `CREATE TRIGGER ${prefix}_element_delete AFTER DELETE ON custom_field_elements
+WHEN ${VALUE('old')} IS NOT NULL BEGIN
+  ${remove(elementRows('old'))};
+END`,
+  ];
+  return { create, triggers: kept, recount, rows, key };
 }
 
-export const fine = keptCounts('custom_field_counts', FINE);
-export const coarse = keptCounts('custom_field_totals', COARSE, 'custom_field_counts');
+const fine = keptCounts('custom_field_counts', FINE);
+const coarse = keptCounts('custom_field_totals', COARSE, 'custom_field_counts');
 
 
 /** Where the coarse counts serve: the columns a filter may test to be read from custom_field_totals. */
@@ -121,3 +131,27 @@ export const CUSTOM_FIELD_RECOUNT = `${fine.recount}\n${coarse.recount}`;
 
 /** Each kept table's columns and the rows its counts follow from, for checks that compare them. */
 export const CUSTOM_FIELD_KEPT = { custom_field_counts: fine, custom_field_totals: coarse } as const;
+
+export const CUSTOM_FIELD_COUNTS: KeptTableDeclaration = {
+  name: 'custom field counts',
+  tables: [table(fine.create), table(coarse.create)],
+  madeFrom:
+    'report_listing and custom_field_elements: each listing row with each value its report holds (once) and a holding row per field it holds; custom_field_totals sums custom_field_counts',
+  key: `custom_field_counts (${fine.key.join(', ')}); custom_field_totals (${coarse.key.join(', ')}): one row per company view, field, value and split, with n reports`,
+  reads: [
+    {
+      read: 'the insights\' facets of every browser key at once, custom fields among them (unfiltered · archived hidden · air freight with alert ≥ 1)',
+      figure: '21 · 10 · 19 ms at 100 000 reports against 264 · 953 · 710 ms for the same build without them',
+    },
+    {
+      read: 'the list\'s count and facets under a filter of the fixed keys and one comparison of a custom field (`pallets ≥ 20`), while no report holds two values of the field (db/field-counts.ts)',
+      figure: '65 ms for all keys at 100 000 against 114 ms, and its fixed keys 8.6 ms; at 1 000 000, 745 ms against 2 285 ms, its fixed keys 14 ms against 860',
+    },
+  ],
+  writes:
+    'A listing row that comes or goes, or moves a split column, moves the counts of each value its report holds; an element that comes moves its value\'s count only if no other element of the report and field holds the value (and the holding row only if none holds any), and one that goes likewise. Each statement finds its kept rows by primary key.',
+  triggers: triggers([...fine.triggers, ...coarse.triggers]),
+  indexes: [],
+  bulkLoad: 'rebuilt',
+  rebuild: CUSTOM_FIELD_RECOUNT,
+};
