@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { Session } from 'node:inspector/promises';
+import { report } from './baseline';
 import { printSummary, summarize } from './cpu-profile';
 import { openService } from '../host/open-service';
 import { alarmRuleBodySchema } from '../schema/alarms';
@@ -127,14 +128,29 @@ export async function run(): Promise<void> {
     const seconds = (finished - started) / 1000;
     const rate = CHANGES / seconds;
     console.log(`${CHANGES} alert changes → ${raised} alarms, ${CHANGES} mails (2 recipients each) through a loopback SMTP relay, 16 in flight`);
-    console.log(`  taps committed in ${((tapped - started) / 1000).toFixed(1)} s; last mail at ${seconds.toFixed(1)} s: ${rate.toFixed(0)} alarms mailed/s (target ≥ ${TARGET_RATE}/s: ${rate >= TARGET_RATE ? 'met' : 'NOT met'})`);
+    const burst = (what: string) => `alarms: ${CHANGES} alert changes${AS_SERVICE ? '' : ' (opened as a command)'}, ${what}`;
+    report({ name: burst('taps committed in'), value: (tapped - started) / 1000, unit: 's', better: 'lower' }, '  ');
+    report({ name: burst('last mail at'), value: seconds, unit: 's', better: 'lower' }, '  ');
+    report({ name: burst('alarms mailed'), value: rate, unit: 'alarms/s', better: 'higher', target: TARGET_RATE }, '  ');
     // CPU time moves less with the machine's load than the rate does.
-    console.log(`  CPU time ${((cpu.user + cpu.system) / 1000 / CHANGES).toFixed(2)} ms per alarm (user ${(cpu.user / 1000 / CHANGES).toFixed(2)}, system ${(cpu.system / 1000 / CHANGES).toFixed(2)}), every thread: the service's, ${checkpointer ? 'its checkpoints\' and ' : ''}the relay's`);
+    report(
+      {
+        name: burst('CPU time per alarm, every thread'),
+        value: (cpu.user + cpu.system) / 1000 / CHANGES,
+        unit: 'ms',
+        better: 'lower',
+        detail: `user ${(cpu.user / 1000 / CHANGES).toFixed(2)}, system ${(cpu.system / 1000 / CHANGES).toFixed(2)}; the service's, ${checkpointer ? "its checkpoints' and " : ''}the relay's threads`,
+      },
+      '  ',
+    );
     if (mainBefore !== null && mainAfter !== null) {
       const ms = ((mainAfter - mainBefore) * 1000) / CHANGES;
-      console.log(`  of which the service's thread ${ms.toFixed(2)} ms per alarm: at most ${(1000 / ms).toFixed(0)} alarms/s on a core of its own, the relay elsewhere`);
+      report(
+        { name: burst("CPU time per alarm, the service's thread"), value: ms, unit: 'ms', better: 'lower', detail: `at most ${(1000 / ms).toFixed(0)} alarms/s on a core of its own, the relay elsewhere` },
+        '  ',
+      );
     }
-    console.log(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MiB`);
+    report({ name: burst('peak RSS'), value: peakRss / 1024 / 1024, unit: 'MiB', better: 'lower' }, '  ');
     console.log(`  load average (1, 5, 15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     service.close();

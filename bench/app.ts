@@ -22,6 +22,7 @@ import { COLUMN_INFO, DEFAULT_COLUMNS } from '../renderer/lib/columns';
 import { defaultFilters, defaultQuery, toApiParams, toggleSort, type ListFilters, type ListQuery, type SortState } from '../renderer/lib/list-query';
 import { offsetAt, scrollScale } from '../renderer/lib/scaled-scroll';
 import type { MinimalLabelReport, Page as ApiPage } from '../schema/report';
+import { report } from './baseline';
 import { fmt, SITE, siteCreated, siteDatabase } from './site-database';
 import { median, percentile } from './stats';
 
@@ -80,15 +81,14 @@ export async function run(): Promise<void> {
   }
   const loadAfter = loadavg();
   console.log('');
-  console.log(`| action (${fmt(SIZE)} reports, 1920×1080) | p50 ms | p95 ms | slowest list request p50 | list requests | action → request p50 | answer → rows p50 | target ms | n |`);
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, { target, samples }] of timings.rows) {
     const ms = samples.map((s) => s.ms);
-    const within = target === null ? '' : median(ms) <= target ? ' ✓' : ' ✗';
-    console.log(
-      `| ${name} | ${median(ms).toFixed(0)} | ${percentile(ms, 95).toFixed(0)} | ${median(samples.map((s) => s.slowestList)).toFixed(0)} | ` +
-        `${median(samples.map((s) => s.lists))} | ${median(samples.map((s) => s.beforeRequest)).toFixed(0)} | ${median(samples.map((s) => s.afterAnswer)).toFixed(0)} | ${target === null ? '—' : `≤ ${target}${within}`} | ${samples.length} |`,
-    );
+    const row = `app: ${fmt(SIZE)} reports, 1920×1080, ${name}`;
+    const detail =
+      `slowest list request p50 ${median(samples.map((s) => s.slowestList)).toFixed(0)} ms, ${median(samples.map((s) => s.lists))} list requests, ` +
+      `action → request p50 ${median(samples.map((s) => s.beforeRequest)).toFixed(0)} ms, answer → rows p50 ${median(samples.map((s) => s.afterAnswer)).toFixed(0)} ms, n ${samples.length}`;
+    report({ name: `${row}, p50`, value: median(ms), unit: 'ms', better: 'lower', ...(target !== null && { target }), detail });
+    report({ name: `${row}, p95`, value: percentile(ms, 95), unit: 'ms', better: 'lower' }, '  ');
   }
   console.log('');
   log(`load average (1, 5, 15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);

@@ -22,6 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openService } from '../host/open-service';
 import { alarmRuleBodySchema } from '../schema/alarms';
+import { report } from './baseline';
 import { fmt, runImport, SITE, writeSiteBundle } from './site-database';
 
 const REPORTS = 20_000;
@@ -47,18 +48,34 @@ export async function run(): Promise<void> {
     for (const reports of SIZES) {
       const m = await measure(dir, reports, quiet);
       measured.push(m);
-      console.log(
-        `  ${fmt(m.reports).padStart(9)} reports in ${m.seconds.toFixed(1)} s = ${fmt(Math.round(m.perSecond))} reports/s, peak RSS ${m.peakRssMiB.toFixed(0)} MiB; CPU ${m.cpuSeconds.toFixed(1)} s (${fmt(Math.round(m.reports / m.cpuSeconds))} reports per CPU second); load average ${loadavg()[0].toFixed(1)}`,
-      );
+      const of = `import: ${fmt(m.reports)} reports${WITH_RULES ? ' with alarm rules' : ''}`;
+      report({ name: `${of}, rate`, value: m.perSecond, unit: 'reports/s', better: 'higher', target: TARGET_PER_SECOND, detail: `${m.seconds.toFixed(1)} s` }, '  ');
+      report({ name: `${of}, peak RSS`, value: m.peakRssMiB, unit: 'MiB', better: 'lower' }, '  ');
+      report({ name: `${of}, CPU`, value: m.cpuSeconds, unit: 's', better: 'lower' }, '  ');
+      report({ name: `${of}, reports per CPU second`, value: m.reports / m.cpuSeconds, unit: 'reports/s', better: 'higher' }, '  ');
       for (const phase of m.phases) console.log(`      ${phase}`);
     }
     const smallest = measured[0];
     const largest = measured[measured.length - 1];
     const growth = largest.reports / smallest.reports;
     const bounded = largest.peakRssMiB < 1.25 * smallest.peakRssMiB;
-    console.log(`  memory: ×${(largest.peakRssMiB / smallest.peakRssMiB).toFixed(2)} for ×${growth.toFixed(1)} reports: ${bounded ? 'bounded' : 'NOT bounded'}`);
+    if (measured.length > 1) {
+      report(
+        {
+          name: `import: peak RSS growth from ${fmt(smallest.reports)} to ${fmt(largest.reports)} reports${WITH_RULES ? ' with alarm rules' : ''}`,
+          value: largest.peakRssMiB / smallest.peakRssMiB,
+          unit: '×',
+          better: 'lower',
+          detail: `for ×${growth.toFixed(1)} reports: ${bounded ? 'bounded' : 'NOT bounded'}`,
+        },
+        '  ',
+      );
+    }
     const best = Math.max(...measured.map((m) => m.perSecond));
-    console.log(`  target ≥ ${fmt(TARGET_PER_SECOND)} reports/s: ${best >= TARGET_PER_SECOND ? 'met' : 'NOT met'} (${fmt(Math.round(best))}/s); load average now ${loadavg()[0].toFixed(1)}`);
+    report(
+      { name: `import: best rate of ${SIZES.map((n) => fmt(n)).join(', ')} reports${WITH_RULES ? ' with alarm rules' : ''}`, value: best, unit: 'reports/s', better: 'higher', target: TARGET_PER_SECOND },
+      '  ',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,6 +16,7 @@
  */
 import { loadavg } from 'node:os';
 import { startService } from '../host/start-service';
+import { report } from './baseline';
 import { fmt, SITE, siteDatabase } from './site-database';
 import { SiteClient } from './site-client';
 import { median, percentile } from './stats';
@@ -90,9 +91,11 @@ export async function run(): Promise<void> {
           for (const url of urls) await client.get(url);
           samples.push(performance.now() - t0);
         }
-        const p50 = median(samples);
-        const target = c.target === null ? '' : ` (target ≤ ${c.target[size <= 100_000 ? 0 : 1]} ms${p50 > c.target[size <= 100_000 ? 0 : 1] ? ', MISSED' : ''})`;
-        log(`${c.name.padEnd(62)} p50 ${p50.toFixed(1).padStart(7)} ms  p95 ${percentile(samples, 95).toFixed(1).padStart(7)} ms${target}  load ${loadavg()[0].toFixed(2)}`);
+        const name = `insights: ${fmt(size)} reports, ${c.name.trim()}`;
+        // Rows indented under the one they are beside stay indented.
+        const indent = c.name.startsWith('  ') ? '  ' : '';
+        report({ name: `${name}, p50`, value: median(samples), unit: 'ms', better: 'lower', ...(c.target !== null && { target: c.target[size <= 100_000 ? 0 : 1] }) }, indent);
+        report({ name: `${name}, p95`, value: percentile(samples, 95), unit: 'ms', better: 'lower' }, indent + '  ');
       }
     } finally {
       client.close();
@@ -113,14 +116,12 @@ async function screen(dbFile: string): Promise<void> {
   });
   const loadAfter = loadavg();
   console.log('');
-  console.log('| Insights screen (100 000 reports, 1920×1080) | p50 ms | p95 ms | slowest request p50 | requests | target ms | n |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [name, samples] of rows) {
     const ms = samples.map((s) => s.ms);
-    const p50 = median(ms);
-    console.log(
-      `| ${name} | ${p50.toFixed(0)} | ${percentile(ms, 95).toFixed(0)} | ${median(samples.map((s) => s.slowest)).toFixed(0)} | ${median(samples.map((s) => s.requests))} | ≤ ${SCREEN_TARGET_MS}${p50 <= SCREEN_TARGET_MS ? ' ✓' : ' ✗'} | ${samples.length} |`,
-    );
+    const row = `insights-screen: 100 000 reports, 1920×1080, ${name}`;
+    const detail = `slowest request p50 ${median(samples.map((s) => s.slowest)).toFixed(0)} ms, ${median(samples.map((s) => s.requests))} requests, n ${samples.length}`;
+    report({ name: `${row}, p50`, value: median(ms), unit: 'ms', better: 'lower', target: SCREEN_TARGET_MS, detail });
+    report({ name: `${row}, p95`, value: percentile(ms, 95), unit: 'ms', better: 'lower' }, '  ');
   }
   console.log('');
   log(`screen: load average (1, 5, 15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);

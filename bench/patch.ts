@@ -27,6 +27,7 @@ import { dirname, join } from 'node:path';
 import type { LabelReportPatch } from '../schema/report';
 import type { Caller } from '../service/api-keys';
 import { openService, type Service } from '../host/open-service';
+import { report } from './baseline';
 import { fmt, rssMiB, SITE, siteDatabase, siteReport, siteReportId } from './site-database';
 import { SiteClient } from './site-client';
 import { median, percentile } from './stats';
@@ -109,9 +110,6 @@ async function overHttp(file: string, reports: number[][]): Promise<void> {
   try {
     log(`${fmt(REPORTS)} reports; PATCH over loopback HTTP to labeldesk serve, one kept-alive connection, sequential; ${WARMUP} of each kind untimed first, then ${SAMPLES} timed a row, each on a report of its own; times in ms`);
     log(`load average before: ${loadAverage()}`);
-    console.log('');
-    console.log('| change | p50 | p95 | max | server CPU a request (mean) | answer KiB (mean) | n |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
     const send = async (kind: Kind, i: number, body: string) => {
       const res = await client.request(`${server.url}/v2/labelReports/${siteReportId(i)}`, 'PATCH', body);
       if (res.status !== 200) throw new Error(`PATCH ${kind.name} of report ${i}: ${res.status} ${res.body.toString().slice(0, 300)}`);
@@ -129,10 +127,15 @@ async function overHttp(file: string, reports: number[][]): Promise<void> {
         samples.push(performance.now() - t0);
       }
       const cpu = (cpuMsOf(server.child.pid!) - cpuFrom) / samples.length;
-      console.log(`| ${kind.name} | ${ms(median(samples))} | ${ms(percentile(samples, 95))} | ${ms(Math.max(...samples))} | ${ms(cpu)} | ${(bytes / samples.length / 1024).toFixed(1)} | ${samples.length} |`);
+      const row = `patch: ${fmt(REPORTS)} reports, PATCH ${kind.name} over HTTP`;
+      const detail = `answer ${(bytes / samples.length / 1024).toFixed(1)} KiB (mean), n ${samples.length}`;
+      report({ name: `${row}, p50`, value: median(samples), unit: 'ms', better: 'lower', detail });
+      report({ name: `${row}, p95`, value: percentile(samples, 95), unit: 'ms', better: 'lower' }, '  ');
+      report({ name: `${row}, max`, value: Math.max(...samples), unit: 'ms', better: 'lower' }, '  ');
+      report({ name: `${row}, server CPU a request (mean)`, value: cpu, unit: 'ms', better: 'lower' }, '  ');
     }
-    console.log('');
-    log(`load average after: ${loadAverage()} (the machine's other work shares its cores); serving process RSS ${rssMiB(server.child.pid!).toFixed(0)} MiB`);
+    log(`load average after: ${loadAverage()} (the machine's other work shares its cores)`);
+    report({ name: `patch: ${fmt(REPORTS)} reports, serving process RSS after the PATCHes`, value: rssMiB(server.child.pid!), unit: 'MiB', better: 'lower' });
   } finally {
     client.close();
     server.child.kill('SIGTERM');
@@ -146,7 +149,6 @@ async function inProcessUpdates(file: string, reports: number[][]): Promise<void
   try {
     log(`in process (service.reports.update on a copy, no HTTP), same reports and changes; load average before: ${loadAverage()}`);
     await warmUp((kind, i) => void service.reports.update(CALLER, siteReportId(i), kind.patch(i)), reports);
-    const cells: string[] = [];
     for (const [k, kind] of KINDS.entries()) {
       const samples: number[] = [];
       let cpu = 0;
@@ -159,9 +161,11 @@ async function inProcessUpdates(file: string, reports: number[][]): Promise<void
         const used = process.cpuUsage(cpu0);
         cpu += (used.user + used.system) / 1000;
       }
-      cells.push(`${kind.name} ${ms(median(samples))} (p95 ${ms(percentile(samples, 95))}, mean CPU ${ms(cpu / samples.length)})`);
+      const row = `patch: ${fmt(REPORTS)} reports, ${kind.name} in process`;
+      report({ name: `${row}, median`, value: median(samples), unit: 'ms', better: 'lower' }, '  ');
+      report({ name: `${row}, p95`, value: percentile(samples, 95), unit: 'ms', better: 'lower' }, '  ');
+      report({ name: `${row}, mean CPU`, value: cpu / samples.length, unit: 'ms', better: 'lower' }, '  ');
     }
-    log(`  median ms: ${cells.join('; ')}`);
     log(`  load average after: ${loadAverage()}`);
   } finally {
     service.close();
@@ -178,7 +182,7 @@ function countStatements(file: string, reports: number[][]): void {
   const statements: string[] = [];
   const service = withVerbose((sql) => statements.push(sql), () => openService(file));
   try {
-    const cells: string[] = [];
+    log('SQLite statements one PATCH runs (better-sqlite3 verbose; BENCH_PATCH_SQL=1 lists them):');
     for (const [k, kind] of KINDS.entries()) {
       // One change of the kind first, uncounted: what a first use reads once and keeps is not a PATCH's.
       const [first, i] = reports[k];
@@ -191,10 +195,12 @@ function countStatements(file: string, reports: number[][]): void {
         const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '?';
         verbs.set(verb, (verbs.get(verb) ?? 0) + 1);
       }
-      cells.push(`${kind.name} ${statements.length} (${[...verbs].map(([v, n]) => `${v} ${n}`).join(', ')})`);
+      report(
+        { name: `patch: SQLite statements one PATCH ${kind.name} runs`, value: statements.length, unit: 'statements', better: 'lower', detail: [...verbs].map(([v, n]) => `${v} ${n}`).join(', ') },
+        '  ',
+      );
       if (process.env.BENCH_PATCH_SQL === '1') for (const sql of statements) console.log(`    ${sql.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
-    log(`SQLite statements one PATCH runs (better-sqlite3 verbose; BENCH_PATCH_SQL=1 lists them): ${cells.join('; ')}`);
   } finally {
     service.close();
   }
@@ -251,10 +257,6 @@ function cpuMsOf(pid: number): number {
   // The fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-function ms(n: number): string {
-  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 }
 
 /** The 1, 5 and 15 minute load averages, as uptime prints them. */

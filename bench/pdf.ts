@@ -14,6 +14,7 @@ import { DEFAULT_CHROMIUM, launchChromium, reportCommand, reportPdf } from '../c
 import { demoReport, referenceTime } from '../demo';
 import type { BundleReport } from '../schema/bundle';
 import { openService } from '../host/open-service';
+import { baseline } from './baseline';
 import { median, percentile } from './stats';
 
 const DATAPOINTS = Number(process.env.BENCH_PDF_DATAPOINTS ?? 10_000);
@@ -73,16 +74,16 @@ export async function run(): Promise<void> {
       await browser.close();
       service.close();
     }
-    console.log(
-      `pdf: print view of a report with ${DATAPOINTS.toLocaleString('en')} datapoints → A4 PDF (${Math.round(bytes / 1024)} KiB), Chromium running: ` +
-        `median ${Math.round(median(samples))} ms, p95 ${Math.round(percentile(samples, 95))} ms (target ≤ 2000 ms)`,
-    );
+    const view = `pdf: print view of a report with ${DATAPOINTS.toLocaleString('en')} datapoints → A4 PDF, Chromium running`;
+    const size = `${Math.round(bytes / 1024)} KiB`;
+    baseline.report({ name: `${view}, median`, value: median(samples), unit: 'ms', better: 'lower', target: 2000, detail: size });
+    baseline.report({ name: `${view}, p95`, value: percentile(samples, 95), unit: 'ms', better: 'lower' });
 
     const out = join(dir, 'out.pdf');
     const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
     const t0 = performance.now();
     await reportCommand.run(['--db', dbFile, '--id', report.id, '--pdf', out, '--ui', uiDir], { out: quiet, err: process.stderr });
-    console.log(`pdf: the whole command (service start, Chromium start, render, write): ${Math.round(performance.now() - t0)} ms`);
+    baseline.report({ name: `pdf: the whole command (service start, Chromium start, render, write), ${DATAPOINTS.toLocaleString('en')} datapoints`, value: performance.now() - t0, unit: 'ms', better: 'lower' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

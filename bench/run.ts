@@ -1,9 +1,11 @@
 
 /**
  * `npm run bench [-- NAME ...]`: runs the benchmarks and prints their figures. Targets are
- * printed beside the figures, never asserted: timings belong here, not in tests.
+ * printed beside the figures, never asserted: timings belong here, not in tests. Each figure is
+ * a row (bench/baseline.ts) shown beside the previous run's figure of the same row, kept in
+ * bench/baseline.json (BENCH_BASELINE=off leaves it alone, BENCH_BASELINE=FILE uses another).
  */
-export {};
+import { baseline } from './baseline';
 
 const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   sense: () => import('./sense'),
@@ -29,8 +31,15 @@ if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(SUITES).join(', ')}`);
   process.exit(2);
 }
+console.log(baseline.path === null ? 'baseline: off (BENCH_BASELINE=off)' : `baseline: ${baseline.path}`);
 for (const name of wanted.length > 0 ? wanted : Object.keys(SUITES)) {
   console.log(`\n== ${name} ==`);
   const suite = await SUITES[name]();
-  await suite.run();
+  try {
+    await suite.run();
+  } finally {
+    // The rows measured before a failure are figures all the same.
+    const saved = baseline.save();
+    if (saved > 0) console.log(`baseline: ${saved} rows of ${name} written`);
+  }
 }

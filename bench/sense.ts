@@ -6,6 +6,7 @@ import { mulberry32 } from '../demo/random';
 import type { SenseConfig } from '../schema/sense';
 import { columnsFromDatapoints, computeSense, datapointsFromColumns, toTimeline } from '../sense';
 import type { DatapointColumns, SenseInput, Timeline } from '../sense';
+import { report } from './baseline';
 
 const N = 100_000;
 const TARGET_MS = 5;
@@ -79,8 +80,6 @@ function time(fn: (run: number) => unknown, warmup: number, runs: number): [numb
   return [percentile(samples, 0.5), percentile(samples, 0.95)];
 }
 
-const fmt = (ms: number) => ms.toFixed(2);
-
 export async function run(): Promise<void> {
   const plain = buildColumns(false, 1);
   const humid = buildColumns(true, 2);
@@ -95,29 +94,25 @@ export async function run(): Promise<void> {
     trim: null,
   }));
 
-  const [median, p95] = time((i) => computeSense(inputs[i & 1]), 200, 400);
-  console.log(
-    `sense: computeSense ${N} datapoints: median ${fmt(median)} ms, p95 ${fmt(p95)} ms (target < ${TARGET_MS} ms)`,
-  );
+  const timed = (what: string, [median, p95]: [number, number], target?: number) => {
+    report({ name: `sense: ${what}, median`, value: median, unit: 'ms', better: 'lower', target });
+    report({ name: `sense: ${what}, p95`, value: p95, unit: 'ms', better: 'lower' });
+  };
+  timed(`computeSense ${N} datapoints`, time((i) => computeSense(inputs[i & 1]), 200, 400), TARGET_MS);
 
   const trimmedInputs = inputs.map((input) => ({
     ...input,
     trim: { startTime: input.timeline.timestamps[N / 4], endTime: input.timeline.timestamps[(3 * N) / 4] },
   }));
-  const [tMedian, tP95] = time((i) => computeSense(trimmedInputs[i & 1]), 100, 200);
-  console.log(`sense: computeSense ${N} datapoints with a half-length trim: median ${fmt(tMedian)} ms, p95 ${fmt(tP95)} ms`);
+  timed(`computeSense ${N} datapoints with a half-length trim`, time((i) => computeSense(trimmedInputs[i & 1]), 100, 200));
 
-  const [sMedian, sP95] = time(() => toTimeline(humid), 50, 200);
-  console.log(`sense: toTimeline ${N} datapoints already sorted: median ${fmt(sMedian)} ms, p95 ${fmt(sP95)} ms`);
+  timed(`toTimeline ${N} datapoints already sorted`, time(() => toTimeline(humid), 50, 200));
 
   const mixed = shuffled(humid, 3);
-  const [uMedian, uP95] = time(() => toTimeline(mixed), 5, 40);
-  console.log(`sense: toTimeline ${N} datapoints shuffled: median ${fmt(uMedian)} ms, p95 ${fmt(uP95)} ms`);
+  timed(`toTimeline ${N} datapoints shuffled`, time(() => toTimeline(mixed), 5, 40));
 
-  const [dMedian, dP95] = time((i) => datapointsFromColumns(timelines[i & 1]), 10, 60);
-  console.log(`sense: datapointsFromColumns ${N} datapoints: median ${fmt(dMedian)} ms, p95 ${fmt(dP95)} ms`);
+  timed(`datapointsFromColumns ${N} datapoints`, time((i) => datapointsFromColumns(timelines[i & 1]), 10, 60));
 
   const points = datapointsFromColumns(humid);
-  const [cMedian, cP95] = time(() => columnsFromDatapoints(points), 10, 60);
-  console.log(`sense: columnsFromDatapoints ${N} datapoints: median ${fmt(cMedian)} ms, p95 ${fmt(cP95)} ms`);
+  timed(`columnsFromDatapoints ${N} datapoints`, time(() => columnsFromDatapoints(points), 10, 60));
 }

@@ -20,6 +20,7 @@ import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { FIELDS, type FieldDef } from '../query/fields';
 import { DEFAULT_SORT, defaultQuery, SORT_KEYS, toApiParams, toggleSort, type ListFilters, type ListQuery, type SortColumn } from '../renderer/lib/list-query';
+import { formatNumber, report } from './baseline';
 import { BIG_REPORT_ID, fmt, rssMiB, SITE, siteCreated, siteDatabase, siteReport, siteReportId, type SiteDatabase } from './site-database';
 import { SiteClient } from './site-client';
 import { median, percentile } from './stats';
@@ -98,16 +99,12 @@ async function measureSize(db: SiteDatabase): Promise<{ db: SiteDatabase; rows: 
     const cases = matrix(db.reports);
     log(`${cases.length} rows, up to ${SAMPLES} sequential requests each (at most ${CASE_SECONDS} s a row, at least ${MIN_SAMPLES} requests); times in ms, p50 / p95 over loopback HTTP`);
     log(`load average before the matrix: ${loadAverage()}`);
-    console.log('');
-    console.log('| group | request | matches | p50 | p95 | bare p50 | ratio | target | n |');
-    console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
     const rows: Row[] = [];
     for (const c of cases) {
       const row = await measureCase(client, served.url, bare.url, c, db.reports);
       rows.push(row);
-      console.log(formatRow(row));
+      reportRow(row, db.reports);
     }
-    console.log('');
     const rss = rssMiB(served.child.pid!);
     const groups = [...new Set(rows.map((r) => r.group))];
     const within = groups.map((g) => {
@@ -116,8 +113,8 @@ async function measureSize(db: SiteDatabase): Promise<{ db: SiteDatabase; rows: 
     });
     log(`${fmt(db.reports)} reports, rows within target: ${within.join(', ')}; slowest p50 ${Math.max(...rows.map((r) => r.p50)).toFixed(0)} ms`);
     log(`load average after the matrix: ${loadAverage()} (the machine's other work shares its cores)`);
-    await throughput(client, served.url, bare.url);
-    log(`serving process RSS after the matrix: ${rss.toFixed(0)} MiB (target ≤ 300 MB)`);
+    await throughput(client, served.url, bare.url, db.reports);
+    report({ name: `service: ${fmt(db.reports)} reports, serving process RSS after the matrix`, value: rss, unit: 'MiB', better: 'lower', target: 300 });
     return { db, rows, rss };
   } finally {
     client.close();
@@ -322,10 +319,13 @@ async function timeRequests(
   return samples;
 }
 
-function formatRow(r: Row): string {
-  const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-  const over = r.p50 > r.target ? ' ✗' : '';
-  return `| ${r.group} | \`${r.name}\` | ${r.matches === null ? '' : fmt(r.matches)} | ${ms(r.p50)}${over} | ${ms(r.p95)} | ${ms(r.bareP50)} | ${(r.p50 / r.bareP50).toFixed(1)} | ${r.target} | ${r.samples} |`;
+/** A request's p50 (against its target) and p95; beside them the bare server's p50 for the same bytes, the ratio, matches and n. */
+function reportRow(r: Row, size: number): void {
+  const name = `service: ${fmt(size)} reports, ${r.group}: ${r.name}`;
+  const matches = r.matches === null ? '' : `${fmt(r.matches)} matches, `;
+  const detail = `${matches}bare p50 ${formatNumber(r.bareP50)} ms, ratio ${(r.p50 / r.bareP50).toFixed(1)}, n ${r.samples}`;
+  report({ name: `${name}, p50`, value: r.p50, unit: 'ms', better: 'lower', target: r.target, detail });
+  report({ name: `${name}, p95`, value: r.p95, unit: 'ms', better: 'lower' }, '  ');
 }
 
 function printGrowth(sizes: number[], results: Map<number, { rows: Row[]; rss: number; db: SiteDatabase }>): void {
@@ -349,7 +349,7 @@ function printGrowth(sizes: number[], results: Map<number, { rows: Row[]; rss: n
 }
 
 /** Retrieve of a small report from 16 connections, beside the bare server sending its bytes. */
-async function throughput(client: SiteClient, service: string, bare: string): Promise<void> {
+async function throughput(client: SiteClient, service: string, bare: string, size: number): Promise<void> {
   const url = `${service}/v2/labelReports/${siteReportId(1)}`;
   const body = (await client.get(url)).body;
   await client.request(bare + '/__answer', 'PUT', body);
@@ -357,7 +357,13 @@ async function throughput(client: SiteClient, service: string, bare: string): Pr
     (await autocannon({ url: target, connections: 16, duration: 5, headers })).requests.average;
   const served = await rps(url, { 'x-api-key': SITE.key });
   const same = await rps(bare + '/answer');
-  log(`retrieve throughput (${(body.length / 1024).toFixed(1)} KiB report, 16 connections): ${fmt(Math.round(served))} req/s; bare server, same bytes: ${fmt(Math.round(same))} req/s (ratio ${(served / same).toFixed(2)})`);
+  report({
+    name: `service: ${fmt(size)} reports, retrieve throughput, 16 connections`,
+    value: served,
+    unit: 'req/s',
+    better: 'higher',
+    detail: `${(body.length / 1024).toFixed(1)} KiB report; bare server, same bytes: ${fmt(Math.round(same))} req/s (ratio ${(served / same).toFixed(2)})`,
+  });
 }
 
 /** The 1, 5 and 15 minute load averages, as uptime prints them. */

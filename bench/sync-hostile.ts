@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { report } from './baseline';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const MIB = 1024 * 1024;
@@ -113,11 +114,14 @@ export async function run(): Promise<void> {
     const { port } = server.address() as AddressInfo;
     try {
       const result = await peakOfRun(`http://127.0.0.1:${port}`);
-      const verdict = result.peakMb < TARGET_MB ? 'within' : 'OVER';
-      console.log(
-        `sync-hostile: ${name}: peak RSS ${result.peakMb.toFixed(0)} MB (${verdict} target), exit ${result.code}, ` +
-          `${result.stack ? 'STACK TRACE printed' : 'no stack trace'}; said: ${result.lastLine.slice(0, 160)}`,
-      );
+      report({
+        name: `sync-hostile: ${name}: peak RSS`,
+        value: result.peakMb,
+        unit: 'MB',
+        better: 'lower',
+        target: TARGET_MB,
+        detail: `exit ${result.code}, ${result.stack ? 'STACK TRACE printed' : 'no stack trace'}; said: ${result.lastLine.slice(0, 160)}`,
+      });
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

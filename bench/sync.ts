@@ -34,6 +34,7 @@ import { parseListQuery } from '../query/list-query';
 import type { Caller } from '../service/api-keys';
 import { startService, type RunningService } from '../host/start-service';
 import { createSyncWorker, type SyncWorker } from '../sync';
+import { report } from './baseline';
 import { printSummary, summarize, summarizeFile } from './cpu-profile';
 import { LatencyProxy } from './latency-proxy';
 import { percentile } from './stats';
@@ -182,18 +183,24 @@ export async function run(): Promise<void> {
     const remoteCpuUsed = processCpuSeconds(remote.child.pid) - remoteCpu;
     const { seconds, cpu: firstCpu, mirrored, peak, quarters, desk } = loopback;
     const rate = mirrored / seconds;
-    console.log(`sync: first mirror of ${fmt(mirrored)} reports (${DATAPOINTS} datapoints each) from labeldesk serve on loopback: ${seconds.toFixed(1)} s = ${fmt(Math.round(rate))} reports/s (target ≥ ${fmt(TARGET_RATE)}: ${met(rate >= TARGET_RATE)})`);
+    const first = `sync: first mirror of ${fmt(REPORTS)} reports (${DATAPOINTS} datapoints each) from labeldesk serve on loopback`;
+    report({ name: `${first}: rate`, value: rate, unit: 'reports/s', better: 'higher', target: TARGET_RATE, detail: `${fmt(mirrored)} mirrored in ${seconds.toFixed(1)} s` });
     // On a shared machine the wall clock counts other work too; the CPU time is this process's own.
-    console.log(
-      `sync:   CPU of the mirroring process: ${firstCpu.toFixed(1)} s (${fmt(Math.round(mirrored / firstCpu))} reports per CPU second); of the remote: ${Number.isNaN(remoteCpuUsed) ? 'not known' : `${remoteCpuUsed.toFixed(1)} s`}; load average now ${loadavg()[0].toFixed(1)}`,
+    report({ name: `${first}: CPU of the mirroring process`, value: firstCpu, unit: 's', better: 'lower', detail: `${fmt(Math.round(mirrored / firstCpu))} reports per CPU second` }, '  ');
+    if (!Number.isNaN(remoteCpuUsed)) report({ name: `${first}: CPU of the remote`, value: remoteCpuUsed, unit: 's', better: 'lower' }, '  ');
+    report(
+      { name: `${first}: peak RSS of the mirroring process`, value: peak / 1048576, unit: 'MB', better: 'lower', target: TARGET_RSS_MB, detail: `baseline ${mb(baseline)}; at each quarter of the pull: ${quarters.join(', ') || 'not sampled'}` },
+      '  ',
     );
-    console.log(`sync:   RSS of the mirroring process: baseline ${mb(baseline)}, peak ${mb(peak)} (target ≤ ${TARGET_RSS_MB} MB: ${met(peak <= TARGET_RSS_MB * 1048576)}); at each quarter of the pull: ${quarters.join(', ') || 'not sampled'}`);
-    const p50 = percentile(desk, 50);
-    console.log(
-      `sync:   the service's list page (GET /v2/labelReports, 20 a page) while it mirrors, every ${DESK_EVERY_MS} ms: p50 ${p50.toFixed(1)} ms (target ≤ ${TARGET_LIST_P50_MS} ms: ${met(p50 <= TARGET_LIST_P50_MS)}), p95 ${percentile(desk, 95).toFixed(1)} ms, max ${Math.max(...desk).toFixed(1)} ms over ${desk.length} requests`,
-    );
+    const list = `sync: the service's list page (GET /v2/labelReports, 20 a page) every ${DESK_EVERY_MS} ms while it mirrors ${fmt(REPORTS)} reports`;
+    report({ name: `${list}, p50`, value: percentile(desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS, detail: `${desk.length} requests` }, '  ');
+    report({ name: `${list}, p95`, value: percentile(desk, 95), unit: 'ms', better: 'lower' }, '  ');
+    report({ name: `${list}, max`, value: Math.max(...desk), unit: 'ms', better: 'lower' }, '  ');
     const quiet = await deskWhile(local, async () => new Promise((resolve) => setTimeout(resolve, 2000)));
-    console.log(`sync:   the same list page with the mirror complete and sync idle: p50 ${percentile(quiet, 50).toFixed(1)} ms over ${quiet.length} requests`);
+    report(
+      { name: `sync: the same list page with the mirror of ${fmt(REPORTS)} reports complete and sync idle, p50`, value: percentile(quiet, 50), unit: 'ms', better: 'lower', detail: `${quiet.length} requests` },
+      '  ',
+    );
 
     // 100 reports change on the remote, spread over the whole set, as another desk would change them.
     const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
@@ -211,11 +218,16 @@ export async function run(): Promise<void> {
     const cycleCpu = cpuSeconds(cpu);
     if (!incremental.ok) throw new Error(`the incremental cycle did not complete: ${incremental.message}`);
     const arrived = local.running.service.reports.retrieve(READER, 'sync-0000000').labelReference;
-    console.log(
-      `sync: incremental cycle bringing ${CHANGED} changed reports among ${fmt(REPORTS)}: ${(cycleSeconds * 1000).toFixed(0)} ms (target ≤ ${TARGET_INCREMENTAL_S * 1000} ms: ${met(cycleSeconds <= TARGET_INCREMENTAL_S)})` +
-        ` (CPU of the mirroring process ${(cycleCpu * 1000).toFixed(0)} ms; load average ${loadavg()[0].toFixed(1)})` +
-        (arrived === 'CHANGED-0' ? '' : ` — but the first change did not arrive (${arrived})`),
-    );
+    const cycle = `sync: incremental cycle bringing ${CHANGED} changed reports among ${fmt(REPORTS)}`;
+    report({
+      name: cycle,
+      value: cycleSeconds * 1000,
+      unit: 'ms',
+      better: 'lower',
+      target: TARGET_INCREMENTAL_S * 1000,
+      ...(arrived !== 'CHANGED-0' && { detail: `but the first change did not arrive (${arrived})` }),
+    });
+    report({ name: `${cycle}: CPU of the mirroring process`, value: cycleCpu * 1000, unit: 'ms', better: 'lower' }, '  ');
     await local.close();
     local = undefined;
 
@@ -224,9 +236,11 @@ export async function run(): Promise<void> {
     slow = await startLocal(join(dir, 'slow.sqlite'), latency.url);
     const far = await firstMirror(slow, () => slow!.worker.runCycle());
     const slowRate = far.mirrored / far.seconds;
-    console.log(
-      `sync: first mirror of ${fmt(far.mirrored)} reports through a ${2 * ONE_WAY_MS} ms round trip (bench/latency-proxy.ts): ${far.seconds.toFixed(1)} s = ${fmt(Math.round(slowRate))} reports/s (target ≥ ${fmt(TARGET_SLOW_RATE)}: ${met(slowRate >= TARGET_SLOW_RATE)}); CPU ${far.cpu.toFixed(1)} s, peak RSS ${mb(far.peak)}, list p50 ${percentile(far.desk, 50).toFixed(1)} ms; load average now ${loadavg()[0].toFixed(1)}`,
-    );
+    const slowLink = `sync: first mirror of ${fmt(REPORTS)} reports through a ${2 * ONE_WAY_MS} ms round trip (bench/latency-proxy.ts)`;
+    report({ name: `${slowLink}: rate`, value: slowRate, unit: 'reports/s', better: 'higher', target: TARGET_SLOW_RATE, detail: `${fmt(far.mirrored)} mirrored in ${far.seconds.toFixed(1)} s` });
+    report({ name: `${slowLink}: CPU of the mirroring process`, value: far.cpu, unit: 's', better: 'lower' }, '  ');
+    report({ name: `${slowLink}: peak RSS of the mirroring process`, value: far.peak / 1048576, unit: 'MB', better: 'lower', target: TARGET_RSS_MB }, '  ');
+    report({ name: `${slowLink}: list page p50`, value: percentile(far.desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS }, '  ');
   } finally {
     await local?.close();
     await slow?.close();
@@ -358,10 +372,6 @@ function processCpuSeconds(pid: number | undefined): number {
 
 /** What /proc counts CPU time in: USER_HZ, 100 on Linux. */
 const CLOCK_TICKS = 100;
-
-function met(ok: boolean): string {
-  return ok ? 'met' : 'NOT met';
-}
 
 function fmt(n: number): string {
   return n.toLocaleString('en-US').replace(/,/g, ' ');

@@ -13,6 +13,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { ActivationBody } from '../schema/intake';
 import { openService } from '../host/open-service';
+import { report } from './baseline';
 import { median, percentile } from './stats';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
@@ -95,11 +96,13 @@ export async function run(): Promise<void> {
     const last = Math.max(...live.map(([, at]) => at));
     await worker.stop();
     const delays = live.map(([id, at]) => at - committed.get(id)!);
-    console.log(`live: ${EVENTS} activations committed in ${((produced - started) / 1000).toFixed(1)} s, all delivered ${((last - produced) / 1000).toFixed(2)} s after the last commit`);
-    console.log(`live: delivery rate ${Math.round(EVENTS / ((last - started) / 1000))} events/s (target >= ${TARGET_RATE}/s)`);
-    console.log(
-      `live: commit to delivery p50 ${median(delays).toFixed(1)} ms (target <= ${TARGET_P50_MS}), p99 ${percentile(delays, 99).toFixed(1)} ms, max ${Math.max(...delays).toFixed(1)} ms`,
-    );
+    const row = (what: string) => `webhooks: live, ${EVENTS} activations: ${what}`;
+    report({ name: row('committed in'), value: (produced - started) / 1000, unit: 's', better: 'lower' });
+    report({ name: row('all delivered after the last commit'), value: (last - produced) / 1000, unit: 's', better: 'lower' });
+    report({ name: row('delivery rate'), value: EVENTS / ((last - started) / 1000), unit: 'events/s', better: 'higher', target: TARGET_RATE });
+    report({ name: row('commit to delivery p50'), value: median(delays), unit: 'ms', better: 'lower', target: TARGET_P50_MS });
+    report({ name: row('commit to delivery p99'), value: percentile(delays, 99), unit: 'ms', better: 'lower' });
+    report({ name: row('commit to delivery max'), value: Math.max(...delays), unit: 'ms', better: 'lower' });
 
     for (let i = 0; i < EVENTS; i++) activate(i, 'backlog');
     arrived = nextArrivals();
@@ -108,7 +111,7 @@ export async function run(): Promise<void> {
     const backlog = await arrived;
     const drained = Math.max(...backlog.map(([, at]) => at));
     await worker.stop();
-    console.log(`backlog: ${EVENTS} waiting messages drained at ${Math.round(EVENTS / ((drained - drainStarted) / 1000))} events/s`);
+    report({ name: `webhooks: backlog, ${EVENTS} waiting messages drained at`, value: EVENTS / ((drained - drainStarted) / 1000), unit: 'events/s', better: 'higher' });
   } finally {
     await receiver.terminate();
     service.close();
