@@ -12,7 +12,7 @@ import { accessOf, minimalFromRow, reportFromRows, rowsFromReport, tableEntryFro
 import { bindRangeParams, bindRangeWhere, compileListQuery, type ElementCounts, type OwnerKeys } from './query/compile';
 import { TrigramCounts } from './query/trigram-frequency';
 import { keptFieldRows, type CountedByField, type FieldCountsAccess } from './field-counts';
-import { CUSTOM_FIELD_RECOUNT, FIGURE_SOURCES, GROUP_FIGURES_RECOUNT, HOLD_FIGURES, PAIR_RECOUNT, RECOUNT, RELEASE_FIGURES } from './read-model';
+import { bulkLoadPlan, FIGURE_SOURCES, HOLD_FIGURES, RELEASE_FIGURES } from './read-model';
 import { MINIMAL_COLUMNS, REPORT_COLUMNS, type MinimalReportRow, type ReportRow } from './report-rows';
 
 export interface AccessRow {
@@ -549,53 +549,25 @@ export class ReportStore {
 
   /**
    * Runs `write`, which brings `incoming` reports, inside the caller's transaction. When they
-   * are at least as many as the database holds (a first import, a restore), what listing
-   * derives from the reports is not kept up report by report: the listing triggers and indexes
-   * are set aside for the writes; then the listing rows, the text index and the custom field
-   * elements are built again for every report, a statement each (the triggers' own SELECT, for
-   * all rows at once), and the indexes with one sort each. (The text index writes a
-   * segment at every statement that touches it: row by row, an import would spend most of its
-   * time there.) A rollback undoes all of it with the writes.
+   * are at least as many as the database holds (a first import, a restore), what the read model
+   * derives from the reports is not kept up report by report: the triggers and indexes of every
+   * kept table the read model rebuilds after a bulk load (db/read-model) are set aside for the
+   * writes; then each declaration's rebuild runs (the listing rows, the text index and the custom
+   * field elements made again for every report, a statement each, then the kept counts and sums),
+   * and the indexes come back with one sort each and the triggers as declared. (The text index
+   * writes a segment at every statement that touches it: row by row, an import would spend most
+   * of its time there.) A rollback undoes all of it with the writes.
    */
   writingMany<T>(incoming: number, write: () => T): T {
     const held = this.statement('SELECT count(*) FROM report_keys').pluck().get() as number;
     if (incoming === 0 || incoming < held) return write();
-    const setAside = this.db
-      .prepare(
-        `SELECT type, name, sql FROM sqlite_schema
-         WHERE (type = 'index' AND tbl_name IN ('report_listing', 'custom_field_elements') AND sql IS NOT NULL AND name <> 'listing_report')
-            OR (type = 'trigger' AND name LIKE 'listing%')`,
-      )
-      .all() as { type: 'index' | 'trigger'; name: string; sql: string }[];
-    for (const { type, name } of setAside) this.db.exec(`DROP ${type.toUpperCase()} "${name.replaceAll('"', '""')}"`);
+    const plan = bulkLoadPlan();
+    for (const { name } of plan.triggers) this.db.exec(`DROP TRIGGER ${name}`);
+    for (const { name } of plan.indexes) this.db.exec(`DROP INDEX ${name}`);
     const result = write();
-    const restore = (name: string) => this.db.exec(setAside.find((item) => item.name === name)!.sql);
-    this.db.exec(`
-      INSERT INTO report_keys (report_id) SELECT id FROM label_reports WHERE id NOT IN (SELECT report_id FROM report_keys);
-      INSERT INTO company_keys (company_id)
-        SELECT owner_company_id FROM label_reports UNION SELECT company_id FROM access
-        EXCEPT SELECT company_id FROM company_keys;
-      DELETE FROM report_listing;
-      DELETE FROM custom_field_elements;
-      INSERT INTO report_text (report_text) VALUES ('delete-all');`);
-    // The listing rows and custom field elements, each in one statement from the triggers' own
-    // SELECT, in the key order of the table they fill: row by row through the triggers (a no-op
-    // UPDATE of every access row) each insert lands on a random page of a WITHOUT ROWID table.
-    const listingRows = triggerSelect(setAside, 'listing_access_insert', 'report_listing', 'WHERE a.id = new.id;');
-    const elements = triggerSelect(setAside, 'listing_custom_field_insert', 'custom_field_elements', 'AND v.rowid = new.rowid;');
-    this.db.exec(`${listingRows} ORDER BY ck.ck, rk.rk`);
-    this.db.exec(`${elements} ORDER BY rk.rk, v.custom_field_id, e.id`);
-    // The text index straight from the reports, as listing_report_insert writes it: the trigger
-    // would need every wide label_reports row rewritten to fire.
-    this.db.exec(`
-      INSERT INTO report_text (rowid, label_reference, label_uid, label_sequence_code, label_name)
-        SELECT rk.rk, r.label_reference, r.label_uid, r.label_sequence_code, r.label_name
-        FROM label_reports r JOIN report_keys rk ON rk.report_id = r.id ORDER BY rk.rk`);
-    if (setAside.some((item) => item.name.startsWith('listing_counts_'))) this.db.exec(RECOUNT);
-    if (setAside.some((item) => item.name.startsWith('listing_custom_field_counts_'))) this.db.exec(CUSTOM_FIELD_RECOUNT);
-    if (setAside.some((item) => item.name.startsWith('listing_group_figures_'))) this.db.exec(GROUP_FIGURES_RECOUNT);
-    if (setAside.some((item) => item.name.startsWith('listing_custom_field_pair_counts_'))) this.db.exec(PAIR_RECOUNT);
-    for (const { name } of setAside) restore(name);
+    for (const sql of plan.rebuild) this.db.exec(sql);
+    for (const { sql } of plan.indexes) this.db.exec(sql);
+    for (const { sql } of plan.triggers) this.db.exec(sql);
     return result;
   }
 
@@ -620,21 +592,6 @@ export class ReportStore {
     }
     return stmt;
   }
-}
-
-/**
- * The INSERT … SELECT into `table` a listing trigger runs for one row, made to run for every
- * row: its text up to the condition that names the row (`rowCondition`, which it must end with),
- * less that. The schema's own trigger is the one source of what a listing row holds.
- */
-function triggerSelect(triggers: readonly { name: string; sql: string }[], name: string, table: string, rowCondition: string): string {
-  const sql = triggers.find((t) => t.name === name)?.sql;
-  const start = sql?.indexOf(`INSERT INTO ${table} (`) ?? -1;
-  const end = sql?.lastIndexOf(rowCondition) ?? -1;
-  if (sql === undefined || start < 0 || end < start) throw new Error(`the trigger ${name} is not of the form the bulk rebuild reads`);
-  // The condition was the last of a WHERE or an AND: what is left is complete, with or without it.
-  const body = sql.slice(start, end).trimEnd();
-  return body.replace(/\s(WHERE|AND)$/, ' ');
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
