@@ -10,7 +10,7 @@ import { waitForDatabase } from '../db/busy';
 import { DatabaseBusyError } from '../db/data-store';
 import { openService, type Service } from './open-service';
 import { serviceApp } from './service-app';
-import { GracefulStop, type StopOptions } from '../http/graceful-stop';
+import { GracefulStop, LISTEN_BACKLOG, type StopOptions } from '../http/graceful-stop';
 import type { ServerLimits } from '../http/node-server';
 import { MAX_CONDITIONS_LENGTH } from '../query/list-query';
 import type { DeliveryOptions, DeliveryWorker } from '../webhooks/delivery-worker';
@@ -142,10 +142,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const host = options.host ?? '127.0.0.1';
     const wanted = options.port ?? 0;
     try {
-      await app.listen({ host, port: wanted });
+      await app.listen({ host, port: wanted, backlog: LISTEN_BACKLOG });
     } catch (err) {
       if (!options.anyPortIfTaken || wanted === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-      await app.listen({ host, port: 0 });
+      await app.listen({ host, port: 0, backlog: LISTEN_BACKLOG });
     }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;

@@ -9,12 +9,23 @@
  * each response not yet begun says `connection: close` (its client sends nothing more on that
  * connection), and the connections are closed only when nothing is owed after a whole turn of
  * the event loop, in which everything clients had sent has been read.
+ *
+ * Nor is the listener closed at once. Connections the system had completed before the stop wait
+ * in its backlog with their requests already sent, and closing the listener resets them. Node
+ * accepts about one of them a turn of the event loop while requests keep it busy, so the stop
+ * keeps accepting until a whole turn accepts none, and only then closes the listener; what those
+ * connections carry is answered with `connection: close`. The backlog holds at most
+ * LISTEN_BACKLOG connections, so after that many the rest are new ones, and the listener closes
+ * even while a flood of them goes on.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** How long a stop waits for requests in flight before it cuts the remaining connections. */
 export const SHUTDOWN_GRACE_MS = 30_000;
+
+/** The listener's backlog: Node's default, which the service's listen keeps. */
+export const LISTEN_BACKLOG = 511;
 
 export interface StopOptions {
   graceMs?: number;
@@ -30,10 +41,14 @@ export class GracefulStop {
   private readonly owed = new Set<ServerResponse>();
   private stopping: StopOptions | undefined;
   private listening = true;
+  /** Connections accepted so far, those dropped over the limit included. */
+  private accepted = 0;
 
   /** Before the server listens, so that it sees every connection. */
   constructor(server: Server) {
+    server.on('drop', () => this.accepted++);
     server.on('connection', (socket: Socket) => {
+      this.accepted++;
       this.connections.add(socket);
       socket.once('close', () => this.connections.delete(socket));
     });
@@ -65,9 +80,20 @@ export class GracefulStop {
     }, options.graceMs ?? SHUTDOWN_GRACE_MS);
     timer.unref();
     try {
+      await this.acceptBacklog();
       await close();
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** Resolves once a whole turn of the event loop accepted no connection, or a whole backlog was taken. */
+  private async acceptBacklog(): Promise<void> {
+    const atStop = this.accepted;
+    for (;;) {
+      const before = this.accepted;
+      await new Promise<void>((resolve) => afterOneTurn(resolve));
+      if (this.accepted === before || this.accepted - atStop >= LISTEN_BACKLOG) return;
     }
   }
 

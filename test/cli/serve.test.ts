@@ -193,8 +193,8 @@ describe('labeldesk serve', () => {
     const served = await serve(['--db', dbFile]);
     const port = Number(new URL(served.url).port);
     const request = `GET /v2/labelReports?pageSize=40&output=minimal HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-api-key: ${key}\r\n\r\n`;
-    // 22 open keep-alive connections, each with an exchange behind it (one still in the
-    // listener's backlog would be a new connection, which a stop refuses).
+    // 22 open keep-alive connections, each with an exchange behind it (connections still in the
+    // listener's backlog at the signal: test/cli/serve-stop.test.ts).
     const sockets = await Promise.all(
       Array.from({ length: 22 }, async () => {
         const socket = await connect(port);
