@@ -7,6 +7,8 @@ import {
   companySchema,
   customFieldSchema,
   type CustomField,
+  MAX_REPORT_CUSTOM_FIELDS,
+  tooManyCustomFields,
   firmwareVersionInfoSchema,
   modeSchema,
   permissionSchema,
@@ -82,7 +84,7 @@ export const bundleReportFieldsSchema = z.strictObject({
 });
 
 /** The checks across a report's own fields, for a bundle report and an activation alike. */
-export function checkReportFields(r: { senseConfig: SenseConfig; customFields?: CustomField[] }, ctx: z.RefinementCtx): void {
+export function checkReportFields(r: { id?: string; senseConfig: SenseConfig; customFields?: CustomField[] }, ctx: z.RefinementCtx): void {
   const { limits } = r.senseConfig;
   if (limits.minTemperature > limits.maxTemperature) {
     ctx.addIssue({ code: 'custom', path: ['senseConfig', 'limits'], message: 'minTemperature is above maxTemperature' });
@@ -90,6 +92,8 @@ export function checkReportFields(r: { senseConfig: SenseConfig; customFields?: 
   if (limits.minHumidity !== undefined && limits.maxHumidity !== undefined && limits.minHumidity > limits.maxHumidity) {
     ctx.addIssue({ code: 'custom', path: ['senseConfig', 'limits'], message: 'minHumidity is above maxHumidity' });
   }
+  const count = r.customFields?.length ?? 0;
+  if (count > MAX_REPORT_CUSTOM_FIELDS) ctx.addIssue({ code: 'custom', path: ['customFields'], message: r.id === undefined ? tooManyCustomFields(count) : `report '${r.id}': ${tooManyCustomFields(count)}` });
   const fields = new Set<string>();
   for (const [i, f] of (r.customFields ?? []).entries()) {
     if (fields.has(f.customFieldId)) {

@@ -55,8 +55,17 @@ export const firmwareVersionInfoSchema = z.strictObject({
 
 /** The longest text a report holds in one field: a reference, a custom field's value (or each of its values). */
 export const MAX_TEXT_LENGTH = 1000;
-/** The most custom fields one report holds, and the most values one custom field holds. */
-export const MAX_CUSTOM_FIELDS = 1000;
+/** The most values one custom field holds. */
+export const MAX_FIELD_VALUES = 1000;
+/**
+ * The most custom fields one report holds. A site's reports carry a handful (order, batch,
+ * carrier, pallets); every custom field of a report is kept in the read model beside each of
+ * its others, so a write's cost grows with their number. A PATCH, an activation, an import and
+ * a sync pull meet the same limit (docs/api.md#custom-fields).
+ */
+export const MAX_REPORT_CUSTOM_FIELDS = 200;
+/** Why a report with `count` custom fields is refused. */
+export const tooManyCustomFields = (count: number) => `a report holds at most ${MAX_REPORT_CUSTOM_FIELDS} custom fields, not ${count}`;
 /** The longest id of a custom field, of a company and of an access entry. */
 export const MAX_ID_LENGTH = 200;
 
@@ -69,7 +78,7 @@ export const customFieldIdSchema = z
 export const customFieldValueSchema = z.union([
   text,
   z.number(),
-  z.array(z.union([text, z.number()])).max(MAX_CUSTOM_FIELDS, `a custom field holds at most ${MAX_CUSTOM_FIELDS} values`),
+  z.array(z.union([text, z.number()])).max(MAX_FIELD_VALUES, `a custom field holds at most ${MAX_FIELD_VALUES} values`),
 ]);
 export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
 export const customFieldSchema = z.strictObject({ customFieldId: customFieldIdSchema, value: customFieldValueSchema });
@@ -190,7 +199,7 @@ export const labelReportPatchSchema = z.strictObject({
   isArchived: z.boolean().optional(),
   customFields: z
     .array(z.strictObject({ customFieldId: customFieldIdSchema, value: customFieldValueSchema.nullable() }))
-    .max(MAX_CUSTOM_FIELDS)
+    .max(MAX_REPORT_CUSTOM_FIELDS, `a PATCH sets at most ${MAX_REPORT_CUSTOM_FIELDS} custom fields, as a report holds no more`)
     .optional(),
   trim: trimSchema.nullable().optional(),
 });

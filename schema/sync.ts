@@ -9,7 +9,7 @@ import {
   companySchema,
   customFieldSchema,
   firmwareVersionInfoSchema,
-  MAX_CUSTOM_FIELDS,
+  MAX_REPORT_CUSTOM_FIELDS,
   MAX_ID_LENGTH,
   MAX_TEXT_LENGTH,
   modeSchema,
@@ -219,7 +219,7 @@ export const remoteReportSchema = z.object({
   alert: alertSchema,
   customFields: z
     .array(z.object(customFieldSchema.shape))
-    .max(MAX_CUSTOM_FIELDS, `a report holds at most ${MAX_CUSTOM_FIELDS} custom fields`)
+    .max(MAX_REPORT_CUSTOM_FIELDS, `a report holds at most ${MAX_REPORT_CUSTOM_FIELDS} custom fields`)
     .nullable()
     .optional(),
   access: z

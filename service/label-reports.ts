@@ -9,7 +9,9 @@ import { roleToSet, valuesOfPatch, withValues } from '../model/report-fields';
 import type { ListQuery } from '../query/list-query';
 import { ConflictError, InvalidInputError, NotFoundError, RoleForbiddenError } from '../model/errors';
 import {
+  MAX_REPORT_CUSTOM_FIELDS,
   ROLE_MESSAGES,
+  tooManyCustomFields,
   type Company,
   type LabelReport,
   type LabelReportPatch,
@@ -194,6 +196,9 @@ export class LabelReportService {
     if (!before || !role) throw notFound(id);
     const after = withValues(before, valuesOfPatch(patch), caller.companyId);
     if (patch.limits) checkLimits(after.senseConfig.limits);
+    // A report already past the limit (held before there was one) may still drop or change its fields.
+    const fields = after.customFields.length;
+    if (fields > MAX_REPORT_CUSTOM_FIELDS && fields > before.customFields.length) throw new InvalidInputError('TOO_MANY_CUSTOM_FIELDS', tooManyCustomFields(fields));
     checkRole(role, patch);
     if (caller.person && !mayDo(caller.person, 'edit')) throw new RoleForbiddenError(`a ${caller.person.role} comments but does not edit a label report`);
     // A mirror takes its rules from the remote at every pull, and sync sends none back: an edit

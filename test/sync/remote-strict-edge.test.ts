@@ -117,16 +117,21 @@ describe('reports the remote answers wrongly', () => {
   it('a list element past the limits is refused on its own; the page around it is applied', async () => {
     await pair.remoteEdit('r-002', { labelReference: 'edited on the remote' });
     await pair.remoteEdit('r-003', { labelReference: 'also edited on the remote' });
+    await pair.remoteEdit('r-000', { labelReference: 'edited on the remote with too many fields' });
+    const r0 = await honest('r-000');
     const r2 = await honest('r-002');
     const r3 = await honest('r-003');
+    r0.customFields = Array.from({ length: 201 }, (_, i) => ({ customFieldId: `f${i}`, value: i }));
     r2.labelReference = 'y'.repeat(1001);
-    const page = { data: [listElement(r2), listElement(r3)], totalDocuments: 2 };
+    const page = { data: [listElement(r0), listElement(r2), listElement(r3)], totalDocuments: 3 };
     const rule = pair.proxy.failNext(1, { kind: 'status', status: 200, body: page }, { method: 'GET', path: /^\/v2\/labelReports\?.*output=normal/ });
     await pair.cycleOk();
     rule.remove();
     expect((await pair.localReport('r-002')).labelReference).toBe(before['r-002'].labelReference);
     expect((await pair.localReport('r-003')).labelReference).toBe('also edited on the remote');
     expect((await refused()).find((r) => r.labelReportId === 'r-002')?.reason).toMatch(/labelReference has at most 1000 characters/);
+    expect((await pair.localReport('r-000')).labelReference).toBe(before['r-000'].labelReference);
+    expect((await refused()).find((r) => r.labelReportId === 'r-000')?.reason).toMatch(/a report holds at most 200 custom fields/);
   });
 
   it('once the remote answers honestly, the next reconciliation takes them and the list empties', async () => {
