@@ -1,9 +1,10 @@
 /**
  * The shape of a kept table's declaration. Each file of db/read-model declares one kept table,
  * or a family of kept tables that share one declaration, as data: the tables, what they are made
- * from and their key, the reads that justify them with the figures measured (README.md,
- * Benchmarks), the triggers and statements a write moves them by, and the SQL a bulk load
- * rebuilds them with. The statements are generated from the declaration; a test checks them
+ * from and their key, the reads that justify them with the figures measured (README.md's
+ * Benchmarks section as each came, now docs/benchmarks.md), the triggers and statements a write
+ * moves them by, and the SQL a bulk load rebuilds them with. The statements are generated from
+ * the declaration; a test checks them
  * against the schema the migrations build (test/db/read-model-schema.test.ts) and
  * docs/schema.md is written from them (scripts/schema-doc.ts).
  */
