@@ -4,9 +4,9 @@
  * from and their key, the reads that justify them with the figures measured (README.md's
  * Benchmarks section as each came, now docs/benchmarks.md), the triggers and statements a write
  * moves them by, and the SQL a bulk load rebuilds them with. The statements are generated from
- * the declaration; a test checks them
- * against the schema the migrations build (test/db/read-model-schema.test.ts) and
- * docs/schema.md is written from them (scripts/schema-doc.ts).
+ * the declaration; a test checks them against the schema the migrations build
+ * (test/db/read-model-schema.test.ts) and docs/schema.md is written from them
+ * (scripts/schema-doc.ts).
  */
 
 /** A read a kept table serves, and the figure that justifies keeping it. */
