@@ -28,11 +28,13 @@ import groupFigures from './migrations/022-group-figures';
 import groupFiguresOncePerWrite from './migrations/023-group-figures-once-per-write';
 import searchWalksDefaultOrder from './migrations/024-search-walks-default-order';
 import customFieldPairCounts from './migrations/025-custom-field-pair-counts';
+import backupRuns from './migrations/026-backup-runs';
+import auditCheckpoints from './migrations/027-audit-checkpoints';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {
