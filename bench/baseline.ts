@@ -69,10 +69,13 @@ export function machine(): Machine {
   return { cores: availableParallelism(), memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10, node: process.version };
 }
 
-/** now/previous, or null when the two are not comparable (another unit, no figure, zero). */
+/**
+ * now/previous, or null when the two are not comparable: another unit, no figure, or a previous
+ * figure of zero or less (a difference of clocks that may come out either side of zero).
+ */
 export function ratio(row: Pick<Row, 'value' | 'unit'>, previous: Pick<Entry, 'value' | 'unit'> | undefined): number | null {
   if (previous === undefined || previous.unit !== row.unit) return null;
-  if (!Number.isFinite(row.value) || !Number.isFinite(previous.value) || previous.value === 0) return null;
+  if (!Number.isFinite(row.value) || !Number.isFinite(previous.value) || previous.value <= 0 || row.value < 0) return null;
   return row.value / previous.value;
 }
 

@@ -65,6 +65,10 @@ describe('the ratio and the worse-than-20 % mark', () => {
     expect(ratio(p50, undefined)).toBeNull();
     expect(ratio(p50, entry(0))).toBeNull();
     expect(ratio(p50, entry(10, 's'))).toBeNull();
+    // Figures either side of zero (a difference of two clocks) have no ratio.
+    expect(ratio({ ...p50, value: 0.5 }, entry(-0.01))).toBeNull();
+    expect(ratio({ ...p50, value: -0.5 }, entry(0.01))).toBeNull();
+    expect(formatRow({ ...p50, value: -0.5 }, 1, entry(0.01))).toContain('(not comparable)');
   });
 
   test('lower is better: a rise of more than 20 % is marked, one of 20 % is not', () => {
