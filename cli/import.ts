@@ -2,6 +2,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BundleSource, ImportPhase } from '../service/bundle-import';
+import { backupBefore, backupSettingsFrom, type BackupRun } from '../service/backups';
 import {
   CliError,
   databaseFile,
@@ -69,7 +70,15 @@ examples:
     }
 
     const dbFile = databaseFile(values.db);
+    // A database that holds anything is backed up first (docs/operations.md#backups-and-restore).
+    let before: BackupRun | null;
+    try {
+      before = await backupBefore('import', dbFile, backupSettingsFrom(dbFile));
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
     const service = openCliService(dbFile, 'create');
+    if (before) service.backups.record(before);
     try {
       const onPhase = process.env[PHASES_ENV] === '1' ? phaseTimer((line) => write(io.err, line)) : undefined;
       const result = await service.importBundle(source, { parallel: size >= PARALLEL_FROM_BYTES, onPhase });

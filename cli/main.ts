@@ -7,6 +7,8 @@ import { VERSION } from '../contract/version';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, write, type Command, type Io } from './args';
 import { alarmsCommand } from './alarms';
 import { auditCommand } from './audit';
+import { backupCommand } from './backup';
+import { restoreCommand } from './restore';
 import { demoCommand } from './demo';
 import { exportCommand } from './export';
 import { importCommand } from './import';
@@ -19,7 +21,7 @@ import { smtpCommand } from './smtp';
 import { syncCommand } from './sync';
 import { webhooksCommand } from './webhooks';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, usersCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand, auditCommand, alarmsCommand, smtpCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, keysCommand, usersCommand, webhooksCommand, syncCommand, reportCommand, insightsCommand, auditCommand, alarmsCommand, smtpCommand, backupCommand, restoreCommand];
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -104,6 +106,8 @@ examples:
   labeldesk webhooks create --db labeldesk.db --company acme --url http://127.0.0.1:9000/hook
   LABELDESK_REMOTE_KEY=ldk_... labeldesk sync --db labeldesk.db --remote https://labels.example.com --once
   labeldesk report --db labeldesk.db --id REPORT_ID --pdf shipment.pdf
+  labeldesk backup --db labeldesk.db --to /mnt/share/labeldesk-backups
+  labeldesk restore --from backups/labeldesk-2026-12-07T101500Z.sqlite --db labeldesk.db
 `;
 }
 

@@ -4,6 +4,7 @@
  */
 import { AlarmStore } from './alarm-store';
 import { AuditChain } from './audit-chain';
+import { BackupRunStore } from './backup';
 import { ChangeLogStore } from './change-log-store';
 import { CompanyStore } from './company-store';
 import { openDatabase, type Db, type OpenOptions } from './database';
@@ -57,6 +58,8 @@ export class DataStore {
   readonly insights: InsightsStore;
   readonly users: UserStore;
   readonly alarms: AlarmStore;
+  /** The backups taken of this database and what their verification found. */
+  readonly backups: BackupRunStore;
 
   private constructor(
     private readonly db: Db,
@@ -77,6 +80,7 @@ export class DataStore {
     this.insights = new InsightsStore(db);
     this.users = new UserStore(db);
     this.alarms = new AlarmStore(db);
+    this.backups = new BackupRunStore(db);
   }
 
   /** Opens (creating when missing) and migrates the file; a DatabaseBusyError while another connection holds it. */

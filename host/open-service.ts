@@ -8,6 +8,8 @@ import { AlarmQueue, type AlarmQueueOptions } from '../alarms/alarm-queue';
 import { DataStore } from '../db/data-store';
 import type { CheckpointerOptions, WalCheckpointer } from '../db/wal-checkpointer';
 import { AlarmService } from '../service/alarms';
+import { Backups, backupSettingsFrom, type BackupSettings } from '../service/backups';
+import { BackupSchedule, type BackupScheduleOptions } from '../jobs/backup-schedule';
 import type { ReportRead } from '../service/label-reports';
 import { ReportWriter } from '../service/report-writer';
 import { composeRules, type ServiceRules } from '../service/rules';
@@ -27,6 +29,10 @@ export interface Service extends ServiceRules {
   deliverAlarms(options?: AlarmQueueOptions): AlarmQueue;
   /** Moves the database's checkpoints to a thread of their own (the running service does; commands do not). */
   checkpointOffThread(options?: CheckpointerOptions): Promise<WalCheckpointer | null>;
+  /** Backups of this database: taken now, listed with their verification, the schedule's state. */
+  backups: Backups;
+  /** Starts the backup schedule (the running service does; commands do not). */
+  scheduleBackups(options?: BackupScheduleOptions): BackupSchedule;
 }
 
 export interface ServiceOptions {
@@ -41,6 +47,8 @@ export interface ServiceOptions {
   onRead?: (read: ReportRead) => void;
   /** Told of each report read whole, by id (tests count the reads of a write). */
   onReportLoad?: (id: string) => void;
+  /** The backup settings, over those of the environment (LABELDESK_BACKUP_*). */
+  backup?: Partial<BackupSettings> & { pagesPerStep?: number };
 }
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
@@ -61,6 +69,14 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   writer.onChange(alarms.listener());
   writer.onCreateMany(alarms.manyListener());
   alarms.announceWebhooksWith(() => webhookOutbox.notify());
+  const { pagesPerStep, ...backupSettings } = options.backup ?? {};
+  let backups: Backups;
+  try {
+    backups = new Backups(data, { ...backupSettingsFrom(dbFile), ...backupSettings }, now, pagesPerStep);
+  } catch (err) {
+    data.close();
+    throw err;
+  }
   return {
     ...rules,
     sync: new SyncMirror(data, writer, syncOutbox, webhookOutbox, now),
@@ -76,6 +92,8 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
       return queue.start();
     },
     checkpointOffThread: (checkpoints) => data.checkpointOffThread(checkpoints),
+    backups,
+    scheduleBackups: (schedule) => new BackupSchedule(backups, { now, ...schedule }).start(),
   };
 }
 

@@ -8,7 +8,9 @@ import { DEFAULT_DEMO } from '../demo';
 import type { DemoSummary } from '../service/demo-seeder';
 import { waitForDatabase } from '../db/busy';
 import { DatabaseBusyError } from '../db/data-store';
-import { openService, type Service } from './open-service';
+import { openService, type Service, type ServiceOptions } from './open-service';
+import { backupBefore, backupSettingsFrom, type BackupRun } from '../service/backups';
+import type { BackupSchedule, BackupScheduleOptions } from '../jobs/backup-schedule';
 import { serviceApp } from './service-app';
 import { GracefulStop, LISTEN_BACKLOG, type StopOptions } from '../http/graceful-stop';
 import type { ServerLimits } from '../http/node-server';
@@ -74,6 +76,10 @@ export interface StartOptions {
   sync?: SyncControllerOptions;
   /** The service's clock (a test moves it past the lock after inactivity). */
   now?: () => Date;
+  /** The backup settings, over those of the environment (LABELDESK_BACKUP_*). */
+  backup?: ServiceOptions['backup'];
+  /** Overrides of the backup schedule's settings (a test's clock, a listener). */
+  backupSchedule?: BackupScheduleOptions;
 }
 
 /**
@@ -97,6 +103,8 @@ export interface RunningService {
   sync: SyncController;
   /** The demo data this start created, or null. */
   demo: DemoSummary | null;
+  /** The backup schedule, started once the service listens. */
+  backupSchedule: BackupSchedule;
   /**
    * Stops accepting, lets in-flight requests finish (cutting them after the grace period),
    * then closes the database.
@@ -114,11 +122,15 @@ export class DatabaseOpenError extends Error {
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   let service: Service;
+  let beforeMigration: BackupRun | null;
   try {
+    beforeMigration = await backupBeforeMigration(options);
     service = await openWhenFree(options);
   } catch (err) {
     throw new DatabaseOpenError(options.dbFile, err);
   }
+  if (beforeMigration) service.backups.record(beforeMigration);
+  let backupSchedule: BackupSchedule | undefined;
   let delivery: DeliveryWorker | undefined;
   let alarmQueue: AlarmQueue | undefined;
   try {
@@ -154,6 +166,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     // Once the address is known: a mail's link opens the report here unless the relay's settings name another.
     const alarms = (alarmQueue = service.deliverAlarms({ logError: options.logError, appUrl: () => serviceUrl, ...alarmOptions }));
     sync.start();
+    const backups = (backupSchedule = service.scheduleBackups({ logError: options.logError, ...options.backupSchedule }));
     let closing: Promise<void> | undefined;
     return {
       url: `http://${urlHost}:${port}`,
@@ -162,12 +175,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
       service,
       sync,
       demo,
+      backupSchedule: backups,
       close: (closeOptions) =>
-        (closing ??= graceful.stop(() => app.close().then(() => Promise.all([worker.stop(), alarms.stop()])).then(() => service.close()), closeOptions)),
+        (closing ??= graceful.stop(() => app.close().then(() => Promise.all([worker.stop(), alarms.stop(), backups.stop(), service.backups.whenIdle()])).then(() => service.close()), closeOptions)),
     };
   } catch (err) {
     await delivery?.stop(0);
     await alarmQueue?.stop(0);
+    await backupSchedule?.stop();
     service.close();
     throw err;
   }
@@ -183,6 +198,7 @@ function openWhenFree(options: StartOptions): Promise<Service> {
         openBusyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS,
         transientInMemory: true,
         now: options.now,
+        backup: options.backup,
       });
     } catch (err) {
       if (err instanceof DatabaseBusyError && !told) {
@@ -193,4 +209,19 @@ function openWhenFree(options: StartOptions): Promise<Service> {
     }
   };
   return waitForDatabase(open, options.openWaitMs ?? OPEN_WAIT_MS);
+}
+
+/**
+ * A database of an older schema is backed up before the open migrates it (the backup fails: the
+ * start fails, nothing migrated). A file another process holds alone (an import switching in)
+ * is not looked at: that import backed it up first, and migrates it itself.
+ */
+async function backupBeforeMigration(options: StartOptions): Promise<BackupRun | null> {
+  const { pagesPerStep: _, ...settings } = options.backup ?? {};
+  try {
+    return await backupBefore('migration', options.dbFile, { ...backupSettingsFrom(options.dbFile), ...settings }, options.now);
+  } catch (err) {
+    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return null;
+    throw err;
+  }
 }

@@ -29,6 +29,7 @@ import { peopleRoutes, sessionRoutes } from './routes/people';
 import { reviewRoutes } from './routes/review';
 import { webhookRoutes } from './routes/webhooks';
 import { alarmRoutes } from './routes/alarms';
+import { backupRoutes } from './routes/backups';
 import { syncRoutes } from './routes/sync';
 import type { SyncController } from '../sync/controller';
 
@@ -113,6 +114,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(insightsRoutes(options.service, busy));
     await api.register(syncRoutes(options.service, sync, busy));
     await api.register(alarmRoutes(options.service, busy));
+    await api.register(backupRoutes(options.service));
   });
 
   if (options.staticDir && existsSync(options.staticDir)) {

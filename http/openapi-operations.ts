@@ -15,6 +15,7 @@ export const TAGS = [
   { name: 'People', description: 'The people who sign in at the desk: signing in, unlocking and out (/local/session/…), the company’s users (/local/users) and its settings for them (/local/settings).' },
   ALARMS_TAG,
   { name: 'Local', description: 'What the desktop app and local tools need besides: where the service listens, this document, CSV of the list, words for the filter bar, facets and group figures of the list’s matches (/local/insights).' },
+  { name: 'Backups', description: 'The desk’s backups, each verified when taken, and the schedule’s state (/local/backups).' },
 ] as const;
 
 export type Tag = (typeof TAGS)[number]['name'];
@@ -206,4 +207,9 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
     tag: 'Local',
     description: `For showing companies by name: the key’s company and every company in the access entries of the reports it sees${READ}.`,
   },
+  listBackups: {
+    tag: 'Backups',
+    description: 'Each backup was verified when taken: its copy opened read-only passed the integrity check, its audit chains verified and its counts equalled the database’s at that moment; failure says otherwise.',
+  },
+  createBackup: { tag: 'Backups' },
 };

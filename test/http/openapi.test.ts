@@ -135,6 +135,7 @@ describe('the document', () => {
       '/local/alarms/smtp/test': ['post'],
       '/local/alarms/deliveries': ['get'],
       '/local/alarms/people/{login}/email': ['put'],
+      '/local/backups': ['get', 'post'],
     });
   });
 
@@ -208,7 +209,7 @@ describe('the document', () => {
       expect(t.description).toMatch(/\S/);
       return t.name;
     });
-    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'People', 'Alarms', 'Local']);
+    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'People', 'Alarms', 'Local', 'Backups']);
     const used = new Set<string>();
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {
