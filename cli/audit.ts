@@ -1,6 +1,14 @@
-/** `labeldesk audit verify|export`: the audit trail's hash chains checked, and the trail as CSV. */
+/**
+ * `labeldesk audit verify|export|sign|checkpoints`: the audit trail's hash chains checked, also
+ * against the signed checkpoints; the trail as CSV; a checkpoint signed now; the checkpoints and
+ * their public key for an auditor (docs/review-and-audit.md#how-an-auditor-checks-the-trail).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { checkpointLine } from '../db/audit-checkpoints';
+import { AuditKeyError, keyFingerprint, type CheckpointBody } from '../service/audit-checkpoints';
 import { CSV_BOM } from '../service/report-csv';
 import {
+  CliError,
   databaseFile,
   EXIT_FAILURE,
   EXIT_OK,
@@ -13,7 +21,12 @@ import {
   type Io,
 } from './args';
 
-const USAGE = ['labeldesk audit verify [--db FILE]', 'labeldesk audit export [--db FILE] [--report ID]'].join('\n       ');
+const USAGE = [
+  'labeldesk audit verify [--db FILE] [--public-key KEY.pem]',
+  'labeldesk audit export [--db FILE] [--report ID]',
+  'labeldesk audit sign [--db FILE]',
+  'labeldesk audit checkpoints [--db FILE] [--out FILE] [--key-out KEY.pem]',
+].join('\n       ');
 
 const PROBLEM_WORDS = {
   contentChanged: 'content changed',
@@ -28,40 +41,112 @@ export const auditCommand: Command = {
   usage: USAGE,
   help: `usage: ${USAGE}
 
-  verify   checks every report's hash chains (its change log, its review entries) and names the
-           first broken entry of each: content changed, broken link, missing entry or no hash.
-           Exit 0 when every chain is sound, 1 when one is broken.
-  export   writes every change log and review entry, with its hashes, as CSV to standard output
+  verify       checks every report's hash chains (its change log, its review entries) and names the
+               first broken entry of each: content changed, broken link, missing entry or no hash.
+               Then holds the chains to the signed checkpoints (in the database and in the file
+               beside it, FILE.checkpoints.jsonl) and names, one line each, entries missing at a
+               chain's end, chains recomputed, checkpoints whose signature fails or that another
+               key signed, and checkpoints deleted. Exit 0 when all holds, 1 when anything does not.
+  export       writes every change log and review entry, with its hashes, as CSV to standard output
+  sign         signs a checkpoint of every chain now, with the key file beside the database
+               (FILE.audit-key, made with mode 0600 at the first checkpoint)
+  checkpoints  writes the public key and every checkpoint as JSON lines: the first line holds the
+               key (PEM) and its fingerprint, each next one a checkpoint: seq, at, hash, the body
+               its signature covers, the signature (base64)
 
 options:
-  --db FILE      the database (default: the per-user data folder)
-  --report ID    only this report's entries (export)
+  --db FILE           the database (default: the per-user data folder)
+  --report ID         only this report's entries (export)
+  --public-key PEM    hold the checkpoints to this public key, kept apart from the database (verify)
+  --out FILE          where to write the checkpoints (default: standard output)
+  --key-out KEY.pem   also write the public key alone, as PEM (checkpoints)
 
 examples:
   labeldesk audit verify --db labeldesk.db
   labeldesk audit export --db labeldesk.db --report 7f3c... > trail.csv
+  labeldesk audit checkpoints --db labeldesk.db --out checkpoints.jsonl --key-out audit-key.pem
 `,
   run(argv: string[], io: Io): Promise<number> {
-    return runSubcommand(this, { verify, export: exportTrail }, argv, io);
+    return runSubcommand(this, { verify, export: exportTrail, sign, checkpoints }, argv, io);
   },
 };
 
 async function verify(argv: string[], io: Io): Promise<number> {
-  const { values } = parseCommandArgs(argv, { db: { type: 'string' } }, false);
+  const { values } = parseCommandArgs(argv, { db: { type: 'string' }, 'public-key': { type: 'string' } }, false);
+  const trusted = values['public-key'] === undefined ? undefined : readPublicKey(values['public-key']);
   const service = openCliService(databaseFile(values.db), 'existing');
   try {
     const result = service.audit.verify();
-    const counted = `${plural(result.checked, 'entry', 'entries')} in ${plural(result.chains, 'chain', 'chains')} checked`;
-    if (result.problems.length === 0) {
+    const signed = service.audit.checkpoints.verify(trusted);
+    const against = signed.checkpoints === 0 ? '' : ` against ${plural(signed.checkpoints, 'checkpoint', 'checkpoints')}`;
+    const counted = `${plural(result.checked, 'entry', 'entries')} in ${plural(result.chains, 'chain', 'chains')} checked${against}`;
+    if (result.problems.length === 0 && signed.findings.length === 0) {
       write(io.out, `${counted}: the audit trail is sound`);
+      if (signed.newest !== null) {
+        write(io.out, `the newest checkpoint is ${signed.newest.seq} of ${signed.newest.at}, signed by the audit key ${signed.fingerprint}`);
+      } else {
+        write(io.out, "no checkpoint is signed yet: until one is, a chain's newest entries can be deleted unseen (labeldesk audit sign)");
+      }
       return EXIT_OK;
     }
-    write(io.out, `${counted}: ${plural(result.problems.length, 'chain is', 'chains are')} broken`);
+    const broken = [
+      result.problems.length > 0 ? `${plural(result.problems.length, 'chain is', 'chains are')} broken` : null,
+      signed.findings.length > 0 ? `${plural(signed.findings.length, 'finding', 'findings')} against the checkpoints` : null,
+    ].filter((part) => part !== null);
+    write(io.out, `${counted}: ${broken.join(', ')}`);
     for (const p of result.problems) {
       const entry = p.table === 'change_log' ? `change_log seq ${p.entry}` : `report_reviews id ${p.entry}`;
       write(io.out, `report ${p.reportId}, ${entry}: ${PROBLEM_WORDS[p.kind]}: ${p.detail}`);
     }
+    for (const f of signed.findings) write(io.out, f.message);
     return EXIT_FAILURE;
+  } finally {
+    service.close();
+  }
+}
+
+function readPublicKey(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+    keyFingerprint(pem);
+  } catch (err) {
+    throw new CliError(`--public-key ${file}: no public key can be read from it: ${(err as Error).message}`);
+  }
+  return pem;
+}
+
+async function sign(argv: string[], io: Io): Promise<number> {
+  const { values } = parseCommandArgs(argv, { db: { type: 'string' } }, false);
+  const service = openCliService(databaseFile(values.db), 'existing');
+  try {
+    let signed;
+    try {
+      signed = service.audit.checkpoint();
+    } catch (err) {
+      if (err instanceof AuditKeyError) throw new CliError(`no checkpoint was signed: ${err.message}`);
+      throw err;
+    }
+    const body = JSON.parse(signed.body) as CheckpointBody;
+    const moved = Object.values(body.chains).reduce((n, chains) => n + chains.length, 0);
+    write(io.out, `checkpoint ${signed.seq} of ${signed.at} signed by the audit key ${keyFingerprint(body.publicKey)}: ${plural(moved, 'chain', 'chains')} named`);
+    return EXIT_OK;
+  } finally {
+    service.close();
+  }
+}
+
+async function checkpoints(argv: string[], io: Io): Promise<number> {
+  const { values } = parseCommandArgs(argv, { db: { type: 'string' }, out: { type: 'string' }, 'key-out': { type: 'string' } }, false);
+  const service = openCliService(databaseFile(values.db), 'existing');
+  try {
+    const history = service.audit.checkpoints.history();
+    if (history.publicKey === null) throw new CliError('the database has no checkpoint yet (labeldesk audit sign signs one)');
+    const text = [JSON.stringify({ publicKey: history.publicKey, fingerprint: history.fingerprint }), ...history.checkpoints.map(checkpointLine)].join('\n') + '\n';
+    if (values['key-out'] !== undefined) writeFileSync(values['key-out'], history.publicKey);
+    if (values.out !== undefined) writeFileSync(values.out, text);
+    else io.out.write(text);
+    return EXIT_OK;
   } finally {
     service.close();
   }

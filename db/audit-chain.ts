@@ -36,6 +36,14 @@ export function entryHash(table: AuditTable, row: Row): string {
   return createHash('sha256').update(canonicalEntry(table, row), 'utf8').digest('hex');
 }
 
+/** Where a chain stands: its entry count, the number of its newest entry and that entry's hash. */
+export interface ChainHead {
+  reportId: string;
+  length: number;
+  lastId: number;
+  head: string | null;
+}
+
 export type ChainProblemKind = 'contentChanged' | 'brokenLink' | 'missingEntry' | 'unsealed';
 
 export interface ChainProblem {
@@ -64,6 +72,9 @@ class TableChain {
   readonly all: Statement;
   readonly ofReport: Statement;
   private readonly maxId: Statement;
+  private readonly countId: Statement;
+  private readonly headsSince: Statement;
+  private readonly entryById: Statement;
 
   constructor(
     db: Db,
@@ -77,6 +88,31 @@ class TableChain {
     this.all = db.prepare(`SELECT * FROM ${table} ORDER BY label_report_id, ${id}`);
     this.ofReport = db.prepare(`SELECT * FROM ${table} WHERE label_report_id = ? ORDER BY ${id}`);
     this.maxId = db.prepare(`SELECT COALESCE(MAX(${id}), 0) FROM ${table}`).pluck();
+    this.countId = db.prepare(`SELECT count(*) FROM ${table}`).pluck();
+    // Each chain with an entry after ?: its length, its newest entry and that entry's hash.
+    this.headsSince = db.prepare(
+      `SELECT g.report AS reportId, g.length AS length, g.last AS lastId, t.hash AS head
+         FROM (SELECT label_report_id AS report, count(*) AS length, max(${id}) AS last FROM ${table}
+                WHERE label_report_id IN (SELECT label_report_id FROM ${table} WHERE ${id} > ?)
+                GROUP BY label_report_id) g
+         JOIN ${table} t ON t.${id} = g.last
+        ORDER BY g.report`,
+    );
+    this.entryById = db.prepare(`SELECT label_report_id AS reportId, hash FROM ${table} WHERE ${id} = ?`);
+  }
+
+  /** The chains with an entry after `afterId` (0: every chain), by report. */
+  heads(afterId: number): ChainHead[] {
+    return this.headsSince.all(afterId) as ChainHead[];
+  }
+
+  /** The report and hash of one entry, or undefined when there is none of that number. */
+  entry(id: number): { reportId: string; hash: string | null } | undefined {
+    return this.entryById.get(id) as { reportId: string; hash: string | null } | undefined;
+  }
+
+  count(): number {
+    return this.countId.get() as number;
   }
 
   /** Links the entry to its chain and hashes it; in the transaction that wrote it. */
@@ -139,6 +175,21 @@ export class AuditChain {
 
   lastId(table: AuditTable): number {
     return this.chains[table].lastId();
+  }
+
+  /** Every chain of the table with an entry numbered above `afterId` (0: all), by report. */
+  heads(table: AuditTable, afterId = 0): ChainHead[] {
+    return this.chains[table].heads(afterId);
+  }
+
+  /** One entry's report and hash, by its seq (change_log) or id (report_reviews). */
+  entry(table: AuditTable, id: number): { reportId: string; hash: string | null } | undefined {
+    return this.chains[table].entry(id);
+  }
+
+  /** How many entries the table holds. */
+  count(table: AuditTable): number {
+    return this.chains[table].count();
   }
 
   /** The stored rows, every column, in chain order: of one report, or of all (by report). */

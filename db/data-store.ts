@@ -4,6 +4,7 @@
  */
 import { AlarmStore } from './alarm-store';
 import { AuditChain } from './audit-chain';
+import { AuditCheckpointStore, checkpointFileOf } from './audit-checkpoints';
 import { BackupRunStore } from './backup';
 import { ChangeLogStore } from './change-log-store';
 import { CompanyStore } from './company-store';
@@ -47,6 +48,8 @@ export class DataStore {
   readonly changes: ChangeLogStore;
   /** The hash chains of the change log and the review entries. */
   readonly audit: AuditChain;
+  /** The signed checkpoints of those chains, in the database and in the file beside it. */
+  readonly checkpoints: AuditCheckpointStore;
   /** Write transactions open on this connection (nested ones count too). */
   private writing = 0;
   /** Set while a worker makes the checkpoints (checkpointOffThread). */
@@ -72,6 +75,7 @@ export class DataStore {
     this.keys = new KeyStore(db);
     this.reports = new ReportStore(db, () => this.writing === 0, options.onReportLoad);
     this.audit = new AuditChain(db);
+    this.checkpoints = new AuditCheckpointStore(db, checkpointFileOf(file));
     this.changes = new ChangeLogStore(db, this.audit);
     this.webhooks = new WebhookStore(db);
     this.reviews = new ReviewStore(db, this.audit);

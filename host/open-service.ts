@@ -17,6 +17,8 @@ import { SyncMirror } from '../sync/mirror';
 import { SyncOutbox } from '../sync/outbox';
 import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worker';
 import { RetrySchedule } from '../webhooks/retry-schedule';
+import type { AuditKeySource } from '../service/audit-checkpoints';
+import { AuditKeyFile, auditKeyFileOf } from './audit-key';
 
 export interface Service extends ServiceRules {
   /** The mirror of a remote instance (docs/sync.md#what-the-mirror-holds): what the sync worker reads and writes. */
@@ -47,6 +49,8 @@ export interface ServiceOptions {
   onRead?: (read: ReportRead) => void;
   /** Told of each report read whole, by id (tests count the reads of a write). */
   onReportLoad?: (id: string) => void;
+  /** What signs the audit checkpoints; default the key file beside the database (host/audit-key.ts). */
+  auditKey?: AuditKeySource;
   /** The backup settings, over those of the environment (LABELDESK_BACKUP_*). */
   backup?: Partial<BackupSettings> & { pagesPerStep?: number };
 }
@@ -61,6 +65,7 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   });
   const writer = new ReportWriter(data, now);
   const { rules, webhookOutbox } = composeRules(data, writer, now, options.onRead);
+  rules.audit.checkpoints.useKeys(options.auditKey ?? new AuditKeyFile(auditKeyFileOf(dbFile)));
   // Local edits of mirrored reports are queued for the push in the transaction of the edit.
   const syncOutbox = new SyncOutbox(data, now);
   writer.onChange((change) => syncOutbox.recordChange(change));

@@ -18,6 +18,7 @@ import { MAX_CONDITIONS_LENGTH } from '../query/list-query';
 import type { DeliveryOptions, DeliveryWorker } from '../webhooks/delivery-worker';
 import type { AlarmQueue, AlarmQueueOptions } from '../alarms/alarm-queue';
 import type { SyncController, SyncControllerOptions } from '../sync/controller';
+import { CheckpointSchedule, systemClock, type AuditKeySource, type CheckpointScheduleOptions } from '../service/audit-checkpoints';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
@@ -80,6 +81,10 @@ export interface StartOptions {
   backup?: ServiceOptions['backup'];
   /** Overrides of the backup schedule's settings (a test's clock, a listener). */
   backupSchedule?: BackupScheduleOptions;
+  /** What signs the audit checkpoints (the desktop's key store); default the key file beside the database. */
+  auditKey?: AuditKeySource;
+  /** The checkpoint schedule's settings: a test's clock, another period. */
+  auditCheckpoints?: CheckpointScheduleOptions;
 }
 
 /**
@@ -105,6 +110,8 @@ export interface RunningService {
   demo: DemoSummary | null;
   /** The backup schedule, started once the service listens. */
   backupSchedule: BackupSchedule;
+  /** The audit trail's signed checkpoints: at start, hourly while there were changes, at the stop. */
+  checkpoints: CheckpointSchedule;
   /**
    * Stops accepting, lets in-flight requests finish (cutting them after the grace period),
    * then closes the database.
@@ -167,6 +174,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const alarms = (alarmQueue = service.deliverAlarms({ logError: options.logError, appUrl: () => serviceUrl, ...alarmOptions }));
     sync.start();
     const backups = (backupSchedule = service.scheduleBackups({ logError: options.logError, ...options.backupSchedule }));
+    const checkpoints = new CheckpointSchedule(service.audit.checkpoints, {
+      logError: options.logError,
+      clock: systemClock(options.now),
+      ...options.auditCheckpoints,
+    }).start();
     let closing: Promise<void> | undefined;
     return {
       url: `http://${urlHost}:${port}`,
@@ -176,8 +188,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
       sync,
       demo,
       backupSchedule: backups,
+      checkpoints,
       close: (closeOptions) =>
-        (closing ??= graceful.stop(() => app.close().then(() => Promise.all([worker.stop(), alarms.stop(), backups.stop(), service.backups.whenIdle()])).then(() => service.close()), closeOptions)),
+        (closing ??= graceful.stop(
+          () =>
+            app
+              .close()
+              .then(() => Promise.all([worker.stop(), alarms.stop(), backups.stop(), service.backups.whenIdle()]))
+              .then(() => {
+                checkpoints.stop();
+                service.close();
+              }),
+          closeOptions,
+        )),
     };
   } catch (err) {
     await delivery?.stop(0);
@@ -199,6 +222,7 @@ function openWhenFree(options: StartOptions): Promise<Service> {
         transientInMemory: true,
         now: options.now,
         backup: options.backup,
+        auditKey: options.auditKey,
       });
     } catch (err) {
       if (err instanceof DatabaseBusyError && !told) {

@@ -1,12 +1,15 @@
 /**
- * The audit trail as an auditor reads it: every chain verified, and every entry of the change
- * log and the review as CSV (RFC 4180, like the other CSVs), hashes included, so a copy can be
- * checked against the file later.
+ * The audit trail as an auditor reads it: every chain verified, against the signed checkpoints
+ * too (service/audit-checkpoints.ts), and every entry of the change log and the review as CSV
+ * (RFC 4180, like the other CSVs), hashes included, so a copy can be checked against the file
+ * later.
  */
+import type { StoredCheckpoint } from '../db/audit-checkpoints';
 import { AUDIT_TABLES, type AuditTable, type ChainReport, type Row } from '../db/audit-chain';
 import type { DataStore } from '../db/data-store';
 import type { FieldChange } from '../schema/change-log';
 import { requirePermission, type Caller } from './api-keys';
+import { AuditCheckpoints } from './audit-checkpoints';
 import { notFound } from './label-reports';
 import { CSV_BOM, csvLine, type CsvValue } from './report-csv';
 
@@ -36,11 +39,29 @@ export const AUDIT_CSV_COLUMNS = [
 ] as const;
 
 export class AuditTrail {
-  constructor(private readonly data: DataStore) {}
+  /** The signed checkpoints: signing, the schedule's question, the check, the history. */
+  readonly checkpoints: AuditCheckpoints;
+
+  constructor(
+    private readonly data: DataStore,
+    now: () => Date = () => new Date(),
+  ) {
+    this.checkpoints = new AuditCheckpoints(data, now);
+  }
 
   /** Reads every chain; see AuditChain.verify. */
   verify(): ChainReport {
     return this.data.read(() => this.data.audit.verify());
+  }
+
+  /**
+   * Signs a checkpoint of every chain's head now, in the database and in the file beside it
+   * (FILE.checkpoints.jsonl), and returns it: what a backup calls before it copies the database,
+   * so each backup holds a checkpoint of the trail it holds. Throws AuditKeyError (in words) when
+   * there is no key to sign with; see docs/review-and-audit.md#checkpoints.
+   */
+  checkpoint(): StoredCheckpoint {
+    return this.checkpoints.checkpoint();
   }
 
   /** Every entry of every report (or of one), change log first, each table in chain order. */

@@ -95,7 +95,7 @@ export function composeRules(
     reportHistory: new ReportHistoryService(data),
     csv: new ReportCsvExport(data),
     insights: new InsightsService(data),
-    audit: new AuditTrail(data),
+    audit: new AuditTrail(data, now),
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),
     createDemoData: (demo) => seedDemo(data, writer, demo, now),
