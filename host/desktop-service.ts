@@ -6,6 +6,7 @@
 import { DEFAULT_PORT, startService, WAITING_FOR_DATABASE, type RunningService } from './start-service';
 import { PERMISSIONS, type Permission } from '../schema/report';
 import type { DemoSummary } from '../service/demo-seeder';
+import type { AuditKeySource } from '../service/audit-checkpoints';
 
 /** The desk user may do everything the app offers: read, edit, take in labels, webhooks, keys. */
 export const SESSION_PERMISSIONS: readonly Permission[] = PERMISSIONS;
@@ -28,6 +29,8 @@ export interface DesktopServiceOptions {
   staticDir?: string;
   version?: string;
   logger?: boolean;
+  /** What signs the audit checkpoints (the key the main process handed over); default the key file beside the database. */
+  auditKey?: AuditKeySource;
 }
 
 export interface DesktopService {
@@ -78,6 +81,7 @@ function listen(options: DesktopServiceOptions): Promise<RunningService> {
     staticDir: options.staticDir,
     version: options.version,
     logger: options.logger,
+    auditKey: options.auditKey,
     // A desktop told which company to act as is not a fresh install to fill.
     demoIfEmpty: options.companyId === undefined && options.demoIfEmpty === true,
     onWaitingForDatabase: () => console.error(`LabelDesk: ${WAITING_FOR_DATABASE}`),

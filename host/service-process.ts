@@ -5,12 +5,15 @@
  * server stops accepting, in-flight requests finish, the database closes, the process exits 0.
  * `{ type: 'sync-key', remoteKey }` hands it the remote sync key the main process keeps with
  * safeStorage; sync then runs here, beside the service, with the settings in the database.
+ * `{ type: 'audit-key', privateKey }` likewise hands it the key that signs the audit trail's
+ * checkpoints (with `--audit-key-from-parent`; else the key file beside the database signs).
  *
  * The parent is Electron (process.parentPort) or, in tests, Node's child_process.fork
  * (process.send), so it runs without Electron.
  */
 import { startDesktopService, type DesktopService } from './desktop-service';
-import { isShutdownMessage, isSmtpPasswordMessage, isSyncKeyMessage, parseServiceArgs, type ServiceMessage } from './service-protocol';
+import { HandedAuditKey } from './audit-key';
+import { isAuditKeyMessage, isShutdownMessage, isSmtpPasswordMessage, isSyncKeyMessage, parseServiceArgs, type ServiceMessage } from './service-protocol';
 
 interface ParentPortLike {
   postMessage(message: unknown): void;
@@ -85,8 +88,24 @@ async function run(): Promise<void> {
   const handOverPassword = () => {
     if (service && smtpPassword && !stopping) service.running.service.alarms.setSmtpPassword(smtpPassword.password);
   };
+  // The audit key likewise: kept in memory; the start's checkpoint waits for it.
+  let auditKey: HandedAuditKey | undefined;
+  let handedAuditKey: { privateKey: string | null } | undefined;
+  const handOverAuditKey = () => {
+    if (!service || !auditKey || !handedAuditKey || stopping) return;
+    try {
+      auditKey.set(handedAuditKey.privateKey);
+      service.running.checkpoints.wake();
+    } catch (err) {
+      console.error('LabelDesk service: the audit key could not be used:', (err as Error).message);
+    }
+  };
   channel.onMessage((message) => {
     if (isShutdownMessage(message)) stop(0);
+    else if (isAuditKeyMessage(message)) {
+      handedAuditKey = { privateKey: message.privateKey };
+      handOverAuditKey();
+    }
     else if (isSyncKeyMessage(message)) {
       syncKey = { remoteKey: message.remoteKey };
       handOverKey();
@@ -101,7 +120,9 @@ async function run(): Promise<void> {
 
   try {
     const args = parseServiceArgs(process.argv);
+    if (args.auditKeyFromParent) auditKey = new HandedAuditKey(args.dbFile);
     service = await startDesktopService({
+      auditKey,
       dbFile: args.dbFile,
       port: args.port,
       strictPort: args.strictPort,
@@ -116,6 +137,7 @@ async function run(): Promise<void> {
   }
   handOverKey();
   handOverPassword();
+  handOverAuditKey();
   await channel.post({
     type: 'ready',
     url: service.url,

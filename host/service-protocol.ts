@@ -30,7 +30,16 @@ export interface SmtpPasswordMessage {
   type: 'smtp-password';
   password: string | null;
 }
-export type ParentMessage = ShutdownMessage | SyncKeyMessage | SmtpPasswordMessage;
+/**
+ * The private key (PKCS#8 PEM) that signs the audit trail's checkpoints, as the main process keeps
+ * it with safeStorage; null: the computer offers no key store, so the service uses the key file
+ * beside the database (host/audit-key.ts).
+ */
+export interface AuditKeyMessage {
+  type: 'audit-key';
+  privateKey: string | null;
+}
+export type ParentMessage = ShutdownMessage | SyncKeyMessage | SmtpPasswordMessage | AuditKeyMessage;
 
 export function isServiceMessage(value: unknown): value is ServiceMessage {
   if (typeof value !== 'object' || value === null) return false;
@@ -55,6 +64,12 @@ export function isSmtpPasswordMessage(value: unknown): value is SmtpPasswordMess
   return v.type === 'smtp-password' && (v.password === null || (typeof v.password === 'string' && v.password !== ''));
 }
 
+export function isAuditKeyMessage(value: unknown): value is AuditKeyMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.type === 'audit-key' && (v.privateKey === null || (typeof v.privateKey === 'string' && v.privateKey !== ''));
+}
+
 export interface ServiceArgs {
   dbFile: string;
   port?: number;
@@ -63,6 +78,8 @@ export interface ServiceArgs {
   companyId?: string;
   demoIfEmpty: boolean;
   version?: string;
+  /** The audit key comes from the parent (the desktop's key store), not from a key file: `--audit-key-from-parent`. */
+  auditKeyFromParent?: boolean;
 }
 
 /**
@@ -95,6 +112,7 @@ export function parseServiceArgs(argv: readonly string[]): ServiceArgs {
     companyId: value('--company'),
     demoIfEmpty: argv.includes('--demo'),
     version: value('--app-version'),
+    ...(argv.includes('--audit-key-from-parent') ? { auditKeyFromParent: true } : {}),
   };
 }
 
@@ -106,5 +124,6 @@ export function serviceArgv(args: ServiceArgs): string[] {
   if (args.companyId !== undefined) out.push('--company', args.companyId);
   if (args.demoIfEmpty) out.push('--demo');
   if (args.version !== undefined) out.push('--app-version', args.version);
+  if (args.auditKeyFromParent) out.push('--audit-key-from-parent');
   return out;
 }

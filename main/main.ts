@@ -7,7 +7,8 @@
  * renderer asks for its connection over one IPC channel that answers only the service's page;
  * the remote sync key and the SMTP relay's password travel from the page to the service the
  * same guarded way and are kept between starts by secret-vault.ts (safeStorage, never plain
- * text).
+ * text). The key that signs the audit trail's checkpoints is kept the same way
+ * (audit-key-vault.ts) and handed to the service at start.
  * Quit: the service is told to shut down and given up to 5 s to finish requests and close the
  * database.
  */
@@ -44,9 +45,18 @@ import { RemoteKeyHandoff } from './remote-key-handoff';
 import { KEY_FILE_NAME, RemoteKeyVault } from './remote-key-vault';
 import { SecretHandoff } from './secret-vault';
 import { SMTP_PASSWORD_FILE_NAME, smtpPasswordVault } from './smtp-password-vault';
+import { AUDIT_KEY_FILE_NAME, auditKeyAtStart, auditKeyVault } from './audit-key-vault';
 import { APP_NAME, menuTemplate } from './menu';
 import { AlarmNotifier } from './alarm-notifier';
-import { isServiceMessage, serviceArgv, type ReadyMessage, type ShutdownMessage, type SmtpPasswordMessage, type SyncKeyMessage } from '../host/service-protocol';
+import {
+  isServiceMessage,
+  serviceArgv,
+  type AuditKeyMessage,
+  type ReadyMessage,
+  type ShutdownMessage,
+  type SmtpPasswordMessage,
+  type SyncKeyMessage,
+} from '../host/service-protocol';
 import { defaultDatabaseFile } from '../host/data-folder';
 import {
   decideWindowOpen,
@@ -85,6 +95,8 @@ function startServiceProcess(): Promise<ReadyMessage> {
       staticDir: appFile('dist', 'renderer'),
       demoIfEmpty: process.env.LABELDESK_DEMO !== '0',
       version: VERSION,
+      // The key that signs the audit trail's checkpoints comes from the key store (audit-key-vault.ts).
+      auditKeyFromParent: true,
     }),
     { serviceName: 'LabelDesk Service', stdio: 'inherit' },
   );
@@ -301,6 +313,14 @@ async function onReady(): Promise<void> {
   // Reading the key store may wait on the OS (a Keychain prompt): the window does not.
   void remoteKey.start();
   void smtpPassword.start();
+  void auditKeyAtStart(auditKeyVault(path.join(app.getPath('userData'), AUDIT_KEY_FILE_NAME), safeStorage), (message) => console.warn(message)).then(
+    (privateKey) => {
+      if (privateKey === undefined) return;
+      const message: AuditKeyMessage = { type: 'audit-key', privateKey };
+      serviceProcess?.postMessage(message);
+    },
+    (err: unknown) => console.warn(`LabelDesk: the audit signing key could not be kept: ${(err as Error).message}`),
+  );
 }
 
 // Before the lock: the lock lives in the userData folder.
