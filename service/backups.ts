@@ -276,7 +276,11 @@ export interface TakeBackupOptions {
 export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun> {
   const now = options.now ?? (() => new Date());
   const at = now();
-  mkdirSync(options.dir, { recursive: true });
+  try {
+    mkdirSync(options.dir, { recursive: true });
+  } catch (err) {
+    return unwritable(options, at, `the folder ${options.dir} cannot be made: ${(err as Error).message}`);
+  }
   let n = 0;
   let name = backupFileName(at);
   while (existsSync(path.join(options.dir, name)) || existsSync(path.join(options.dir, manifestFileOf(name).replace(/\.json$/, '.failed.json')))) name = backupFileName(at, ++n);
@@ -327,8 +331,14 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
     failure,
   };
   const manifestFile = ok ? manifestFileOf(final) : manifestFileOf(final).replace(/\.json$/, '.failed.json');
-  writeFileSync(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
-  const removed = ok ? rotate(options.dir, options.keep ?? DEFAULT_KEEP, options.protect) : [];
+  let removed: string[] = [];
+  try {
+    writeFileSync(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
+    if (ok) removed = rotate(options.dir, options.keep ?? DEFAULT_KEEP, options.protect);
+  } catch (err) {
+    // The backup file is verified and in place; a manifest that cannot be written is said, not hidden.
+    if (ok) return { ...unwritable(options, at, `the manifest ${manifestFile} cannot be written: ${(err as Error).message}`), file: name };
+  }
   return {
     at: manifest.at,
     file: name,
@@ -625,4 +635,37 @@ export async function backupBefore(
     throw new Error(`the backup before ${what} failed, so nothing was changed: ${run.failure}`);
   }
   return run;
+}
+
+/** A backup that failed before any copy: the record says why; nothing is written. */
+function unwritable(options: TakeBackupOptions, at: Date, failure: string): BackupRun {
+  const name = backupFileName(at);
+  return {
+    at: at.toISOString(),
+    file: name,
+    dir: options.dir,
+    path: null,
+    bytes: null,
+    reason: options.reason,
+    ok: false,
+    failure,
+    counts: {},
+    sha256: null,
+    removed: [],
+    manifest: {
+      format: MANIFEST_FORMAT,
+      formatVersion: MANIFEST_FORMAT_VERSION,
+      labeldeskVersion: VERSION,
+      schemaVersion: 0,
+      at: at.toISOString(),
+      reason: options.reason,
+      source: path.resolve(options.dbFile),
+      file: name,
+      bytes: null,
+      sha256: null,
+      counts: {},
+      verification: { ok: false, integrity: [], chains: null, countsMatch: false },
+      failure,
+    },
+  };
 }
