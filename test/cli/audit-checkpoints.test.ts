@@ -5,7 +5,7 @@
  * A chain's newest entries deleted, a chain recomputed whole, a forged checkpoint, checkpoint rows
  * deleted and a key file others may read are each named; a sound trail exits 0.
  */
-import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -296,4 +296,28 @@ process.exit(signed && linked ? 0 : 1);
   const fails = await runToEnd(process.execPath, [script, keyOut, out, '2'], {});
   expect(fails.stdout).toBe('checkpoint 2 does not hold\n');
   expect(fails.code).toBe(1);
+});
+
+it('finds a checkpoint replaced or removed from both places, by the links between checkpoints', async () => {
+  const file = trail();
+  await signNow(file);
+  await signNow(file);
+  await signNow(file);
+  // With the key file at hand, checkpoint 2 signed again naming another checkpoint before it.
+  const key = createPrivateKey(readFileSync(`${file}.audit-key`, 'utf8'));
+  const lines = readFileSync(`${file}.checkpoints.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const body = JSON.stringify({ ...JSON.parse(lines[1].body), previous: 'f'.repeat(64) });
+  const replaced = { ...lines[1], body, signature: sign(null, Buffer.from(body), key).toString('base64'), hash: createHash('sha256').update(body).digest('hex') };
+  sql(file, (db) => db.prepare('UPDATE audit_checkpoints SET body = ?, signature = ?, hash = ? WHERE seq = 2').run(replaced.body, replaced.signature, replaced.hash));
+  writeFileSync(`${file}.checkpoints.jsonl`, [lines[0], replaced, lines[2]].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const found = await verify(file);
+  expect(found.code).toBe(1);
+  expect(found.stdout).toMatch(/^checkpoint 2 of \S+ names ffffffffffff as the checkpoint before it, but checkpoint 1 hashes to [0-9a-f]{12}: a checkpoint was replaced$/m);
+
+  // Removed from the rows and the file alike: the numbers say so.
+  sql(file, (db) => db.prepare('DELETE FROM audit_checkpoints WHERE seq = 2').run());
+  writeFileSync(`${file}.checkpoints.jsonl`, [lines[0], lines[2]].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const gap = await verify(file);
+  expect(gap.code).toBe(1);
+  expect(gap.stdout).toMatch(/^checkpoint 2 is missing from both the database and \S+$/m);
 });
