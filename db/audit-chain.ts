@@ -6,7 +6,9 @@
  * behind the service's back breaks its own hash or the next entry's link, and `verify` finds it.
  *
  * The chain proves that nothing was changed without recomputing the hashes after it; it is no
- * signature: whoever can write the file and knows this scheme can forge a whole chain.
+ * signature: whoever can write the file and knows this scheme can forge a whole chain, and the
+ * deletion of a chain's newest entries leaves no trace in it. The signed checkpoints of each
+ * chain's head (service/audit-checkpoints.ts, docs/review-and-audit.md#checkpoints) see both.
  */
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';

@@ -15,7 +15,7 @@ import { entryHash, type Row } from '../../db/audit-chain';
 import { openService } from '../../host/open-service';
 import { serviceFile } from '../support/service-files';
 import { COMPANIES, makeReport } from '../support/service-fixture';
-import { runLabeldesk, runLabeldeskInProcess, runToEnd } from './run-labeldesk';
+import { REPO, runLabeldesk, runLabeldeskInProcess, runToEnd } from './run-labeldesk';
 
 let dir: string;
 beforeAll(() => {
@@ -39,6 +39,14 @@ function trail(): string {
   const file = service.file;
   service.close();
   return file;
+}
+
+/** The Node script of docs/review-and-audit.md#how-an-auditor-checks-the-trail, as written there. */
+function auditorScript(): string {
+  const doc = readFileSync(join(REPO, 'docs/review-and-audit.md'), 'utf8');
+  const block = /```js\n(\/\/ check-checkpoint\.mjs\n[\s\S]*?)```/.exec(doc);
+  if (!block) throw new Error('docs/review-and-audit.md holds no check-checkpoint.mjs block');
+  return block[1];
 }
 
 function sql(file: string, fn: (db: Database.Database) => void): void {
@@ -272,22 +280,8 @@ it('writes the public key and the checkpoints for an auditor, and one checkpoint
   expect(head.fingerprint).toMatch(/^[0-9a-f]{64}$/);
 
   // The auditor's check, as docs/review-and-audit.md#how-an-auditor-checks-the-trail shows it.
-  const script = join(dir, 'check-one.mjs');
-  writeFileSync(
-    script,
-    `import { createHash, createPublicKey, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-const [keyFile, checkpointsFile, seq] = process.argv.slice(2);
-const lines = readFileSync(checkpointsFile, 'utf8').trim().split('\\n').slice(1).map((l) => JSON.parse(l));
-const c = lines.find((l) => l.seq === Number(seq));
-const key = createPublicKey(readFileSync(keyFile, 'utf8'));
-const signed = verify(null, Buffer.from(c.body, 'utf8'), key, Buffer.from(c.signature, 'base64'));
-const before = lines.find((l) => l.seq === c.seq - 1);
-const linked = JSON.parse(c.body).previous === (before ? createHash('sha256').update(before.body, 'utf8').digest('hex') : null);
-console.log(signed && linked ? 'checkpoint ' + c.seq + ' holds' : 'checkpoint ' + c.seq + ' does not hold');
-process.exit(signed && linked ? 0 : 1);
-`,
-  );
+  const script = join(dir, 'check-checkpoint.mjs');
+  writeFileSync(script, auditorScript());
   const holds = await runToEnd(process.execPath, [script, keyOut, out, '2'], {});
   expect(holds.stdout).toBe('checkpoint 2 holds\n');
   expect(holds.code).toBe(0);
