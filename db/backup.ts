@@ -4,6 +4,7 @@
  * audit chains, the counts), the record of each backup (`backup_runs`, migration 026), and the
  * checks a restore needs (the schema version of a file, whether any other connection has it open).
  */
+import { copyFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { AuditChain, type ChainReport } from './audit-chain';
@@ -59,7 +60,13 @@ export interface CopyResult {
  * `pagesPerStep` pages, and the event loop turns between steps. The copy ends in SQLite's
  * rollback journal mode, one self-contained file (no -wal to go with it).
  */
-export async function copyDatabase(source: string, destination: string, pagesPerStep = PAGES_PER_STEP): Promise<CopyResult> {
+export async function copyDatabase(
+  source: string,
+  destination: string,
+  pagesPerStep = PAGES_PER_STEP,
+  /** Files copied once the snapshot is taken (the checkpoints file beside the database), when there. */
+  sideFiles: readonly { from: string; to: string }[] = [],
+): Promise<CopyResult> {
   const db = new Database(source, { readonly: true, fileMustExist: true });
   let counts: BackupCounts;
   let schemaVersion: number;
@@ -70,6 +77,7 @@ export async function copyDatabase(source: string, destination: string, pagesPer
     // The first read starts the snapshot the whole copy then reads.
     schemaVersion = db.pragma('user_version', { simple: true }) as number;
     counts = countRows(db);
+    for (const side of sideFiles) if (existsSync(side.from)) copyFileSync(side.from, side.to);
     const done = await db.backup(destination, {
       progress: ({ totalPages }) => {
         pages = totalPages;

@@ -17,7 +17,7 @@ import { SyncMirror } from '../sync/mirror';
 import { SyncOutbox } from '../sync/outbox';
 import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worker';
 import { RetrySchedule } from '../webhooks/retry-schedule';
-import type { AuditKeySource } from '../service/audit-checkpoints';
+import { AuditKeyError, type AuditKeySource } from '../service/audit-checkpoints';
 import { AuditKeyFile, auditKeyFileOf } from './audit-key';
 
 export interface Service extends ServiceRules {
@@ -77,7 +77,15 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   const { pagesPerStep, ...backupSettings } = options.backup ?? {};
   let backups: Backups;
   try {
-    backups = new Backups(data, { ...backupSettingsFrom(dbFile), ...backupSettings }, now, pagesPerStep);
+    // Each backup holds a checkpoint of the trail it holds; a desk without an audit key backs up without one.
+    const signCheckpoint = () => {
+      try {
+        rules.audit.checkpoint();
+      } catch (err) {
+        if (!(err instanceof AuditKeyError)) throw err;
+      }
+    };
+    backups = new Backups(data, { ...backupSettingsFrom(dbFile), ...backupSettings }, now, pagesPerStep, signCheckpoint);
   } catch (err) {
     data.close();
     throw err;

@@ -10,7 +10,7 @@
  * was made from.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, fsyncSync, closeSync, openSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { createReadStream, existsSync, fsyncSync, closeSync, openSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { VERSION } from '../contract/version';
 import type { ChainReport } from '../db/audit-chain';
@@ -25,7 +25,10 @@ import {
   type CopyInspection,
   type CountName,
 } from '../db/backup';
-import type { DataStore } from '../db/data-store';
+import { checkpointFileOf } from '../db/audit-checkpoints';
+import { DataStore } from '../db/data-store';
+import { AuditTrail } from './audit-trail';
+import { tmpdir } from 'node:os';
 import { SCHEMA_VERSION } from '../db/database';
 
 export type { BackupCounts, BackupRunRecord } from '../db/backup';
@@ -110,6 +113,11 @@ export function backupTimeOf(name: string): Date | null {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
+/** The audit checkpoints beside a backup file: the same name, `.checkpoints.jsonl` for `.sqlite`. */
+export function checkpointsFileOf(backupFile: string): string {
+  return backupFile.replace(/\.sqlite$/, '') + '.checkpoints.jsonl';
+}
+
 /** The manifest beside a backup file: the same name, `.json` for `.sqlite`. */
 export function manifestFileOf(backupFile: string): string {
   return backupFile.replace(/\.sqlite$/, '') + '.json';
@@ -173,6 +181,8 @@ export interface BackupManifest {
   file: string;
   bytes: number | null;
   sha256: string | null;
+  /** The audit checkpoints file beside the database (FILE.checkpoints.jsonl), copied beside the backup; null when there was none. */
+  checkpoints: { file: string; bytes: number; sha256: string } | null;
   counts: Partial<BackupCounts>;
   verification: {
     ok: boolean;
@@ -286,19 +296,30 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
   while (existsSync(path.join(options.dir, name)) || existsSync(path.join(options.dir, manifestFileOf(name).replace(/\.json$/, '.failed.json')))) name = backupFileName(at, ++n);
   const final = path.join(options.dir, name);
   const partial = path.join(options.dir, `.${name}.partial`);
+  const sourceCheckpoints = checkpointFileOf(path.resolve(options.dbFile));
+  const finalCheckpoints = checkpointsFileOf(final);
+  const partialCheckpoints = `${partial}.checkpoints.jsonl`;
+  let checkpoints: BackupManifest['checkpoints'] = null;
   let counts: Partial<BackupCounts> = {};
   let schemaVersion = 0;
   let verification: Verification = { ok: false, problems: [], inspection: null };
   let bytes: number | null = null;
   let sha256: string | null = null;
   try {
-    const copied = await copyDatabase(options.dbFile, partial, options.pagesPerStep);
+    const sides = sourceCheckpoints ? [{ from: sourceCheckpoints, to: partialCheckpoints }] : [];
+    const copied = await copyDatabase(options.dbFile, partial, options.pagesPerStep, sides);
     counts = copied.counts;
     schemaVersion = copied.schemaVersion;
-    verification = inspect(partial, copied.counts);
+    const withCheckpoints = existsSync(partialCheckpoints) ? partialCheckpoints : null;
+    verification = withCheckpointCheck(inspect(partial, copied.counts), partial, withCheckpoints);
     bytes = statSync(partial).size;
     if (verification.ok) {
       sha256 = await sha256Of(partial);
+      if (withCheckpoints) {
+        checkpoints = { file: path.basename(finalCheckpoints), bytes: statSync(withCheckpoints).size, sha256: await sha256Of(withCheckpoints) };
+        syncFile(withCheckpoints);
+        renameSync(withCheckpoints, finalCheckpoints);
+      }
       syncFile(partial);
       renameSync(partial, final);
     }
@@ -307,6 +328,7 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
   } finally {
     rmSync(partial, { force: true });
     rmSync(partial + '-journal', { force: true });
+    rmSync(partialCheckpoints, { force: true });
   }
   const ok = verification.ok;
   const failure = ok ? null : verification.problems.join('; ') || 'the copy failed';
@@ -321,6 +343,7 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
     file: name,
     bytes: ok ? bytes : null,
     sha256,
+    checkpoints,
     counts,
     verification: {
       ok,
@@ -381,6 +404,7 @@ export function rotate(dir: string, keep: KeepPolicy, protect: readonly string[]
     if (kept.has(i) || protect.includes(f.name)) return;
     rmSync(path.join(dir, f.name), { force: true });
     rmSync(path.join(dir, manifestFileOf(f.name)), { force: true });
+    rmSync(checkpointsFileOf(path.join(dir, f.name)), { force: true });
     removed.push(f.name);
   });
   const newest = Math.max(...files.map((f) => f.at.getTime()));
@@ -405,7 +429,11 @@ export function readManifest(backupFile: string): BackupManifest | null {
  * Verifies a backup file as a backup is verified when taken: integrity, audit chains, and, when
  * its manifest is beside it, its SHA-256 and counts equal to the manifest's.
  */
-export async function verifyBackup(file: string, manifestGiven?: BackupManifest | null | string): Promise<Verification & { manifest: BackupManifest | null }> {
+export async function verifyBackup(
+  file: string,
+  manifestGiven?: BackupManifest | null | string,
+  checkpointsGiven?: string | null,
+): Promise<Verification & { manifest: BackupManifest | null }> {
   if (!existsSync(file)) return { ok: false, problems: [`there is no file ${file}`], inspection: null, manifest: null };
   const manifest = manifestGiven === undefined ? readManifestOrProblem(file) : manifestGiven;
   if (typeof manifest === 'string') return { ok: false, problems: [manifest], inspection: null, manifest: null };
@@ -414,9 +442,41 @@ export async function verifyBackup(file: string, manifestGiven?: BackupManifest 
     const actual = await sha256Of(file);
     if (actual !== manifest.sha256) problems.push(`the file's SHA-256 is ${actual.slice(0, 12)}…, not the manifest's ${manifest.sha256.slice(0, 12)}…: it changed since the backup`);
   }
-  const verification = inspect(file, manifest?.counts);
+  const checkpoints = checkpointsGiven === undefined ? (existsSync(checkpointsFileOf(file)) ? checkpointsFileOf(file) : null) : checkpointsGiven;
+  if (manifest?.checkpoints) {
+    if (checkpoints === null) problems.push(`the audit checkpoints file ${manifest.checkpoints.file} the manifest names is missing`);
+    else if ((await sha256Of(checkpoints)) !== manifest.checkpoints.sha256) problems.push(`the audit checkpoints file ${checkpoints} changed since the backup (its SHA-256 is not the manifest's)`);
+  }
+  const verification = withCheckpointCheck(inspect(file, manifest?.counts), file, checkpoints);
   problems.push(...verification.problems);
   return { ok: problems.length === 0, problems, inspection: verification.inspection, manifest };
+}
+
+/**
+ * Adds to a sound copy's verification the check of its signed audit checkpoints, as `labeldesk
+ * audit verify` makes it (AuditTrail's checkpoints.verify): on a scratch copy of the copy and
+ * its checkpoints file, since opening a database writes to it and the copy must stay as made.
+ */
+function withCheckpointCheck(verification: Verification, dbCopy: string, checkpoints: string | null): Verification {
+  if (!verification.ok || !verification.inspection || verification.inspection.schemaVersion !== SCHEMA_VERSION) return verification;
+  const scratchDir = mkdtempSync(path.join(tmpdir(), 'labeldesk-verify-'));
+  try {
+    const scratch = path.join(scratchDir, 'copy.sqlite');
+    copyFileSync(dbCopy, scratch);
+    if (checkpoints) copyFileSync(checkpoints, checkpointFileOf(scratch)!);
+    const data = DataStore.open(scratch);
+    try {
+      const report = new AuditTrail(data).checkpoints.verify();
+      const problems = report.findings.map((f) => `audit checkpoints: ${f.message}`);
+      return { ok: problems.length === 0, problems, inspection: verification.inspection };
+    } finally {
+      data.close();
+    }
+  } catch (err) {
+    return { ok: false, problems: [`the audit checkpoints cannot be checked: ${(err as Error).message}`], inspection: verification.inspection };
+  } finally {
+    rmSync(scratchDir, { recursive: true, force: true });
+  }
 }
 
 /** A restore refused: nothing was changed. */
@@ -462,10 +522,12 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   if (!existsSync(from)) throw new RestoreRefused(`there is no backup ${from}`);
   // What is verified is what goes in place: the copy beside the database, with the backup's manifest.
   const incoming = `${dbFile}.restoring`;
+  const incomingCheckpoints = existsSync(checkpointsFileOf(from)) ? `${incoming}.checkpoints.jsonl` : null;
   copyFileSync(from, incoming);
+  if (incomingCheckpoints) copyFileSync(checkpointsFileOf(from), incomingCheckpoints);
   let placed = false;
   try {
-    const verification = await verifyBackup(incoming, readManifestOrProblem(from));
+    const verification = await verifyBackup(incoming, readManifestOrProblem(from), incomingCheckpoints);
     if (!verification.ok) throw new RestoreRefused(`the backup ${from} does not verify, so nothing was changed: ${verification.problems.join('; ')}`);
     const exists = existsSync(dbFile);
     if (exists && !options.force && !nobodyElseHasOpen(dbFile)) {
@@ -473,11 +535,14 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
         `${dbFile} is in use (a running LabelDesk service or command has it open), so nothing was changed: stop it first, or give --force if no LabelDesk runs on it`,
       );
     }
-    const result = await switchIn(options, dbFile, incoming, exists, now, path.basename(from));
+    const result = await switchIn(options, dbFile, incoming, incomingCheckpoints, exists, now, path.basename(from));
     placed = true;
     return { ...result, verification };
   } finally {
-    if (!placed) rmSync(incoming, { force: true });
+    if (!placed) {
+      rmSync(incoming, { force: true });
+      if (incomingCheckpoints) rmSync(incomingCheckpoints, { force: true });
+    }
   }
 }
 
@@ -485,6 +550,7 @@ async function switchIn(
   options: RestoreOptions,
   dbFile: string,
   incoming: string,
+  incomingCheckpoints: string | null,
   exists: boolean,
   now: () => Date,
   protect: string,
@@ -498,6 +564,13 @@ async function switchIn(
     for (let n = 1; existsSync(replacedAside); n++) replacedAside = `${dbFile}.replaced-${stamp}-${n}`;
     renameSync(dbFile, replacedAside);
     for (const side of SIDE_FILES) if (existsSync(dbFile + side)) renameSync(dbFile + side, replacedAside + side);
+  }
+  // The checkpoints file beside belongs to the file it was written for: the replaced one goes aside with it.
+  const checkpointsHere = checkpointFileOf(dbFile)!;
+  if (existsSync(checkpointsHere)) renameSync(checkpointsHere, checkpointFileOf(replacedAside ?? `${dbFile}.replaced-${Date.now()}`)!);
+  if (incomingCheckpoints) {
+    syncFile(incomingCheckpoints);
+    renameSync(incomingCheckpoints, checkpointsHere);
   }
   syncFile(incoming);
   renameSync(incoming, dbFile);
@@ -550,12 +623,15 @@ export class Backups {
     readonly settings: BackupSettings,
     private readonly now: () => Date,
     private readonly pagesPerStep?: number,
+    /** Called before each copy: signs an audit checkpoint, so each backup holds one of the trail it holds. */
+    private readonly beforeCopy: () => void = () => {},
   ) {
     this.startedAt = now();
   }
 
   /** Takes a backup now, or joins the one being taken; records it in the database. */
   backUp(reason: BackupReason): Promise<BackupRun> {
+    if (this.current === null) this.beforeCopy();
     this.current ??= takeBackup({ dbFile: this.data.file, dir: this.settings.dir, reason, now: this.now, keep: this.settings.keep, pagesPerStep: this.pagesPerStep })
       .then((run) => {
         this.record(run);
@@ -663,6 +739,7 @@ function unwritable(options: TakeBackupOptions, at: Date, failure: string): Back
       file: name,
       bytes: null,
       sha256: null,
+      checkpoints: null,
       counts: {},
       verification: { ok: false, integrity: [], chains: null, countsMatch: false },
       failure,
