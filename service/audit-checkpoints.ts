@@ -261,7 +261,9 @@ class CheckpointCheck {
     // Rows missing against the file, lines missing against the rows, copies that differ, numbers missing from both.
     const onlyInFile = seqs.filter((s) => bySeq.get(s)!.db === undefined);
     for (const [from, to] of ranges(onlyInFile)) {
-      this.find('deletedFromDatabase', `${checkpointRange(from, to)} of ${fileName} ${from === to ? 'is' : 'are'} missing from the database: deleted there`);
+      // The file's line is written before the row commits: a process killed in between leaves the newest line alone.
+      const crash = from === to && to === seqs.at(-1) ? ', or LabelDesk was stopped while it signed it' : '';
+      this.find('deletedFromDatabase', `${checkpointRange(from, to)} of ${fileName} ${from === to ? 'is' : 'are'} missing from the database: deleted there${crash}`);
     }
     if (!read.missing) {
       const onlyInDb = seqs.filter((s) => bySeq.get(s)!.file === undefined);

@@ -215,6 +215,11 @@ it('finds checkpoint rows deleted from the database by the file beside it, and l
   await signNow(file);
   await signNow(file);
   await signNow(file);
+  sql(file, (db) => db.prepare('DELETE FROM audit_checkpoints WHERE seq = 3').run());
+  const newest = await verify(file);
+  expect(newest.code).toBe(1);
+  expect(newest.stdout).toMatch(/^checkpoint 3 of \S+ is missing from the database: deleted there, or LabelDesk was stopped while it signed it$/m);
+
   sql(file, (db) => db.prepare('DELETE FROM audit_checkpoints WHERE seq >= 2').run());
   const found = await verify(file);
   expect(found.code).toBe(1);
