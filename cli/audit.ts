@@ -37,7 +37,7 @@ const PROBLEM_WORDS = {
 
 export const auditCommand: Command = {
   name: 'audit',
-  summary: 'verify the audit trail and export it as CSV',
+  summary: 'verify the audit trail against its signed checkpoints, export it as CSV, sign and export checkpoints',
   usage: USAGE,
   help: `usage: ${USAGE}
 
