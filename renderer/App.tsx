@@ -4,6 +4,7 @@
  * always visible (staff of several companies share a desk), locked over the page when idle.
  */
 import { AlarmsHeader, AlarmsScreen } from './components/AlarmsScreen';
+import { BackupsHeader } from './components/BackupsSettings';
 import { ConnectScreen } from './components/ConnectScreen';
 import { InsightsScreen } from './components/InsightsScreen';
 import { OfflineIndicator } from './components/OfflineIndicator';
@@ -58,6 +59,7 @@ function Header() {
       <OfflineIndicator />
       <AlarmsHeader />
       <SyncIndicator />
+      <BackupsHeader />
       <ZoneChoice />
       <span className="app-header__company" data-testid="header-company">
         {company}

@@ -11,6 +11,7 @@ import type { ApiKeyInfo } from '../api/client';
 import { formatIso } from '../lib/format';
 import { browserEnv } from '../state/connection';
 import { stores, useConnection, useKeys } from '../state/stores';
+import { BackupsSettings } from './BackupsSettings';
 import { CheckboxGroup } from './CheckboxGroup';
 import { ConfirmAction } from './ConfirmAction';
 import { ErrorBanner } from './ErrorBanner';
@@ -246,6 +247,7 @@ export function SettingsScreen() {
       <WebhooksSettings />
       <SmtpSettingsPanel />
       <SyncSettings />
+      <BackupsSettings />
     </div>
   );
 }
