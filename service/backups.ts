@@ -28,6 +28,7 @@ import {
 import { checkpointFileOf } from '../db/audit-checkpoints';
 import { DataStore } from '../db/data-store';
 import { AuditTrail } from './audit-trail';
+import { verifyOffThread } from './backup-verify-worker';
 import { tmpdir } from 'node:os';
 import { SCHEMA_VERSION } from '../db/database';
 
@@ -311,7 +312,7 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
     counts = copied.counts;
     schemaVersion = copied.schemaVersion;
     const withCheckpoints = existsSync(partialCheckpoints) ? partialCheckpoints : null;
-    verification = withCheckpointCheck(inspect(partial, copied.counts), partial, withCheckpoints);
+    verification = await verifyOffThread(partial, copied.counts, withCheckpoints);
     bytes = statSync(partial).size;
     if (verification.ok) {
       sha256 = await sha256Of(partial);
@@ -447,9 +448,18 @@ export async function verifyBackup(
     if (checkpoints === null) problems.push(`the audit checkpoints file ${manifest.checkpoints.file} the manifest names is missing`);
     else if ((await sha256Of(checkpoints)) !== manifest.checkpoints.sha256) problems.push(`the audit checkpoints file ${checkpoints} changed since the backup (its SHA-256 is not the manifest's)`);
   }
-  const verification = withCheckpointCheck(inspect(file, manifest?.counts), file, checkpoints);
+  const verification = await verifyOffThread(file, manifest?.counts, checkpoints);
   problems.push(...verification.problems);
   return { ok: problems.length === 0, problems, inspection: verification.inspection, manifest };
+}
+
+/**
+ * A copy verified: integrity, schema version, counts against `expected`, the audit chains, and
+ * the signed checkpoints against `checkpoints` (the copy of the file beside the database). On
+ * the calling thread; the service and the commands call it through `verifyOffThread`.
+ */
+export function verifyCopy(file: string, expected: Partial<BackupCounts> | undefined, checkpoints: string | null): Verification {
+  return withCheckpointCheck(inspect(file, expected), file, checkpoints);
 }
 
 /**
