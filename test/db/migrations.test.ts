@@ -241,7 +241,8 @@ describe('a database of every earlier schema version', () => {
     const verified = await cli(['audit', 'verify', '--db', file]);
     // A change log chain per report; a review chain for each of the two reports reviewed.
     const chains = (version >= 2 ? SEEDED_REPORTS.length : 0) + (version >= 4 ? 2 : 0);
-    expect(verified.out.trim()).toBe(`${logged + reviewed} entries in ${chains} chains checked: the audit trail is sound`);
+    // Its first line is the chains' verdict; what follows is about signed checkpoints, which no fixture signs.
+    expect(verified.out.split('\n')[0]).toBe(`${logged + reviewed} entries in ${chains} chains checked: the audit trail is sound`);
     expect(verified.code).toBe(0);
   });
 });
