@@ -146,7 +146,7 @@ describe('the document', () => {
     await app.close();
   });
 
-  test('declares each refusal a route can answer, per decisions §3', () => {
+  test('declares each refusal a route can answer, per docs/api.md#errors', () => {
     const statuses = (path: string, method: string) =>
       Object.keys(doc.paths[path][method].responses).map(Number).filter((s) => s >= 400);
     expect(statuses('/v2/labelReports', 'get')).toEqual([400, 401, 403, 500]);

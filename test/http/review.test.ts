@@ -83,7 +83,7 @@ describe('roles', () => {
   });
 });
 
-describe('refusals, in the order of decisions §3', () => {
+describe('refusals, in the order of docs/api.md#errors', () => {
   test('a report the company cannot see is 404 for every route, even with a bad body', async () => {
     for (const res of [
       await review('r-other'),

@@ -82,7 +82,7 @@ describe('every route declares its checks', () => {
   });
 });
 
-describe('the hook checks in the order of decisions §3', () => {
+describe('the hook checks in the order of docs/api.md#errors', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     app = Fastify();

@@ -303,7 +303,7 @@ describe('parseListQuery: filter grammar', () => {
     }
   });
 
-  it('allow-lists every key of decisions §3', () => {
+  it('allow-lists every key of docs/api.md#list-parameters', () => {
     const keys = [
       'id', 'created', 'updated', 'mode', 'type', 'status', 'labelReference', 'hasFlag', 'isArchived',
       'numberOfTaps', 'dataIsIncomplete', 'company.id', 'company.name', 'company.shortCode', 'subCompany.id',

@@ -32,7 +32,7 @@ async function expectRemoteFigures(pair: SyncPair, id: string): Promise<void> {
   );
 }
 
-describe('figures section 2 cannot give from what the vendor shows', () => {
+describe('figures docs/figures.md cannot give from what the vendor shows', () => {
   const humid = makeReport('humid', {
     updated: at(1),
     type: 'humiditySense',
@@ -112,7 +112,7 @@ async function figuresSource(pair: SyncPair, id: string): Promise<string> {
   return answer.body.figures;
 }
 
-describe('a remote whose engine rounds and alerts otherwise than section 2', () => {
+describe('a remote whose engine rounds and alerts otherwise than docs/figures.md', () => {
   // docs/figures.md gives level 1 here (one rule: level 1 after 600 s out of range); the vendor says 2,
   // and rounds the mean kinetic temperature to one decimal.
   const report = makeReport('vendor-engine', {
@@ -140,7 +140,7 @@ describe('a remote whose engine rounds and alerts otherwise than section 2', () 
     await pair?.close();
   });
 
-  it('the vendor remote shows level 2 and a rounded MKT where section 2 gives level 1 and an unrounded one', async () => {
+  it('the vendor remote shows level 2 and a rounded MKT where docs/figures.md gives level 1 and an unrounded one', async () => {
     const own = await pair.remoteReport('vendor-engine');
     expect(own.alert.level).toBe(1);
     const mkt = own.calculatedSenseData.analysedValues.temperature.meanKineticTemperature;

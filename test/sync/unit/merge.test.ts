@@ -67,7 +67,7 @@ describe('after a push was accepted', () => {
   });
 });
 
-describe('values sent without an answer (decisions §5)', () => {
+describe('values sent without an answer (docs/sync.md)', () => {
   const remote = (values: Record<string, unknown>) => (field: string) => values[field] as never;
 
   it('are remembered per field, each once, and only for fields still pending', () => {
