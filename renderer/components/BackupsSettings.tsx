@@ -98,11 +98,13 @@ export function BackupsSettings() {
   const status = useStore(backupsStore, (s) => s.status);
   const error = useStore(backupsStore, (s) => s.error);
   const taking = useStore(backupsStore, (s) => s.taking);
+  const reachable = useConnection((s) => s.reachable);
   const zone = useTimeZone();
   const when = (iso: string) => formatIsoTime(iso, zone, true);
+  // Asked for on opening, and again when the service is back after being unreachable.
   useEffect(() => {
-    if (manage) void backupsStore.getState().refresh();
-  }, [manage]);
+    if (manage && reachable) void backupsStore.getState().refresh();
+  }, [manage, reachable]);
   return (
     <section className="panel" aria-labelledby="backups-title" data-testid="backups">
       <h3 id="backups-title">Backups</h3>
@@ -120,7 +122,8 @@ export function BackupsSettings() {
               </>
             )}
           </p>
-          {error && <ErrorBanner message={error} />}
+          {/* Unreachable is said once, by the header's indicator. */}
+          {error && reachable && <ErrorBanner message={error} />}
           {status && (
             <p data-testid="backup-last-good">
               {status.lastGood ? (
