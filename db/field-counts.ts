@@ -10,7 +10,7 @@
  * the insights' facets of the fixed keys.
  */
 import type { Statement } from 'better-sqlite3';
-import { CUSTOM_FIELD_TOTALS_SPLIT } from './read-model';
+import { CUSTOM_FIELD_TOTALS_SPLIT, widePairRows } from './read-model';
 
 /** What the stores hand over: their statement cache, and whether a table is there. */
 export interface FieldCountsAccess {
@@ -43,7 +43,7 @@ export function keptFieldRows(
 }
 
 /**
- * The pair rows (migration 025) to sum for the facet of custom field `counted` under the filter's
+ * The pair rows (migrations 025 and 028) to sum for the facet of custom field `counted` under the filter's
  * comparison of another field, as keptFieldRows: `l.other_value` is the counted field's value (or
  * the blob of holding it). Only where the filter's other conditions test the columns the pairs
  * split by (owner, flag, archive state); otherwise undefined.
@@ -57,10 +57,14 @@ export function keptPairRows(
   const byField = filter.countedByField;
   if (!byField || byField.replaces !== filter.where || byField.field === counted || !access.hasTable('custom_field_pair_counts')) return undefined;
   if (!columnsTested(byField.where).every((column) => column === 'value' || CUSTOM_FIELD_TOTALS_SPLIT.includes(column))) return undefined;
-  if (!oneValueEach(access, companyId, byField.field)) return undefined;
+  if (!access.hasTable('custom_field_widths') || !oneValueEach(access, companyId, byField.field)) return undefined;
+  // The pairs of the reports holding more fields than PAIRED_FIELDS are not kept: they are added
+  // from those reports' elements, found by the widths' partial index.
+  const CK = '(SELECT k.ck FROM company_keys k WHERE k.company_id = ?)';
   return {
-    from: `FROM custom_field_pair_counts l WHERE ${COMPANY} AND l.field = ? AND l.other_field = ? AND (${byField.where})`,
-    params: [companyId, byField.field, counted, ...byField.params],
+    from: `FROM (SELECT l.other_value AS other_value, l.n AS n FROM custom_field_pair_counts l WHERE ${COMPANY} AND l.field = ? AND l.other_field = ? AND (${byField.where})
+      UNION ALL SELECT l.other_value, l.n FROM (${widePairRows(CK, '?', '?')}) l WHERE (${byField.where})) l`,
+    params: [companyId, byField.field, counted, ...byField.params, companyId, byField.field, counted, companyId, byField.field, counted, ...byField.params],
   };
 }
 

@@ -31,7 +31,7 @@ export {
   TIME_TOTALS_SPLIT,
   UNKEYED,
 } from './group-figures';
-export { PAIR_KEY, PAIR_RECOUNT, PAIR_ROWS } from './custom-field-pair-counts';
+export { PAIR_KEY, PAIR_RECOUNT, PAIR_ROWS, PAIRED_FIELDS, WIDTH_ROWS, widePairRows } from './custom-field-pair-counts';
 
 /** Every kept table's declaration, in rebuild order. */
 export const READ_MODEL: readonly KeptTableDeclaration[] = [LISTING, LISTING_COUNTS, CUSTOM_FIELD_COUNTS, GROUP_FIGURES, CUSTOM_FIELD_PAIR_COUNTS, REVIEW_CURRENT];
