@@ -204,9 +204,12 @@ END`,
   UPDATE report_listing SET has_flag = new.has_flag, is_archived = new.is_archived
   WHERE rk = ${rkOf('new.label_report_id')} AND ck = ${ckOf('new.company_id')};
 END`,
+  // The old row's listing row goes back to no state only when the state moved to another
+  // report or company: set twice, every kept table split by flag or archive state moved twice.
   `CREATE TRIGGER listing_state_update AFTER UPDATE ON company_report_state BEGIN
   UPDATE report_listing SET has_flag = 0, is_archived = 0
-  WHERE rk = ${rkOf('old.label_report_id')} AND ck = ${ckOf('old.company_id')};
+  WHERE (old.label_report_id IS NOT new.label_report_id OR old.company_id IS NOT new.company_id)
+    AND rk = ${rkOf('old.label_report_id')} AND ck = ${ckOf('old.company_id')};
   UPDATE report_listing SET has_flag = new.has_flag, is_archived = new.is_archived
   WHERE rk = ${rkOf('new.label_report_id')} AND ck = ${ckOf('new.company_id')};
 END`,
