@@ -16,21 +16,21 @@ import type { RouteChecks } from './route-checks';
 /** A schema under the name it has among the document's components. */
 export interface Shape {
   readonly name: string;
-  readonly schema: z.ZodType;
+  readonly schema: z.core.$ZodType;
   /** Schemas inside it that get names of their own, for the clients generated from the document. */
   readonly parts: readonly Shape[];
 }
 
-export const shape = (name: string, schema: z.ZodType, parts: readonly Shape[] = []): Shape => ({ name, schema, parts });
+export const shape = (name: string, schema: z.core.$ZodType, parts: readonly Shape[] = []): Shape => ({ name, schema, parts });
 
 export interface OperationDoc {
   operationId: string;
   summary: string;
   description?: string;
   /** One per `:name` in the route's URL. */
-  params?: Record<string, z.ZodType>;
+  params?: Record<string, z.core.$ZodType>;
   /** Query parameters beside the API key's; all optional. */
-  query?: Record<string, z.ZodType>;
+  query?: Record<string, z.core.$ZodType>;
   body?: Shape;
   /** Success answers by status: one shape, any of several, or none for an empty answer. */
   responses: Record<number, { description: string; shape?: Shape | Shape[]; /** Default application/json. */ mediaType?: string }>;
@@ -197,7 +197,7 @@ function refusalsOf(method: string, doc: OperationDoc, checks: RouteChecks | und
   return [...statuses].sort((a, b) => a - b);
 }
 
-function parameter(name: string, where: 'path' | 'query', schema: z.ZodType) {
+function parameter(name: string, where: 'path' | 'query', schema: z.core.$ZodType) {
   const { description, ...rest } = jsonSchema(schema, 'input');
   return { name, in: where, required: where === 'path', ...(description !== undefined && { description }), schema: rest };
 }
@@ -216,7 +216,7 @@ function errorShape(status: number): Shape {
   return named;
 }
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io });
   return rest;
 }
@@ -227,7 +227,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
  * writes it (io: output).
  */
 class Components {
-  private readonly shapes = new Map<string, { schema: z.ZodType; io: 'input' | 'output' }>();
+  private readonly shapes = new Map<string, { schema: z.core.$ZodType; io: 'input' | 'output' }>();
 
   ref(named: Shape, io: 'input' | 'output'): { $ref: string } {
     const known = this.shapes.get(named.name);
