@@ -34,9 +34,12 @@ export function seedsToRun(fixed: readonly number[] = [], legacyEnv?: string): n
   return [...new Set([DEFAULT_SEED, ...fixed])];
 }
 
-/** The one command that runs the current test again on `seed`. */
-export function replayCommand(seed: number): string {
-  const { testPath, currentTestName } = expect.getState();
+/**
+ * The one command that runs the current test again on `seed`. A test that runs concurrently with
+ * others passes its own `expect` (the test context's), which knows which test it is.
+ */
+export function replayCommand(seed: number, current: Pick<typeof expect, 'getState'> = expect): string {
+  const { testPath, currentTestName } = current.getState();
   const file = testPath ? relative(process.cwd(), testPath) : '<test file>';
   // -t takes a pattern matched against the names of the test's suites and its own, space-joined.
   const pattern = currentTestName

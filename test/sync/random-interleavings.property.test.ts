@@ -11,7 +11,7 @@
  * SEED (or SYNC_SEED) replays one; `npm run test:explore` draws fresh ones; SYNC_SIZE sets the
  * number of steps (small by default; larger runs belong to an exploring session).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { replayCommand, seededDraws as generator, seedsToRun, type SeededDraws as Random } from '../support/property';
 import { REMOTE_KINDS, SyncPair } from '../support/sync-pair';
 import { plainReports } from '../support/sync-reports';
@@ -56,7 +56,9 @@ function randomEdit(r: Random): { id: string; fields: string[]; patch: Record<st
 
 const RUNS = REMOTE_KINDS.flatMap((remote) => SEEDS.map((seed) => ({ remote, seed })));
 
-describe.each(RUNS)(`random interleavings (seed $seed, SYNC_SIZE=${SIZE}) against a $remote remote`, ({ remote, seed: SEED }) => {
+// The runs are independent (each pair has its own services, files and proxy) and spend most of
+// their time waiting on sockets, timers and child processes, so they run at once.
+describe.concurrent.each(RUNS)(`random interleavings (seed $seed, SYNC_SIZE=${SIZE}) against a $remote remote`, ({ remote, seed: SEED }) => {
   let pair: SyncPair;
   beforeAll(async () => {
     pair = await SyncPair.start({ remote, reports: plainReports(REPORTS), worker: { pageSize: 2, reconcileEverySeconds: 86_400 } });
@@ -68,7 +70,7 @@ describe.each(RUNS)(`random interleavings (seed $seed, SYNC_SIZE=${SIZE}) agains
     await pair?.close();
   });
 
-  it('both sides end equal, and every conflict is a real same-field race', { timeout: 60_000 + SIZE * 5_000 }, async () => {
+  it('both sides end equal, and every conflict is a real same-field race', { timeout: 60_000 + SIZE * 5_000 }, async ({ expect }) => {
     const r = generator(SEED);
     const trace: string[] = [];
     /** report|field edited locally and not yet seen gone from the outbox. */
@@ -160,7 +162,7 @@ describe.each(RUNS)(`random interleavings (seed $seed, SYNC_SIZE=${SIZE}) agains
       }
       await pair.expectMirrored();
     } catch (err) {
-      (err as Error).message = `seed ${SEED} fails; replay: SYNC_SIZE=${SIZE} ${replayCommand(SEED)}\n${(err as Error).message}\nsteps:\n  ${trace.join('\n  ')}`;
+      (err as Error).message = `seed ${SEED} fails; replay: SYNC_SIZE=${SIZE} ${replayCommand(SEED, expect)}\n${(err as Error).message}\nsteps:\n  ${trace.join('\n  ')}`;
       throw err;
     }
   });
