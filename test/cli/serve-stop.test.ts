@@ -17,7 +17,7 @@ import { connect, readResponse, type RawResponse } from '../support/raw-http';
 import { column } from '../support/service-files';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const ROUNDS = 8;
+const ROUNDS = 6;
 const PATCHERS = 8;
 const SLOW_READERS = 3;
 const UPLOADERS = 3;
