@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { migrate, SCHEMA_VERSION, type Db } from '../db/database';
 import { READ_MODEL, type DeclaredTrigger, type KeptTableDeclaration } from '../db/read-model';
+import { columnsOf, indexesOf, tableNames } from '../db/schema-objects';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SCHEMA_DOC = `${ROOT}docs/schema.md`;
@@ -23,14 +24,6 @@ const DECLARED_IN: Record<string, string> = {
   custom_field_pair_counts: 'custom-field-pair-counts.ts',
   review_current: 'review-current.ts',
 };
-
-interface Column {
-  name: string;
-  type: string;
-  notnull: number;
-  dflt_value: string | null;
-  pk: number;
-}
 
 const oneLine = (sql: string) => sql.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').trim();
 
@@ -49,7 +42,7 @@ function writes(trigger: DeclaredTrigger): string[] {
 }
 
 function columnList(db: Db, table: string): string[] {
-  const columns = db.pragma(`table_info("${table}")`) as Column[];
+  const columns = columnsOf(db, table);
   return columns.map((c) => {
     const parts = [c.type || 'no declared type'];
     if (c.notnull) parts.push('not null');
@@ -68,7 +61,7 @@ function madeBy(): Map<string, string> {
   try {
     for (let version = 1; version <= SCHEMA_VERSION; version++) {
       migrate(db, version);
-      for (const name of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[]) {
+      for (const name of tableNames(db)) {
         if (!made.has(name)) made.set(name, files[version - 1]);
       }
     }
@@ -129,7 +122,7 @@ export function schemaDoc(): string {
       triggersOn.set(on, [...(triggersOn.get(on) ?? []), t]);
     }
     const declaredOf = new Map(READ_MODEL.flatMap((d) => d.triggers.map((t) => [t.name, d.name] as const)));
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+    const tables = tableNames(db);
     const sqliteOwn = tables.filter((t) => t.startsWith('sqlite_'));
     const shadow = tables.filter((t) => t.startsWith('report_text_'));
     const base = tables.filter((t) => !kept.has(t) && !sqliteOwn.includes(t) && !shadow.includes(t));
@@ -157,7 +150,7 @@ export function schemaDoc(): string {
     ];
     for (const t of base) {
       lines.push(`### ${t}`, '', `Made by db/migrations/${made.get(t)}.`, '', ...columnList(db, t).map((l) => l.slice(2)));
-      const indexes = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name").all(t) as { name: string; sql: string }[];
+      const indexes = indexesOf(db, t);
       if (indexes.length > 0) lines.push('', 'Indexes:', '', ...indexes.map((i) => `- \`${i.name}\` ${oneLine(i.sql).replace(/^CREATE (UNIQUE )?INDEX \w+ /, '')}`));
       const on = triggersOn.get(t) ?? [];
       if (on.length > 0) {
