@@ -104,7 +104,7 @@ be read without LabelDesk:
 
   labeldesk.sqlite   the whole database: an SQLite 3 file (schema version ${run.manifest.schemaVersion}).
                      Open it with the sqlite3 command line tool or any SQLite reader, e.g.
-                     sqlite3 -readonly labeldesk.sqlite 'SELECT * FROM change_log LIMIT 10'
+                     sqlite3 -readonly labeldesk.sqlite .tables   (then .schema TABLE)
   audit-trail.csv    every change log and review entry (acknowledgements, decisions with their
                      signatures, comments), with its hash chain, as 'labeldesk audit export'
                      writes it: CSV (RFC 4180), UTF-8 with a byte order mark

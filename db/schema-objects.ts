@@ -27,3 +27,9 @@ export function indexesOf(db: Db, table: string): { name: string; sql: string }[
 export function columnsOf(db: Db, table: string): SchemaColumn[] {
   return db.pragma(`table_info("${table.replaceAll('"', '""')}")`) as SchemaColumn[];
 }
+
+/** The tables the statements of a CREATE TRIGGER (on one line, comments removed) write. */
+export function tablesWrittenBy(triggerSql: string): string[] {
+  const body = triggerSql.replace(/^.*? BEGIN /, '');
+  return [...new Set([...body.matchAll(/\b(?:INSERT INTO|UPDATE|DELETE FROM)\s+(?!SET\b)(\w+)/gi)].map((m) => m[1]))];
+}

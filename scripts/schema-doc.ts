@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { migrate, SCHEMA_VERSION, type Db } from '../db/database';
 import { READ_MODEL, type DeclaredTrigger, type KeptTableDeclaration } from '../db/read-model';
-import { columnsOf, indexesOf, tableNames } from '../db/schema-objects';
+import { columnsOf, indexesOf, tableNames, tablesWrittenBy } from '../db/schema-objects';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SCHEMA_DOC = `${ROOT}docs/schema.md`;
@@ -36,10 +36,7 @@ function firedBy(trigger: DeclaredTrigger): { event: string; when: string | null
 }
 
 /** The tables a trigger's statements write. */
-function writes(trigger: DeclaredTrigger): string[] {
-  const body = oneLine(trigger.sql).replace(/^.*? BEGIN /, '');
-  return [...new Set([...body.matchAll(/\b(?:INSERT INTO|UPDATE|DELETE FROM)\s+(?!SET\b)(\w+)/gi)].map((m) => m[1]))];
-}
+const writes = (trigger: DeclaredTrigger): string[] => tablesWrittenBy(oneLine(trigger.sql));
 
 function columnList(db: Db, table: string): string[] {
   const columns = columnsOf(db, table);
