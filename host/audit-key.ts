@@ -31,6 +31,18 @@ export function parseAuditKey(pem: string, where: string): KeyObject {
   return key;
 }
 
+/**
+ * Where a database's checkpoints are signed from: the key file beside it, or, for a database
+ * that lives in memory only (and so has no beside), a key that lives as long as the process.
+ */
+export function auditKeyOf(databaseFile: string): AuditKeySource {
+  if (databaseFile === '' || databaseFile === ':memory:') {
+    const key = parseAuditKey(newAuditKeyPem(), 'the audit key of a database in memory');
+    return { signingKey: () => key };
+  }
+  return new AuditKeyFile(auditKeyFileOf(databaseFile));
+}
+
 /** The key file beside the database: made at the first checkpoint, used only while its owner alone may read it. */
 export class AuditKeyFile implements AuditKeySource {
   constructor(

@@ -18,7 +18,7 @@ import { SyncOutbox } from '../sync/outbox';
 import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worker';
 import { RetrySchedule } from '../webhooks/retry-schedule';
 import { AuditKeyError, type AuditKeySource } from '../service/audit-checkpoints';
-import { AuditKeyFile, auditKeyFileOf } from './audit-key';
+import { auditKeyOf } from './audit-key';
 
 export interface Service extends ServiceRules {
   /** The mirror of a remote instance (docs/sync.md#what-the-mirror-holds): what the sync worker reads and writes. */
@@ -65,7 +65,7 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   });
   const writer = new ReportWriter(data, now);
   const { rules, webhookOutbox } = composeRules(data, writer, now, options.onRead);
-  rules.audit.checkpoints.useKeys(options.auditKey ?? new AuditKeyFile(auditKeyFileOf(dbFile)));
+  rules.audit.checkpoints.useKeys(options.auditKey ?? auditKeyOf(dbFile));
   // Local edits of mirrored reports are queued for the push in the transaction of the edit.
   const syncOutbox = new SyncOutbox(data, now);
   writer.onChange((change) => syncOutbox.recordChange(change));

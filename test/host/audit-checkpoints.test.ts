@@ -4,7 +4,7 @@
  * a key file others may read is told once, in words, and the service runs on. `labeldesk audit
  * verify` then holds the trail to what the service signed.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -131,4 +131,17 @@ it('tells once, in words, that a key file others may read is refused, and serves
     `LabelDesk: no audit checkpoint was signed: the audit key ${file}.audit-key has mode 0644, so others than its owner may read it: ` +
       `LabelDesk signs only with a key its owner alone can read (chmod 600 "${file}.audit-key")`,
   ]);
+});
+
+it('signs a database kept in memory with a key that lives in the process, writing no key file', () => {
+  const service = openService(':memory:');
+  try {
+    service.companies.upsert(COMPANIES[0]);
+    service.putReport(makeReport('in-memory'), { kind: 'import' });
+    const checkpoint = service.audit.checkpoint();
+    expect(checkpoint).toBeTruthy();
+  } finally {
+    service.close();
+  }
+  expect(existsSync(join(process.cwd(), ':memory:.audit-key'))).toBe(false);
 });
