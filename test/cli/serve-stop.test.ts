@@ -5,18 +5,17 @@
  * request whose last byte was handed to the connection before the signal gets its whole answer.
  * Many rounds, with SIGTERM and SIGINT in turn, since a cut answer shows only now and then.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openService } from '../../host/open-service';
 import { connect, readResponse, type RawResponse } from '../support/raw-http';
 import { column } from '../support/service-files';
+import { serveChild, type Served } from '../support/serve-child';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const ROUNDS = 6;
 const PATCHERS = 8;
 const SLOW_READERS = 3;
@@ -42,35 +41,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Served {
-  child: ChildProcess;
-  port: number;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr: () => string;
-}
-
-function serve(): Promise<Served> {
-  const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), 'serve', '--port', '0', '--db', dbFile], {
-    cwd: dir,
-    env: { ...process.env, LABELDESK_DATA_DIR: join(dir, 'data') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      const url = /LabelDesk service listening on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (url) resolve({ child, port: Number(new URL(url).port), exited, stderr: () => stderr });
-    });
-    void exited.then(({ code }) => reject(new Error(`serve exited with ${code} before listening:\n${stdout}\n${stderr}`)));
-  });
-}
+const serve = (): Promise<Served> => serveChild(dir, ['--db', dbFile], children);
 
 /** Resolves once `data` has been handed to the connection whole. */
 function send(socket: net.Socket, data: string | Buffer): Promise<void> {

@@ -5,20 +5,19 @@
  * --host beyond loopback only with --allow-remote, and durability of an answered PATCH across
  * SIGKILL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openService } from '../../host/open-service';
 import { closed, connect, readResponse } from '../support/raw-http';
 import { inspect } from '../support/service-files';
+import { serveChild, type Served } from '../support/serve-child';
 import { SCHEMA_VERSION } from '../../db/database';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -30,54 +29,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  /** Resolves with standard error once it matches `pattern` (rejects when the process exits first). */
-  stderrMatching: (pattern: RegExp) => Promise<string>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
 /** Starts `labeldesk serve …` and resolves once it printed its address (or rejects when it exits first). */
-function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), 'serve', '--port', '0', ...args], {
-    cwd: dir,
-    env: { ...process.env, LABELDESK_DATA_DIR: join(dir, 'data') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const stderrMatching = (pattern: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        if (!pattern.test(stderr)) return false;
-        child.stderr!.off('data', check);
-        resolve(stderr);
-        return true;
-      };
-      if (check()) return;
-      child.stderr!.on('data', check);
-      void exited.then(() => check() || reject(new Error(`serve exited without printing ${pattern}:\n${stderr}`)));
-    });
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      const url = /http:\/\/[^\s]+/.exec(stdout)?.[0];
-      if (url && stdout.slice(stdout.indexOf(url)).includes('\n')) {
-        resolve({ child, url, stdout: () => stdout, stderr: () => stderr, stderrMatching, exited });
-      }
-    });
-    // Registered before any caller's listener, so `stderr` holds each chunk by the time they look.
-    child.stderr!.on('data', (d) => (stderr += d));
-    void exited.then(({ code }) => reject(new Error(`serve exited with ${code} before listening:\n${stdout}\n${stderr}`)));
-  });
-}
+const serve = (args: string[]): Promise<Served> => serveChild(dir, args, children);
 
 async function get(url: string, key: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { headers: { 'x-api-key': key } });
