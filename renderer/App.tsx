@@ -61,7 +61,7 @@ function Header() {
       <SyncIndicator />
       <BackupsHeader />
       <ZoneChoice />
-      <span className="app-header__company" data-testid="header-company">
+      <span className="app-header__company" data-testid="header-company" title={company}>
         {company}
       </span>
       <PersonBadge />

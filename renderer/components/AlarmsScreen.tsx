@@ -46,10 +46,12 @@ export function AlarmsHeader() {
         type="button"
         className={`app-header__alarms${count > 0 ? ' has-alarms' : ''}`}
         data-testid="header-alarms"
-        aria-label={`${count} unacknowledged ${count === 1 ? 'alarm' : 'alarms'}`}
+        title={`${count} unacknowledged ${count === 1 ? 'alarm' : 'alarms'}`}
         onClick={() => stores.ui.getState().setView('alarms')}
       >
+        {/* The name read out starts with what is seen ("Alarms 3"), as speech input expects. */}
         Alarms <span className="app-header__alarm-count">{count}</span>
+        <span className="visually-hidden"> unacknowledged</span>
       </button>
       {notices.length > 0 && (
         <div className="alarm-notices" role="alert" data-testid="alarm-notices">

@@ -87,8 +87,10 @@ export function BackupsHeader() {
   const warning = backupWarning(status, (iso) => formatIsoTime(iso, zone));
   if (warning === null) return null;
   return (
-    <button type="button" className="app-header__backup-warning" data-testid="backup-warning" role="alert" aria-label={warning} onClick={openBackupSettings} title={`${warning}\nClick for Settings › Backups.`}>
+    <button type="button" className="app-header__backup-warning" data-testid="backup-warning" role="alert" onClick={openBackupSettings} title={`${warning}\nClick for Settings › Backups.`}>
+      {/* The name read out starts with the words seen, then says the rest. */}
       {status.lastFailed ? 'Backup failed' : 'Backup overdue'}
+      <span className="visually-hidden">: {warning}</span>
     </button>
   );
 }

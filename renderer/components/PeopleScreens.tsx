@@ -117,7 +117,9 @@ export function PersonBadge() {
   if (!person) return null;
   return (
     <span className="app-header__person" data-testid="header-person">
-      {personText(person)}
+      <span className="app-header__person-name" title={`Signed in: ${personText(person)}`}>
+        {personText(person)}
+      </span>
       <button type="button" className="button button--small" onClick={() => void stores.connection.getState().signOutPerson()}>
         Sign out
       </button>

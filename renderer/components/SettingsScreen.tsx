@@ -9,6 +9,7 @@ import { PERMISSIONS } from '../../schema/report';
 import type { Permission } from '../../schema/report';
 import type { ApiKeyInfo } from '../api/client';
 import { formatIso } from '../lib/format';
+import { personText } from '../lib/history-text';
 import { browserEnv } from '../state/connection';
 import { stores, useConnection, useKeys } from '../state/stores';
 import { BackupsSettings } from './BackupsSettings';
@@ -44,9 +45,19 @@ function SessionPanel() {
   return (
     <section className="panel" aria-labelledby="session-title">
       <h3 id="session-title">Signed in</h3>
-      <p data-testid="session-company">
-        <strong>{session.companyName}</strong> ({session.companyId}) — key from {from}, service at <code>{baseUrl}</code>
-      </p>
+      {session.person ? (
+        // A person acts: who signs is what matters, not where the window's key came from.
+        <p data-testid="session-company">
+          <span data-testid="session-person">
+            <strong>{personText(session.person)}</strong>, {session.person.role}
+          </span>{' '}
+          of <strong>{session.companyName}</strong> ({session.companyId}) — service at <code>{baseUrl}</code>
+        </p>
+      ) : (
+        <p data-testid="session-company">
+          <strong>{session.companyName}</strong> ({session.companyId}) — key from {from}, service at <code>{baseUrl}</code>
+        </p>
+      )}
       <p className="muted small">This key may: {session.permissions.map((p) => PERMISSION_TEXT[p].replace(/ \(.*\)$/, '')).join(' · ') || 'nothing'}</p>
       <button type="button" className="button" onClick={() => stores.connection.getState().useAnotherKey(browserEnv())}>
         Use another key

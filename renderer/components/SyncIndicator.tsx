@@ -52,7 +52,7 @@ export function SyncIndicator() {
         </span>
       )}
       {error && status.state !== 'off' && (
-        <span className="sync-indicator__error" data-testid="sync-error">
+        <span className="sync-indicator__error" data-testid="sync-error" title={asSentence(error.message)}>
           {asSentence(error.message)}
         </span>
       )}

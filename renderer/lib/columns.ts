@@ -35,8 +35,13 @@ export const COLUMN_INFO: Record<ColumnId, ColumnInfo> = {
 /** Always shown, in this order, pinned to the left edge when the table scrolls sideways. */
 export const PINNED_COLUMNS: readonly ColumnId[] = ['reference', 'alert'];
 
-/** What fits a 1280 px wide desk screen without scrolling sideways. */
-export const DEFAULT_COLUMNS: readonly ColumnId[] = ['reference', 'alert', 'label', 'status', 'strip', 'updated', 'flag', 'archived'];
+/**
+ * What fits a 1280 px wide desk screen without scrolling sideways: the decision (what a reviewer
+ * looks for), and Created, which the list is sorted by until a person chooses (list-query.ts's
+ * DEFAULT_SORT), so the order is seen. Archived is left out, as archived reports are hidden until
+ * a person asks for them.
+ */
+export const DEFAULT_COLUMNS: readonly ColumnId[] = ['reference', 'alert', 'label', 'status', 'strip', 'decision', 'created', 'flag'];
 
 /** A stored or chosen set of columns as the table shows it: known ids only, pinned ones first, table order. */
 export function normaliseColumns(value: unknown): ColumnId[] {

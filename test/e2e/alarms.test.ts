@@ -49,11 +49,11 @@ describe('alarms in Chromium', () => {
       watchProblems(page, problems);
       await page.goto(`${desk.url}/#key=${encodeURIComponent(desk.sessionKey!)}`);
       const count = page.getByTestId('header-alarms');
-      await waitAttr(count, 'aria-label', '0 unacknowledged alarms');
+      await waitAttr(count, 'title', '0 unacknowledged alarms');
 
       service.intake.tap(tool, 'alarm-r1', readingsAfter(4, ONE_WARM));
       await page.getByRole('tab', { name: 'Alarms' }).click();
-      await waitAttr(count, 'aria-label', '1 unacknowledged alarm');
+      await waitAttr(count, 'title', '1 unacknowledged alarm');
       const notice = page.getByTestId('alarm-notices');
       await waitText(notice, 'Moderate alarm: SHP-ALARM-1');
       await waitText(notice, 'readings were out of limits for 10 min');
@@ -72,7 +72,7 @@ describe('alarms in Chromium', () => {
       await page.getByRole('tab', { name: 'Alarms' }).click();
       await page.getByLabel('Alarms to show').selectOption('acknowledged');
       await waitText(page.getByTestId('alarms-table').locator('tbody tr').first(), 'Acknowledged by e2e tool');
-      await waitAttr(count, 'aria-label', '0 unacknowledged alarms');
+      await waitAttr(count, 'title', '0 unacknowledged alarms');
       await page.getByRole('button', { name: 'Dismiss' }).click();
       await waitGone(page.getByTestId('alarm-notices'));
       expect(problems).toEqual([]);

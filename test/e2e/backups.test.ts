@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesktopService, type DesktopService } from '../../host/desktop-service';
-import { launchChromium, prepare, shot, waitGone, watchProblems } from './browser';
+import { launchChromium, prepare, shot, shownText, waitGone, watchProblems } from './browser';
 
 let dir: string;
 let dbFile: string;
@@ -70,7 +70,8 @@ describe('Settings › Backups in Chromium', () => {
       await expect.poll(() => list.locator('tbody tr').first().textContent()).toMatch(/Back up nowFailed: the folder .* cannot be made/);
       const warning = page.getByTestId('backup-warning');
       await warning.waitFor();
-      expect(await warning.textContent()).toBe('Backup failed');
+      expect(await shownText(warning)).toBe('Backup failed');
+      expect(await warning.textContent()).toMatch(/^Backup failed: The last backup failed/);
       expect(await warning.getAttribute('title')).toMatch(/^The last backup failed \(.*\): the folder .* cannot be made/);
       await shot(page, 'backups-failed');
 

@@ -264,7 +264,9 @@ describe('report browser layout on desk screens', () => {
         expectHeadersWhole(closed, DEFAULT_COLUMNS);
         expect(closed.maxScrollLeft, 'the default columns need no sideways scrolling').toBeLessThanOrEqual(0);
         expectBadgesWhole(closed);
-        await expectDatesWhole(page, 'updated');
+        await expectDatesWhole(page, 'created');
+        // The list opens sorted by a column it shows, marked on its header.
+        expect(await page.locator('.row--header [data-column=created]').getAttribute('aria-sort')).toBe('descending');
         for (const row of closed.rows) {
           // Every reference has room for its whole text, and its title carries it anyway.
           expect(row.referenceCut, `reference ${row.referenceText} is whole`).toBe(false);
@@ -298,9 +300,9 @@ describe('report browser layout on desk screens', () => {
           await page.getByTestId('report-table').evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
           await expect.poll(async () => (await measure(page)).scrollLeft).toBeGreaterThan(0);
           const scrolled = await measure(page);
-          expectHeadersWhole(scrolled, ['reference', 'alert', 'updated', 'flag', 'archived']);
+          expectHeadersWhole(scrolled, ['reference', 'alert', 'created', 'flag']);
           expectBadgesWhole(scrolled);
-          await expectDatesWhole(page, 'updated');
+          await expectDatesWhole(page, 'created');
           await shot(page, `layout-${size.width}x${size.height}-report-scrolled`);
           await page.getByTestId('report-table').evaluate((el) => el.scrollTo({ left: 0 }));
         }
@@ -371,17 +373,17 @@ describe('report browser layout on desk screens', () => {
       await page.getByTestId('columns-button').click();
       const chooser = page.getByTestId('column-chooser');
       expect(await chooser.locator('input[name=reference]').isDisabled()).toBe(true);
-      await chooser.locator('input[name=created]').check();
+      await chooser.locator('input[name=updated]').check();
       await chooser.locator('input[name=flag]').uncheck();
       await page.keyboard.press('Escape');
       await waitGone(chooser);
       const headers = () => page.locator('.row--header [role=columnheader]').evaluateAll((cells) => cells.map((c) => (c as HTMLElement).dataset.column));
-      const chosen = ['reference', 'alert', 'label', 'status', 'strip', 'created', 'updated', 'archived'];
+      const chosen = ['reference', 'alert', 'label', 'status', 'strip', 'decision', 'created', 'updated'];
       await expect.poll(headers).toEqual(chosen);
       await page.reload();
       await page.locator('.rows .row[data-report-id]').first().waitFor();
       await expect.poll(headers).toEqual(chosen);
-      expect(await page.locator('.row--header').textContent()).toContain(COLUMN_INFO.created.title);
+      expect(await page.locator('.row--header').textContent()).toContain(COLUMN_INFO.updated.title);
       // Back to the defaults for the other tests.
       await page.getByTestId('columns-button').click();
       await page.getByRole('button', { name: 'Default columns' }).click();
@@ -564,12 +566,10 @@ describe('report browser layout on desk screens', () => {
       const reference = page.locator('.row--header [data-column=reference]');
       expect(await reference.getAttribute('aria-sort')).toBe('ascending');
       expect(await reference.locator('.sort-button__arrow').textContent()).toBe('▲');
-      expect(await page.locator('.row--header [data-column=updated]').getAttribute('aria-sort')).toBe('none');
+      expect(await page.locator('.row--header [data-column=created]').getAttribute('aria-sort')).toBe('none');
 
-      // The Decision column, through Columns; the filter through the Filters panel, kept in the URL.
-      await page.getByTestId('columns-button').click();
-      await page.getByTestId('column-chooser').locator('input[name=decision]').check();
-      await page.keyboard.press('Escape');
+      // The Decision column is shown without asking; the filter through the Filters panel, kept in the URL.
+      expect(await page.locator('.row--header [data-column=decision]').count()).toBe(1);
       await page.getByTestId('filters-button').click();
       await page.getByTestId('filter-panel').locator('select[name=review]').selectOption('');
       await page.getByTestId('filter-panel').locator('select[name=decision]').selectOption('released');
