@@ -18,6 +18,7 @@ import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
 import { ReviewStore } from './review-store';
 import { ReviewStateStore } from './review-state';
+import { ShipmentStore } from './shipment-store';
 import { SyncStore } from './sync-store';
 import { WebhookStore } from './webhook-store';
 
@@ -57,6 +58,7 @@ export class DataStore {
   readonly webhooks: WebhookStore;
   readonly reviews: ReviewStore;
   readonly reviewStates: ReviewStateStore;
+  readonly shipments: ShipmentStore;
   readonly sync: SyncStore;
   readonly insights: InsightsStore;
   readonly users: UserStore;
@@ -80,6 +82,7 @@ export class DataStore {
     this.webhooks = new WebhookStore(db);
     this.reviews = new ReviewStore(db, this.audit);
     this.reviewStates = new ReviewStateStore(db);
+    this.shipments = new ShipmentStore(db);
     this.sync = new SyncStore(db);
     this.insights = new InsightsStore(db);
     this.users = new UserStore(db);

@@ -22,6 +22,7 @@ import { nodeServerOptions, type ServerLimits } from './node-server';
 import { registerOpenApi } from './openapi';
 import { registerRouteChecks } from './route-checks';
 import { insightsRoutes } from './routes/insights';
+import { shipmentRoutes } from './routes/shipments';
 import { labelIntakeRoutes } from './routes/label-intake';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
@@ -112,6 +113,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(webhookRoutes(options.service, busy));
     await api.register(reviewRoutes(options.service, busy));
     await api.register(insightsRoutes(options.service, busy));
+    await api.register(shipmentRoutes(options.service, busy));
     await api.register(syncRoutes(options.service, sync, busy));
     await api.register(alarmRoutes(options.service, busy));
     await api.register(backupRoutes(options.service));

@@ -5,6 +5,7 @@
  * cannot land in no group.
  */
 import { ALARM_OPERATIONS, ALARMS_TAG } from './alarm-operations';
+import { SHIPMENT_OPERATIONS, SHIPMENTS_TAG } from './shipment-operations';
 
 export const TAGS = [
   { name: 'Label reports', description: 'The label report interface (/v2/labelReports): list, retrieve and change reports, and take in labels.' },
@@ -14,6 +15,7 @@ export const TAGS = [
   { name: 'Keys', description: 'The API key a request carries, and the company’s local API keys (/local/session, /local/apiKeys).' },
   { name: 'People', description: 'The people who sign in at the desk: signing in, unlocking and out (/local/session/…), the company’s users (/local/users) and its settings for them (/local/settings).' },
   ALARMS_TAG,
+  SHIPMENTS_TAG,
   { name: 'Local', description: 'What the desktop app and local tools need besides: where the service listens, this document, CSV of the list, words for the filter bar, facets and group figures of the list’s matches (/local/insights).' },
   { name: 'Backups', description: 'The desk’s backups, each verified when taken, and the schedule’s state (/local/backups).' },
 ] as const;
@@ -30,6 +32,7 @@ const READ = ' (needs labelReports:read)';
 
 export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   ...ALARM_OPERATIONS,
+  ...SHIPMENT_OPERATIONS,
   listLabelReports: {
     tag: 'Label reports',
     description:

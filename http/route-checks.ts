@@ -24,8 +24,8 @@ import { jsonBody } from './body';
 export interface RouteChecks {
   /** The permission the key must hold; null when any valid key may call the route. */
   readonly permission: Permission | null;
-  /** The URL's `:id` names a report or a webhook, refused as not found unless the key's company sees it. */
-  readonly visible?: 'report' | 'webhook';
+  /** The URL's `:id` names a report, a webhook or a shipment, refused as not found unless the key's company sees it. */
+  readonly visible?: 'report' | 'webhook' | 'shipment';
   /** The route takes a JSON body (judged late, body.ts); after the checks `request.body` holds it, undefined when none came. */
   readonly body?: true;
   /**
@@ -49,7 +49,7 @@ declare module 'fastify' {
  * Whether the company sees what the URL names. The service's own authorize methods answer it,
  * each for the permission it is asked under (they check that permission again, already granted).
  */
-type VisibilityCheck = (service: Pick<ServedService, 'intake' | 'reports' | 'webhooks'>, caller: Caller, id: string) => void;
+type VisibilityCheck = (service: Pick<ServedService, 'intake' | 'reports' | 'webhooks' | 'shipments'>, caller: Caller, id: string) => void;
 
 const REPORT_VISIBLE: Partial<Record<Permission, VisibilityCheck>> = {
   'labelReports:read': (service, caller, id) => service.reports.authorize(caller, 'read', id),
@@ -61,10 +61,15 @@ const WEBHOOK_VISIBLE: Partial<Record<Permission, VisibilityCheck>> = {
   'webhooks:manage': (service, caller, id) => service.webhooks.authorize(caller, id),
 };
 
-const VISIBLE = { report: REPORT_VISIBLE, webhook: WEBHOOK_VISIBLE };
+const SHIPMENT_VISIBLE: Partial<Record<Permission, VisibilityCheck>> = {
+  'labelReports:read': (service, caller, id) => service.shipments.authorize(caller, 'read', id),
+  'labelReports:update': (service, caller, id) => service.shipments.authorize(caller, 'update', id),
+};
+
+const VISIBLE = { report: REPORT_VISIBLE, webhook: WEBHOOK_VISIBLE, shipment: SHIPMENT_VISIBLE };
 
 /** Every route registered in `scope` (after this) declares its checks, and they run before its handler. */
-export function registerRouteChecks(scope: FastifyInstance, service: Pick<ServedService, 'intake' | 'reports' | 'webhooks'>): void {
+export function registerRouteChecks(scope: FastifyInstance, service: Pick<ServedService, 'intake' | 'reports' | 'webhooks' | 'shipments'>): void {
   scope.decorateRequest('queryParameters', null);
   scope.addHook('onRoute', (route) => {
     validate(route);

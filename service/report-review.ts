@@ -116,16 +116,45 @@ export class ReportReviews {
 
   decide(caller: Caller, id: string, body: DecisionBody): ReviewDecision {
     requirePermission(caller, PERMISSION_FOR.decide);
-    const judge = () => {
-      const role = this.roleOf(caller, id);
-      if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can release, reject or hold a label report');
-      if (caller.person) this.judgeSignedDecision(caller.person, caller.companyId, id, body);
-    };
+    const judge = () => this.judgeDecision(caller, id, body);
     const signature = this.sign(caller, body.decision, SIGNATURE_MEANINGS[body.decision], body, judge);
     return this.data.write(() => {
       judge();
       return decisionOf(this.append(caller, id, { kind: 'decision', text: body.reason, decision: body.decision, alert: null }, signature));
     });
+  }
+
+  /**
+   * One signed decision on several reports (a shipment's): each report is judged as `decide`
+   * judges it, after the caller's own rules (`within.judge`); the password is entered once; each
+   * report gets its own decision entry, with the text `within.text()` gives, in one transaction,
+   * which `within.written` joins.
+   */
+  decideEach(
+    caller: Caller,
+    ids: readonly string[],
+    body: DecisionBody,
+    within: { judge(): void; text(): string; written(entries: readonly ReviewEntry[]): void },
+  ): ReviewEntry[] {
+    requirePermission(caller, PERMISSION_FOR.decide);
+    const judge = () => {
+      within.judge();
+      for (const id of ids) this.judgeDecision(caller, id, body);
+    };
+    const signature = this.sign(caller, body.decision, SIGNATURE_MEANINGS[body.decision], body, judge);
+    return this.data.write(() => {
+      judge();
+      const text = within.text();
+      const entries = ids.map((id) => this.append(caller, id, { kind: 'decision', text, decision: body.decision, alert: null }, signature));
+      within.written(entries);
+      return entries;
+    });
+  }
+
+  private judgeDecision(caller: Caller, id: string, body: DecisionBody): void {
+    const role = this.roleOf(caller, id);
+    if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can release, reject or hold a label report');
+    if (caller.person) this.judgeSignedDecision(caller.person, caller.companyId, id, body);
   }
 
   /**

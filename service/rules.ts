@@ -6,6 +6,7 @@
  */
 import { AuditTrail } from './audit-trail';
 import { withdrawDecisionsOnAlertChange } from './decision-withdrawal';
+import { Shipments, withdrawShipmentDecisionsOnAlertChange } from './shipments';
 import type { Writable } from 'node:stream';
 import type { DataStore } from '../db/data-store';
 import type { DemoOptions } from '../demo';
@@ -47,6 +48,8 @@ export interface ServiceRules {
   history(reportId: string): ChangeEntry[];
   /** The review workflow: alerts explained, comments, acknowledgement, decision; custom fields and companies in plain words. */
   reviews: ReportReviews;
+  /** Shipments: the labels of one reference seen, judged and released together. */
+  shipments: Shipments;
   /** A report's history as a company sees it: changes and review entries, newest first. */
   reportHistory: ReportHistoryService;
   /** CSV of a report's readings and of a list query's every match. */
@@ -75,9 +78,12 @@ export function composeRules(
   const reports = new LabelReportService(data, writer, now, onRead);
   // A change that moves the alert withdraws the decisions taken on it, in its transaction.
   writer.onChange(withdrawDecisionsOnAlertChange(data, now));
+  // After it: a shipment decision whose report's decision it took back is taken back whole.
+  writer.onChange(withdrawShipmentDecisionsOnAlertChange(data, now));
   // What taking in labels and sync pulls announce (ReportEvents) lands here, in the transaction of its change.
   const webhookOutbox = new WebhookOutbox(data, reports, now);
   const users = new Users(data, now);
+  const reviews = new ReportReviews(data, now, users);
   const rules: ServiceRules = {
     reports,
     intake: new LabelIntake(data, writer, webhookOutbox, now),
@@ -91,7 +97,8 @@ export function composeRules(
     },
     putReport: (report, actor) => void writer.put(reportFromBundle(report), actor),
     history: (reportId) => data.changes.forReport(reportId),
-    reviews: new ReportReviews(data, now, users),
+    reviews,
+    shipments: new Shipments(data, reviews, now),
     reportHistory: new ReportHistoryService(data),
     csv: new ReportCsvExport(data),
     insights: new InsightsService(data),

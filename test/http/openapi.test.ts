@@ -83,6 +83,11 @@ describe('the document', () => {
       '/local/insights/facets': ['get'],
       '/local/insights/groups': ['get'],
       '/local/insights/screen': ['get'],
+      '/local/shipments': ['get'],
+      '/local/shipments/{id}': ['get'],
+      '/local/shipments/{id}/readings': ['get'],
+      '/local/shipments/{id}/facts': ['get', 'put'],
+      '/local/shipments/{id}/decision': ['put'],
       '/local/session': ['get'],
       '/local/apiKeys': ['get', 'post'],
       '/local/apiKeys/{id}': ['delete'],
@@ -209,7 +214,7 @@ describe('the document', () => {
       expect(t.description).toMatch(/\S/);
       return t.name;
     });
-    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'People', 'Alarms', 'Local', 'Backups']);
+    expect(tags).toEqual(['Label reports', 'Review', 'Webhooks', 'Sync', 'Keys', 'People', 'Alarms', 'Shipments', 'Local', 'Backups']);
     const used = new Set<string>();
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {

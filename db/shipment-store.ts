@@ -1,0 +1,418 @@
+/**
+ * SQL of shipments (docs/shipments.md): the list read from the kept `shipment_groups` rows, with
+ * the rows of a reference used again after the gap cut into shipments here, by window functions
+ * over its listing rows; a shipment's labels; the facts a company keeps on a shipment and their
+ * log; the shipment decisions, the review entry each wrote on each report, and their withdrawals.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database';
+import { figuresOf, referenceKeyOf, SHIPMENT_GROUP_COLUMNS } from './read-model/shipments';
+
+/** A shipment as the list sees it: a kept group, or a piece of one cut at the gap. */
+export interface ShipmentRow {
+  refKey: string;
+  reference: string;
+  labels: number;
+  worstAlert: number;
+  firstCreated: string;
+  lastCreated: string;
+  firstStart: number | null;
+  state: string;
+  product: string | null;
+  legs: string | null;
+  origin: string | null;
+  destination: string | null;
+}
+
+export type ShipmentOrderKey = 'created' | 'worstAlert' | 'labels' | 'firstStart';
+
+/** The list's conditions, each already checked against its allowed values. */
+export interface ShipmentConditions {
+  alertLevels?: readonly number[];
+  states?: readonly string[];
+  labelsMin?: number;
+  labelsMax?: number;
+  /** Epoch seconds, inclusive. */
+  startFrom?: number;
+  startTo?: number;
+  mode?: string;
+  product?: string;
+}
+
+export interface ShipmentPageQuery {
+  conditions: ShipmentConditions;
+  order: ShipmentOrderKey;
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+export interface ShipmentMember {
+  id: string;
+  labelReference: string;
+  created: string;
+  alertLevel: number;
+  decision: string | null;
+  withdrawn: boolean;
+  acknowledgedLevel: number | null;
+}
+
+export interface FactsRow {
+  origin: string | null;
+  destination: string | null;
+  product: string | null;
+  legs: string;
+  budget: string;
+  updated: string;
+}
+
+export interface EntryAuthor {
+  keyId: string | null;
+  keyName: string | null;
+  person: { id: string; login: string; name: string } | null;
+}
+
+export interface FactChangeRow extends EntryAuthor {
+  id: number;
+  changes: string;
+  reason: string;
+  at: string;
+}
+
+export interface DecisionRow extends EntryAuthor {
+  id: number;
+  decision: 'released' | 'rejected' | 'onHold';
+  reason: string;
+  meaning: string | null;
+  zone: string | null;
+  at: string;
+  reports: { reportId: string; reviewEntryId: number }[];
+  withdrawal: { reportId: string; text: string; at: string } | null;
+}
+
+/** Where a shipment's review stands, from its tally (docs/shipments.md#review-state). */
+const STATE = `CASE WHEN g.rejected > 0 THEN 'rejected' WHEN g.on_hold > 0 THEN 'onHold' WHEN g.unacknowledged > 0 THEN 'awaitingAcknowledgement'
+  WHEN g.released = g.labels THEN 'released' ELSE 'awaitingReview' END`;
+
+/** The facts row of the shipment a row `g` is: by its id (model/shipment.ts#shipmentId). */
+const FACT = (column: string) =>
+  `(SELECT f.${column} FROM shipment_facts f WHERE f.company_id = @company AND f.shipment_id = g.ref_key || '@' || substr(g.first_created, 1, 10))`;
+
+const REF = referenceKeyOf('l');
+
+/** The company's review of a listing row `l`. */
+const REVIEW_JOIN = `LEFT JOIN review_current r ON r.label_report_id = l.id AND r.company_id = @company`;
+
+/**
+ * The pieces of the company's groups whose creation spans more than the gap: its listing rows in
+ * creation order, numbered by how many gaps come before each.
+ */
+const PIECES = `
+  spanning AS (SELECT s.ref_key FROM shipment_groups s WHERE s.ck = @ck AND s.span_seconds > @gap),
+  m AS (SELECT l.id, l.ck, ${REF} AS ref_key, l.created, l.calc_start_time, l.alert_level, r.decision, r.acknowledged_level,
+               unixepoch(l.created) - unixepoch(lag(l.created) OVER (PARTITION BY ${REF} ORDER BY l.created, l.id)) AS since
+          FROM report_listing l ${REVIEW_JOIN}
+         WHERE l.ck = @ck AND l.label_reference <> '' AND ${REF} IN spanning),
+  p AS (SELECT m.*, sum(coalesce(m.since > @gap, 0)) OVER (PARTITION BY m.ref_key ORDER BY m.created, m.id) AS piece FROM m),
+  pieces(${SHIPMENT_GROUP_COLUMNS}) AS (SELECT p.ck, p.ref_key, ${figuresOf('p', 'p')} FROM p GROUP BY p.ref_key, p.piece)`;
+
+const KEPT = `SELECT ${SHIPMENT_GROUP_COLUMNS} FROM shipment_groups WHERE ck = @ck AND (span_seconds IS NULL OR span_seconds <= @gap)`;
+
+const ORDER_COLUMNS: Record<ShipmentOrderKey, string> = {
+  created: 'g.first_created',
+  worstAlert: 'g.worst_alert',
+  labels: 'g.labels',
+  firstStart: 'g.first_start',
+};
+
+export class ShipmentStore {
+  private readonly statements = new Map<string, Statement>();
+  private readonly selectCk: Statement;
+  private readonly hasSpanning: Statement;
+  private readonly selectMembers: Statement;
+  private readonly selectReference: Statement;
+  private readonly selectFacts: Statement;
+  private readonly upsertFacts: Statement;
+  private readonly insertFactChange: Statement;
+  private readonly selectFactChanges: Statement;
+  private readonly insertDecision: Statement;
+  private readonly insertDecisionReport: Statement;
+  private readonly selectDecisions: Statement;
+  private readonly selectDecisionReports: Statement;
+  private readonly selectWithdrawal: Statement;
+  private readonly selectDecisionOfEntry: Statement;
+  private readonly insertWithdrawal: Statement;
+  private readonly selectProducts: Statement;
+  private readonly updateSignature: Statement;
+
+  constructor(private readonly db: Db) {
+    this.selectCk = db.prepare('SELECT ck FROM company_keys WHERE company_id = ?').pluck();
+    this.hasSpanning = db.prepare('SELECT 1 FROM shipment_groups WHERE ck = ? AND span_seconds > ? LIMIT 1').pluck();
+    this.selectMembers = db.prepare(
+      `SELECT l.id, l.label_reference, l.created, l.alert_level, r.decision, r.withdrawn, r.acknowledged_level
+         FROM report_listing l ${REVIEW_JOIN}
+        WHERE l.ck = @ck AND ${REF} = @key AND l.label_reference <> '' AND l.created >= @from AND l.created <= @to
+        ORDER BY l.created, l.id`,
+    );
+    this.selectReference = db.prepare(
+      `SELECT l.label_reference FROM report_listing l WHERE l.ck = @ck AND ${REF} = @key AND l.label_reference <> '' AND l.created = @created ORDER BY l.id LIMIT 1`,
+    ).pluck();
+    this.selectFacts = db.prepare('SELECT origin, destination, product, legs, budget, updated FROM shipment_facts WHERE company_id = ? AND shipment_id = ?');
+    this.upsertFacts = db.prepare(
+      `INSERT INTO shipment_facts (company_id, shipment_id, origin, destination, product, legs, budget, updated)
+       VALUES (@company, @shipment, @origin, @destination, @product, @legs, @budget, @updated)
+       ON CONFLICT (company_id, shipment_id) DO UPDATE SET origin = excluded.origin, destination = excluded.destination, product = excluded.product,
+         legs = excluded.legs, budget = excluded.budget, updated = excluded.updated`,
+    );
+    this.insertFactChange = db.prepare(
+      `INSERT INTO shipment_fact_changes (company_id, shipment_id, changes, reason, api_key_id, api_key_name, user_id, user_login, user_name, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectFactChanges = db.prepare('SELECT * FROM shipment_fact_changes WHERE company_id = ? AND shipment_id = ? ORDER BY id');
+    this.insertDecision = db.prepare(
+      `INSERT INTO shipment_decisions (company_id, shipment_id, decision, reason, api_key_id, api_key_name, user_id, user_login, user_name, meaning, zone, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertDecisionReport = db.prepare('INSERT INTO shipment_decision_reports (decision_id, label_report_id, review_entry_id) VALUES (?, ?, ?)');
+    this.selectDecisions = db.prepare('SELECT * FROM shipment_decisions WHERE company_id = ? AND shipment_id = ? ORDER BY id');
+    this.selectDecisionReports = db.prepare('SELECT label_report_id, review_entry_id FROM shipment_decision_reports WHERE decision_id = ? ORDER BY label_report_id');
+    this.selectWithdrawal = db.prepare('SELECT label_report_id, text, at FROM shipment_decision_withdrawals WHERE decision_id = ?');
+    this.selectDecisionOfEntry = db.prepare(
+      `SELECT d.id, d.company_id, d.shipment_id FROM shipment_decision_reports x JOIN shipment_decisions d ON d.id = x.decision_id
+        WHERE x.review_entry_id = ? AND NOT EXISTS (SELECT 1 FROM shipment_decision_withdrawals w WHERE w.decision_id = d.id)`,
+    );
+    this.insertWithdrawal = db.prepare('INSERT INTO shipment_decision_withdrawals (decision_id, label_report_id, text, at) VALUES (?, ?, ?, ?)');
+    this.updateSignature = db.prepare('UPDATE shipment_decisions SET meaning = ?, zone = ? WHERE id = ?');
+    this.selectProducts = db.prepare('SELECT DISTINCT product FROM shipment_facts WHERE company_id = ? AND product IS NOT NULL ORDER BY product').pluck();
+  }
+
+  private statement(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  ckOf(companyId: string): number | undefined {
+    return this.selectCk.get(companyId) as number | undefined;
+  }
+
+  /** A page of the company's shipments meeting the conditions, and how many meet them. */
+  page(companyId: string, gapSeconds: number, query: ShipmentPageQuery): { rows: ShipmentRow[]; total: number } {
+    const ck = this.ckOf(companyId);
+    if (ck === undefined) return { rows: [], total: 0 };
+    const { where, params } = conditionsSql(query.conditions);
+    const bind = { ...params, ck, company: companyId, gap: gapSeconds };
+    const source = this.sourceOf(ck, gapSeconds);
+    const direction = query.descending ? 'DESC' : 'ASC';
+    // A shipment not yet started sorts after every started one, either way.
+    const order =
+      query.order === 'firstStart'
+        ? `g.first_start IS NULL, g.first_start ${direction}, g.first_created DESC, g.ref_key`
+        : `${ORDER_COLUMNS[query.order]} ${direction}${query.order === 'created' ? '' : ', g.first_created DESC'}, g.ref_key`;
+    const rows = this.statement(`${source.with} SELECT ${rowColumns()} FROM ${source.from} g WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({
+      ...bind,
+      limit: query.limit,
+      offset: query.offset,
+    }) as RawRow[];
+    const total = this.statement(`${source.with} SELECT count(*) FROM ${source.from} g WHERE ${where}`).pluck().get(bind) as number;
+    return { rows: rows.map((r) => this.rowOf(ck, r)), total };
+  }
+
+  /** One shipment by its reference key and the UTC day of its first report; undefined when the company has none such. */
+  one(companyId: string, gapSeconds: number, key: string, day: string): ShipmentRow | undefined {
+    const ck = this.ckOf(companyId);
+    if (ck === undefined) return undefined;
+    const source = this.sourceOf(ck, gapSeconds);
+    const row = this.statement(`${source.with} SELECT ${rowColumns()} FROM ${source.from} g WHERE g.ref_key = @key AND substr(g.first_created, 1, 10) = @day`).get({
+      ck,
+      company: companyId,
+      gap: gapSeconds,
+      key,
+      day,
+    }) as RawRow | undefined;
+    return row && this.rowOf(ck, row);
+  }
+
+  /** The labels of the shipment: the reference's listing rows created within its first and last. */
+  members(companyId: string, row: Pick<ShipmentRow, 'refKey' | 'firstCreated' | 'lastCreated'>): ShipmentMember[] {
+    const ck = this.ckOf(companyId);
+    if (ck === undefined) return [];
+    return (this.selectMembers.all({ ck, company: companyId, key: row.refKey, from: row.firstCreated, to: row.lastCreated }) as MemberRow[]).map((m) => ({
+      id: m.id,
+      labelReference: m.label_reference,
+      created: m.created,
+      alertLevel: m.alert_level,
+      decision: m.decision,
+      withdrawn: m.withdrawn === 1,
+      acknowledgedLevel: m.acknowledged_level,
+    }));
+  }
+
+  /** The source of the list's rows: the kept groups, and the pieces of those spanning the gap when there are any. */
+  private sourceOf(ck: number, gapSeconds: number): { with: string; from: string } {
+    if (this.hasSpanning.get(ck, gapSeconds) === undefined) return { with: '', from: '(' + KEPT + ')' };
+    return { with: `WITH ${PIECES}`, from: `(${KEPT} UNION ALL SELECT ${SHIPMENT_GROUP_COLUMNS} FROM pieces)` };
+  }
+
+  private rowOf(ck: number, r: RawRow): ShipmentRow {
+    return {
+      refKey: r.ref_key,
+      reference: (this.selectReference.get({ ck, key: r.ref_key, created: r.first_created }) as string | undefined) ?? r.ref_key,
+      labels: r.labels,
+      worstAlert: r.worst_alert,
+      firstCreated: r.first_created,
+      lastCreated: r.last_created,
+      firstStart: r.first_start,
+      state: r.state,
+      product: r.product,
+      legs: r.legs,
+      origin: r.origin,
+      destination: r.destination,
+    };
+  }
+
+  facts(companyId: string, shipmentId: string): FactsRow | undefined {
+    return this.selectFacts.get(companyId, shipmentId) as FactsRow | undefined;
+  }
+
+  /** Writes the facts and the log entry of their change, in the caller's transaction. */
+  putFacts(companyId: string, shipmentId: string, facts: FactsRow, change: Omit<FactChangeRow, 'id'>): void {
+    this.upsertFacts.run({ company: companyId, shipment: shipmentId, ...facts });
+    this.insertFactChange.run(companyId, shipmentId, change.changes, change.reason, ...authorColumns(change), change.at);
+  }
+
+  factChanges(companyId: string, shipmentId: string): FactChangeRow[] {
+    return (this.selectFactChanges.all(companyId, shipmentId) as EntryRow[]).map((r) => ({ id: r.id, changes: r.changes!, reason: r.reason, at: r.at, ...authorOf(r) }));
+  }
+
+  products(companyId: string): string[] {
+    return this.selectProducts.all(companyId) as string[];
+  }
+
+  /** Returns the decision's id. */
+  appendDecision(companyId: string, shipmentId: string, d: Omit<DecisionRow, 'id' | 'reports' | 'withdrawal'>): number {
+    const result = this.insertDecision.run(companyId, shipmentId, d.decision, d.reason, ...authorColumns(d), d.meaning, d.zone, d.at);
+    return Number(result.lastInsertRowid);
+  }
+
+  /** The signature's meaning and zone, as each report's entry of the decision carries them; in the transaction that wrote it. */
+  signDecision(decisionId: number, meaning: string, zone: string): void {
+    this.updateSignature.run(meaning, zone, decisionId);
+  }
+
+  linkReport(decisionId: number, reportId: string, reviewEntryId: number): void {
+    this.insertDecisionReport.run(decisionId, reportId, reviewEntryId);
+  }
+
+  decisions(companyId: string, shipmentId: string): DecisionRow[] {
+    return (this.selectDecisions.all(companyId, shipmentId) as EntryRow[]).map((r) => {
+      const withdrawal = this.selectWithdrawal.get(r.id) as { label_report_id: string; text: string; at: string } | undefined;
+      return {
+        id: r.id,
+        decision: r.decision!,
+        reason: r.reason,
+        meaning: r.meaning ?? null,
+        zone: r.zone ?? null,
+        at: r.at,
+        ...authorOf(r),
+        reports: (this.selectDecisionReports.all(r.id) as { label_report_id: string; review_entry_id: number }[]).map((x) => ({
+          reportId: x.label_report_id,
+          reviewEntryId: x.review_entry_id,
+        })),
+        withdrawal: withdrawal ? { reportId: withdrawal.label_report_id, text: withdrawal.text, at: withdrawal.at } : null,
+      };
+    });
+  }
+
+  /** The standing shipment decision that wrote a review entry, if any. */
+  standingDecisionOfEntry(reviewEntryId: number): { id: number; companyId: string; shipmentId: string } | undefined {
+    const row = this.selectDecisionOfEntry.get(reviewEntryId) as { id: number; company_id: string; shipment_id: string } | undefined;
+    return row && { id: row.id, companyId: row.company_id, shipmentId: row.shipment_id };
+  }
+
+  withdraw(decisionId: number, reportId: string, text: string, at: string): void {
+    this.insertWithdrawal.run(decisionId, reportId, text, at);
+  }
+}
+
+interface RawRow {
+  ref_key: string;
+  labels: number;
+  worst_alert: number;
+  first_created: string;
+  last_created: string;
+  first_start: number | null;
+  state: string;
+  product: string | null;
+  legs: string | null;
+  origin: string | null;
+  destination: string | null;
+}
+
+interface MemberRow {
+  id: string;
+  label_reference: string;
+  created: string;
+  alert_level: number;
+  decision: string | null;
+  withdrawn: number | null;
+  acknowledged_level: number | null;
+}
+
+interface EntryRow {
+  id: number;
+  changes?: string;
+  decision?: 'released' | 'rejected' | 'onHold';
+  reason: string;
+  api_key_id: string | null;
+  api_key_name: string | null;
+  user_id: string | null;
+  user_login: string | null;
+  user_name: string | null;
+  meaning?: string | null;
+  zone?: string | null;
+  at: string;
+}
+
+function rowColumns(): string {
+  return `g.ref_key, g.labels, g.worst_alert, g.first_created, g.last_created, g.first_start, ${STATE} AS state,
+    ${FACT('product')} AS product, ${FACT('legs')} AS legs, ${FACT('origin')} AS origin, ${FACT('destination')} AS destination`;
+}
+
+function conditionsSql(c: ShipmentConditions): { where: string; params: Record<string, unknown> } {
+  const parts: string[] = ['1'];
+  const params: Record<string, unknown> = {};
+  if (c.alertLevels?.length) {
+    parts.push(`g.worst_alert IN (${c.alertLevels.map((_, i) => `@alert${i}`).join(', ')})`);
+    c.alertLevels.forEach((v, i) => (params[`alert${i}`] = v));
+  }
+  if (c.states?.length) {
+    parts.push(`(${STATE}) IN (${c.states.map((_, i) => `@state${i}`).join(', ')})`);
+    c.states.forEach((v, i) => (params[`state${i}`] = v));
+  }
+  if (c.labelsMin !== undefined) (parts.push('g.labels >= @labelsMin'), (params.labelsMin = c.labelsMin));
+  if (c.labelsMax !== undefined) (parts.push('g.labels <= @labelsMax'), (params.labelsMax = c.labelsMax));
+  if (c.startFrom !== undefined) (parts.push('g.first_start >= @startFrom'), (params.startFrom = c.startFrom));
+  if (c.startTo !== undefined) (parts.push('g.first_start <= @startTo'), (params.startTo = c.startTo));
+  if (c.product !== undefined) (parts.push(`${FACT('product')} = @product COLLATE NOCASE`), (params.product = c.product));
+  if (c.mode !== undefined) {
+    parts.push(`EXISTS (SELECT 1 FROM json_each(coalesce(${FACT('legs')}, '[]')) j WHERE j.value ->> '$.mode' = @mode)`);
+    params.mode = c.mode;
+  }
+  return { where: parts.join(' AND '), params };
+}
+
+function authorColumns(a: EntryAuthor): [string | null, string | null, string | null, string | null, string | null] {
+  return [a.keyId, a.keyName, a.person?.id ?? null, a.person?.login ?? null, a.person?.name ?? null];
+}
+
+function authorOf(r: EntryRow): EntryAuthor {
+  return {
+    keyId: r.api_key_id,
+    keyName: r.api_key_name,
+    person: r.user_id === null ? null : { id: r.user_id, login: r.user_login ?? '', name: r.user_name ?? '' },
+  };
+}
