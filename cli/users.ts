@@ -28,7 +28,8 @@ export const usersCommand: Command = {
   list            shows every person (login, company, printed name, role, locked, disabled)
   disable|enable  stops a person signing in (their session ends), or lets them again
   unlock          unlocks an account locked after 5 failed sign-ins in a row
-  reset-password  sets a person's password
+  reset-password  sets a person's password and ends their sessions; they choose their own at the
+                  next sign-in (the company's changeAfterReset, on by default)
 
 options:
   --db FILE             the database (default: the per-user data folder)
@@ -38,7 +39,8 @@ options:
   --role ROLE           one of ${USER_ROLES.join(', ')}
   --password-file FILE  the password is the file's first line; '-' reads it from standard input.
                         Never an argument: the shell's history and the process list would keep it.
-                        At least 10 characters.
+                        At least the company's passwordMinLength (10 by default). The person
+                        chooses their own at the first sign-in (changeAtFirstSignIn, on by default).
 
 examples:
   printf '%s\\n' "$PASSWORD" | labeldesk users create --db labeldesk.db --company acme --login anna --name "Anna Berg" --role admin --password-file -

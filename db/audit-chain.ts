@@ -22,19 +22,22 @@ const ID_COLUMN: Record<AuditTable, string> = { change_log: 'seq', report_review
 
 export type Row = Record<string, unknown>;
 
+/** Every table whose rows are hashed this way: the two chains per report, and the one chain of report_access (db/access-store.ts). */
+export type HashedTable = AuditTable | 'report_access';
+
 /**
  * The text an entry's hash covers: the table's name and every column but `hash`, by name, with
  * the columns that hold null left out, so that a column a later schema adds (null in the old
  * rows) leaves the old hashes as they were.
  */
-export function canonicalEntry(table: AuditTable, row: Row): string {
+export function canonicalEntry(table: HashedTable, row: Row): string {
   const columns = Object.keys(row)
     .filter((name) => name !== 'hash' && row[name] !== null && row[name] !== undefined)
     .sort();
   return JSON.stringify([table, columns.map((name) => [name, row[name]])]);
 }
 
-export function entryHash(table: AuditTable, row: Row): string {
+export function entryHash(table: HashedTable, row: Row): string {
   return createHash('sha256').update(canonicalEntry(table, row), 'utf8').digest('hex');
 }
 

@@ -2,6 +2,7 @@
  * The one typed interface to the SQLite file: every store on one connection, and the one way to
  * run a transaction. Nothing outside db/ sees the connection.
  */
+import { AccessStore } from './access-store';
 import { AlarmStore } from './alarm-store';
 import { AuditChain } from './audit-chain';
 import { AuditCheckpointStore, checkpointFileOf } from './audit-checkpoints';
@@ -19,6 +20,7 @@ import { ReportStore } from './report-store';
 import { ReviewStore } from './review-store';
 import { ReviewStateStore } from './review-state';
 import { ShipmentStore } from './shipment-store';
+import { SessionStore } from './session-store';
 import { SyncStore } from './sync-store';
 import { WebhookStore } from './webhook-store';
 
@@ -62,6 +64,10 @@ export class DataStore {
   readonly sync: SyncStore;
   readonly insights: InsightsStore;
   readonly users: UserStore;
+  /** The sessions of people signed in, by their token's hash. */
+  readonly sessions: SessionStore;
+  /** Who viewed, printed or exported which report, one hash chain. */
+  readonly access: AccessStore;
   readonly alarms: AlarmStore;
   /** The backups taken of this database and what their verification found. */
   readonly backups: BackupRunStore;
@@ -86,6 +92,8 @@ export class DataStore {
     this.sync = new SyncStore(db);
     this.insights = new InsightsStore(db);
     this.users = new UserStore(db);
+    this.sessions = new SessionStore(db);
+    this.access = new AccessStore(db);
     this.alarms = new AlarmStore(db);
     this.backups = new BackupRunStore(db);
   }

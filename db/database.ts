@@ -33,11 +33,12 @@ import auditCheckpoints from './migrations/027-audit-checkpoints';
 import customFieldPairsOfNarrowReports from './migrations/028-custom-field-pairs-of-narrow-reports';
 import stateWrittenOnce from './migrations/029-state-written-once';
 import shipments from './migrations/030-shipments';
+import sessionsPasswordsAndAccess from './migrations/031-sessions-passwords-and-access';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints, customFieldPairsOfNarrowReports, stateWrittenOnce, shipments];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints, customFieldPairsOfNarrowReports, stateWrittenOnce, shipments, sessionsPasswordsAndAccess];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

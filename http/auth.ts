@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../schema/api-error';
+import { ForbiddenError } from '../model/errors';
 import type { ApiKeys, Caller } from '../service/api-keys';
 
 declare module 'fastify' {
@@ -35,6 +36,12 @@ export function presentedKeys(request: FastifyRequest): Set<string> {
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * What a session that must change its password may still reach behind the key: who it is. The
+ * change itself, sign-out and activity are session routes, before any key.
+ */
+const OPEN_WHILE_PASSWORD_CHANGE_DUE = new Set(['/local/session']);
+
 export function authenticate(apiKeys: ApiKeys, request: FastifyRequest): Caller {
   const keys = presentedKeys(request);
   if (keys.size > 1) {
@@ -43,7 +50,22 @@ export function authenticate(apiKeys: ApiKeys, request: FastifyRequest): Caller 
   const [key] = keys;
   // A write is a person's doing; a read may be an open page polling on its own (the page says
   // when its person is active through /local/session/activity).
-  return apiKeys.authenticate(key, !READS.has(request.method));
+  const caller = apiKeys.authenticate(key, !READS.has(request.method));
+  if (caller.passwordChangeDue && !OPEN_WHILE_PASSWORD_CHANGE_DUE.has(request.routeOptions.url ?? '')) throw passwordChangeRequired(caller.passwordChangeDue);
+  return caller;
+}
+
+const CHANGE_REASON: Record<NonNullable<Caller['passwordChangeDue']>, string> = {
+  firstSignIn: 'an administrator chose this password',
+  reset: 'an administrator reset this password',
+  expired: 'this password has expired',
+};
+
+function passwordChangeRequired(due: NonNullable<Caller['passwordChangeDue']>): ForbiddenError {
+  return new ForbiddenError(
+    'PASSWORD_CHANGE_REQUIRED',
+    `${CHANGE_REASON[due]}: choose a new one (POST /local/session/password) before anything else`,
+  );
 }
 
 /** Every route registered in `scope` answers 401 unless the request carries a valid key. */

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { permissionSchema } from './report';
-import { personSchema } from './people';
+import { passwordChangeDueSchema, personSchema } from './people';
 
 export const sessionSchema = z.object({
   /** The key's id as `/local/apiKeys` lists it (`session` for the desktop app's own key). */
@@ -16,6 +16,8 @@ export const sessionSchema = z.object({
   person: personSchema.optional(),
   /** Whether the company has people who sign in: then the desk asks for a person, and keys cannot sign. */
   hasPeople: z.boolean().optional(),
+  /** Set while the person's session may do nothing but change its password (403 PASSWORD_CHANGE_REQUIRED elsewhere). */
+  passwordChangeDue: passwordChangeDueSchema.optional(),
 });
 export type Session = z.infer<typeof sessionSchema>;
 

@@ -16,6 +16,11 @@ export interface Caller {
   companyId: string;
   permissions: ReadonlySet<Permission>;
   person?: SignedInPerson;
+  /**
+   * Set on a person's session that may do nothing but change its password
+   * (docs/review-and-audit.md#password-policy): an administrator chose it, or it expired.
+   */
+  passwordChangeDue?: 'firstSignIn' | 'reset' | 'expired';
 }
 
 export interface CreatedApiKey {

@@ -10,8 +10,6 @@ const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
 
-export const PASSWORD_MIN_LENGTH = 10;
-
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
 export function hashPassword(password: string): string {
   const salt = randomBytes(16);
@@ -30,10 +28,4 @@ export function verifyPassword(password: string, stored: string): boolean {
     maxmem: 256 * 1024 * 1024,
   });
   return timingSafeEqual(actual, expected);
-}
-
-/** Why a new password is not accepted, or null. */
-export function weakPassword(password: string): string | null {
-  if (password.length < PASSWORD_MIN_LENGTH) return `the password has at least ${PASSWORD_MIN_LENGTH} characters`;
-  return null;
 }

@@ -4,16 +4,24 @@
  * after inactivity, and the password they re-enter to sign. Every change to an account is a
  * user event naming who made it.
  *
- * Sessions live in this process only, like the desktop's session key: a restart signs everyone
- * out. A session token travels exactly like an API key (x-api-key); ApiKeys asks here first.
+ * Sessions are kept in the database, so a restart signs nobody out: the client holds a random
+ * token, the database only its SHA-256. A session ends at sign-out, when its person is disabled,
+ * locked out or changes their password (their other sessions), and when it expires: idle too long,
+ * or too long after its sign-in (docs/review-and-audit.md#sessions). A session token travels
+ * exactly like an API key (x-api-key); ApiKeys asks here first.
+ *
+ * The company's password policy (docs/review-and-audit.md#password-policy) is judged here: the
+ * least length, no reuse of the last passwords, the expiry, and the change a person must make
+ * before anything else after an administrator chose their password.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
-import type { CompanySettings, UserEventKind, UserRecord } from '../db/user-store';
+import type { SessionRecord } from '../db/session-store';
+import type { CompanySettings, PasswordChangeDue, UserEventKind, UserRecord } from '../db/user-store';
 import { ForbiddenError, InvalidInputError, NotFoundError, PermissionDeniedError, UnauthenticatedError } from '../model/errors';
 import { mayDo, ROLE_GRANTS, USER_ROLES, type SignedInPerson, type UserRole } from '../model/person';
 import type { Caller } from './api-keys';
-import { hashPassword, verifyPassword, weakPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
 
 /** Failed sign-ins in a row that lock an account until an admin unlocks it. */
 export const MAX_FAILED_SIGN_INS = 5;
@@ -30,8 +38,15 @@ export interface UserInfo {
   role: UserRole;
   locked: boolean;
   disabled: boolean;
+  email: string | null;
+  /** Why the person must change their password at the next sign-in, or null. */
+  passwordChangeDue: PasswordChangeDue | null;
+  passwordChanged: string;
   created: string;
 }
+
+/** Why a session may do nothing but change its password: an administrator chose it, or it expired. */
+export type PasswordChangeReason = PasswordChangeDue | 'expired';
 
 export interface NewUser {
   login: string;
@@ -46,14 +61,27 @@ export interface SignedIn {
   person: SignedInPerson;
   companyId: string;
   lockAfterMinutes: number;
+  /** When the session ends at the latest (ISO 8601 UTC), whatever happens in it. */
+  expires: string;
+  /** Set while the session may do nothing but change the password. */
+  passwordChangeDue: PasswordChangeReason | null;
 }
 
-interface Session {
-  person: SignedInPerson;
-  companyId: string;
-  lastSeen: number;
-  locked: boolean;
-}
+/** The rules of the company settings that take a whole number: their range. */
+const SETTING_RANGES = {
+  lockAfterMinutes: [1, 1440, 'minutes'],
+  passwordExpiryDays: [0, 3650, 'days (0: never)'],
+  passwordHistory: [0, 24, 'passwords (0: no rule)'],
+  passwordMinLength: [8, 128, 'characters'],
+  sessionIdleHours: [1, 720, 'hours'],
+  sessionMaxHours: [1, 720, 'hours'],
+} as const satisfies Partial<Record<keyof CompanySettings, readonly [number, number, string]>>;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Every session token starts so; an API key (ldk_) never does, so a key is never looked up as a session. */
+export const SESSION_TOKEN_PREFIX = 'lds_';
 
 const LOGIN_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
@@ -62,7 +90,6 @@ function tokenHash(token: string): string {
 }
 
 export class Users {
-  private readonly sessions = new Map<string, Session>();
   /**
    * Failures per login nobody has: a stranger trying logins meets the same lock as on a real
    * account, so the lock does not tell which logins exist.
@@ -76,6 +103,10 @@ export class Users {
 
   private get store() {
     return this.data.users;
+  }
+
+  private get sessions() {
+    return this.data.sessions;
   }
 
   /** Whether the company has anyone who may sign in: from then on only people sign. */
@@ -111,11 +142,15 @@ export class Users {
     checkLogin(user.login);
     const name = checkName(user.name);
     checkRole(user.role);
-    checkPassword(user.password);
     const at = this.now().toISOString();
     return this.data.write(() => {
       if (!this.data.companies.find(companyId)) throw new InvalidInputError('UNKNOWN_COMPANY', `unknown company '${companyId}'`);
+      const policy = this.store.settings(companyId);
+      checkPassword(user.password, policy);
       if (this.store.findByLogin(user.login)) throw new InvalidInputError('LOGIN_TAKEN', `the login '${user.login}' is taken`);
+      // Someone else chose this password (an administrator, the command line), unless a key makes
+      // the first administrator in the app's form, who types their own and is signed in at once.
+      const chosenByOther = caller === null || caller.person !== undefined;
       const record: UserRecord = {
         id: randomUUID(),
         companyId,
@@ -127,10 +162,11 @@ export class Users {
         lockedAt: null,
         disabledAt: null,
         passwordChanged: at,
+        passwordChangeDue: chosenByOther && policy.changeAtFirstSignIn ? 'firstSignIn' : null,
+        email: user.email ?? null,
         created: at,
       };
       this.store.insert(record);
-      if (user.email) this.data.alarms.setEmail(record.id, user.email);
       this.event(record.id, 'created', `role ${user.role}`, caller, at);
       return infoOf(record);
     });
@@ -153,7 +189,10 @@ export class Users {
         this.event(id, 'roleChanged', `${user.role} → ${change.role}`, caller, at);
         user.role = change.role;
       }
-      if (change.email !== undefined) this.data.alarms.setEmail(id, change.email);
+      if (change.email !== undefined && change.email !== user.email) {
+        this.event(id, 'emailChanged', change.email ?? 'removed', caller, at);
+        user.email = change.email;
+      }
     });
   }
 
@@ -175,13 +214,58 @@ export class Users {
     });
   }
 
+  /**
+   * An administrator (or the command line) sets a person's password: every session of theirs
+   * ends, and with the policy's changeAfterReset they choose their own at the next sign-in.
+   */
   resetPassword(caller: Caller | null, id: string, password: string): UserInfo {
-    checkPassword(password);
     return this.change(caller, id, (user, at) => {
-      user.passwordHash = hashPassword(password);
-      user.passwordChanged = at;
+      const policy = this.store.settings(user.companyId);
+      checkPassword(password, policy);
+      this.replacePassword(user, password, policy, at);
+      user.passwordChangeDue = policy.changeAfterReset ? 'reset' : null;
+      this.sessions.endAllOf(id);
       this.event(id, 'passwordReset', null, caller, at);
     });
+  }
+
+  /**
+   * The person behind a session chooses a new password: the current one entered again (a wrong one
+   * counts as a failed sign-in), the policy's length, none of the last passwords. Their other
+   * sessions end; this one goes on, free of a change that was due.
+   */
+  changePassword(token: string, currentPassword: string, newPassword: string): SignedIn {
+    const session = this.liveSession(token);
+    this.checkPassword(session.userId, currentPassword, 'signInFailed');
+    const at = this.now().toISOString();
+    return this.data.write(() => {
+      const user = { ...this.store.find(session.userId)! };
+      const policy = this.store.settings(user.companyId);
+      checkPassword(newPassword, policy);
+      this.replacePassword(user, newPassword, policy, at);
+      user.passwordChangeDue = null;
+      this.store.update(user);
+      const ended = this.sessions.endAllOf(user.id, session.tokenHash);
+      this.event(user.id, 'passwordChanged', ended > 0 ? `${ended} other session${ended === 1 ? '' : 's'} ended` : null, null, at);
+      this.sessions.update({ tokenHash: session.tokenHash, lastSeen: at, locked: false });
+      return this.signedIn(token, user, session.created, policy);
+    });
+  }
+
+  /** The new password, refused if it is one of the person's last `passwordHistory`; the old one joins the history. */
+  private replacePassword(user: UserRecord, password: string, policy: CompanySettings, at: string): void {
+    if (policy.passwordHistory > 0) {
+      const recent = [user.passwordHash, ...this.store.oldPasswords(user.id, policy.passwordHistory - 1)];
+      if (recent.some((hash) => verifyPassword(password, hash))) {
+        throw new InvalidInputError(
+          'PASSWORD_REUSED',
+          `the password is one of the last ${policy.passwordHistory} of this person: choose one not used before`,
+        );
+      }
+    }
+    this.store.keepOldPassword(user.id, user.passwordHash, at);
+    user.passwordHash = hashPassword(password);
+    user.passwordChanged = at;
   }
 
   events(caller: Caller | null, id: string) {
@@ -201,11 +285,17 @@ export class Users {
       this.requireManager(caller);
       if (companyId !== caller.companyId) throw new ForbiddenError('OTHER_COMPANY', 'only the caller’s own company’s settings');
     }
-    if (change.lockAfterMinutes !== undefined && !(Number.isInteger(change.lockAfterMinutes) && change.lockAfterMinutes >= 1 && change.lockAfterMinutes <= 1440)) {
-      throw new InvalidInputError('INVALID_BODY', 'lockAfterMinutes is a whole number of minutes from 1 to 1440');
+    for (const [name, [least, most, unit]] of Object.entries(SETTING_RANGES)) {
+      const value = change[name as keyof typeof SETTING_RANGES];
+      if (value !== undefined && !(Number.isInteger(value) && value >= least && value <= most)) {
+        throw new InvalidInputError('INVALID_BODY', `${name} is a whole number of ${unit} from ${least} to ${most}`);
+      }
     }
     return this.data.write(() => {
       const settings = { ...this.store.settings(companyId), ...change };
+      if (settings.sessionMaxHours * 60 < settings.lockAfterMinutes || settings.sessionIdleHours * 60 < settings.lockAfterMinutes) {
+        throw new InvalidInputError('INVALID_BODY', 'a session lasts at least as long as the lock after inactivity: sessionIdleHours and sessionMaxHours cover lockAfterMinutes');
+      }
       this.store.saveSettings(companyId, settings);
       return settings;
     });
@@ -230,75 +320,130 @@ export class Users {
       this.fail(user.id, user.disabledAt !== null ? 'account disabled' : 'wrong password', at);
       throw signInFailed();
     }
-    const person = personOf(user);
-    const settings = this.data.write(() => {
+    const token = SESSION_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    return this.data.write(() => {
       const fresh = this.store.find(user.id)!;
       if (fresh.failedSignIns !== 0) this.store.update({ ...fresh, failedSignIns: 0 });
-      this.event(user.id, 'signedIn', null, null, at);
-      return this.store.settings(user.companyId);
+      const policy = this.store.settings(user.companyId);
+      // Sessions of the person that expired unseen go now: nobody presents them any more.
+      const nowMs = Date.parse(at);
+      this.sessions.endStale(user.id, iso(nowMs - policy.sessionMaxHours * HOUR), iso(nowMs - policy.sessionIdleHours * HOUR));
+      this.sessions.insert({ tokenHash: tokenHash(token), userId: user.id, created: at, lastSeen: at, locked: false });
+      const due = this.changeDue(fresh, policy);
+      this.event(user.id, 'signedIn', due ? `must change the password (${due})` : null, null, at);
+      return this.signedIn(token, fresh, at, policy);
     });
-    const token = 'lds_' + randomBytes(32).toString('base64url');
-    this.sessions.set(tokenHash(token), { person, companyId: user.companyId, lastSeen: this.now().getTime(), locked: false });
-    return { token, person, companyId: user.companyId, lockAfterMinutes: settings.lockAfterMinutes };
   }
 
   signOut(token: string): boolean {
-    const session = this.sessions.get(tokenHash(token));
-    if (!session) return false;
-    this.sessions.delete(tokenHash(token));
-    this.data.write(() => this.event(session.person.id, 'signedOut', null, null, this.now().toISOString()));
-    return true;
+    const hash = tokenHash(token);
+    return this.data.write(() => {
+      const session = this.sessions.find(hash);
+      if (!session) return false;
+      this.sessions.end(hash);
+      this.event(session.userId, 'signedOut', null, null, this.now().toISOString());
+      return true;
+    });
   }
 
   /** The locked session back, for the same person and password; the page keeps its state. */
   unlockSession(token: string, password: string): SignedIn {
-    const session = this.sessions.get(tokenHash(token));
-    if (!session) throw new UnauthenticatedError('SESSION_ENDED', 'the session has ended: sign in again');
-    this.checkPassword(session.person.id, password, 'signInFailed');
-    session.locked = false;
-    session.lastSeen = this.now().getTime();
-    const settings = this.data.read(() => this.store.settings(session.companyId));
-    return { token, person: session.person, companyId: session.companyId, lockAfterMinutes: settings.lockAfterMinutes };
+    const session = this.liveSession(token, { evenLocked: true });
+    this.checkPassword(session.userId, password, 'signInFailed');
+    const at = this.now().toISOString();
+    return this.data.write(() => {
+      this.sessions.update({ tokenHash: session.tokenHash, lastSeen: at, locked: false });
+      const user = this.store.find(session.userId)!;
+      return this.signedIn(token, user, session.created, this.store.settings(user.companyId));
+    });
   }
 
   /**
-   * The caller behind a session token, or undefined when it is none. A session idle longer than
-   * its company allows is locked: refused until the password unlocks it. Only what the person
-   * does counts as activity (`personActing`): an open page's own polling reads would otherwise
-   * keep an empty desk unlocked forever.
+   * The caller behind a session token, or undefined when the key is no session token. A session
+   * idle longer than its company allows is locked: refused until the password unlocks it. Only
+   * what the person does counts as activity (`personActing`): an open page's own polling reads
+   * would otherwise keep an empty desk unlocked forever.
    */
   resolve(key: string, personActing: boolean): Caller | undefined {
-    const session = this.sessions.get(tokenHash(key));
-    if (!session) return undefined;
-    this.checkIdle(session);
-    if (personActing) session.lastSeen = this.now().getTime();
-    // Read again: a role changed or an account disabled counts from the next request.
-    const user = this.data.read(() => this.store.find(session.person.id));
-    if (!user || user.disabledAt !== null || user.lockedAt !== null) {
-      this.sessions.delete(tokenHash(key));
-      throw new UnauthenticatedError('SESSION_ENDED', 'the session has ended: sign in again');
-    }
-    session.person = personOf(user);
+    if (!key.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
+    const session = this.liveSession(key);
+    // Read again at every request: a role changed or an account disabled counts from the next one.
+    const { user, policy } = this.data.read(() => {
+      const found = this.store.find(session.userId)!;
+      return { user: found, policy: this.store.settings(found.companyId) };
+    });
+    if (personActing) this.touch(session);
+    const due = this.changeDue(user, policy);
     return {
       keyId: `user:${user.id}`,
       companyId: user.companyId,
       permissions: new Set(ROLE_GRANTS[user.role].permissions),
-      person: session.person,
+      person: personOf(user),
+      ...(due && { passwordChangeDue: due }),
     };
   }
 
   /** The page says its person is at the desk (keys pressed, clicks, scrolls): the session stays open. */
   touchSession(token: string): void {
-    const session = this.sessions.get(tokenHash(token));
-    if (!session) throw new UnauthenticatedError('SESSION_ENDED', 'the session has ended: sign in again');
-    this.checkIdle(session);
-    session.lastSeen = this.now().getTime();
+    this.touch(this.liveSession(token));
   }
 
-  private checkIdle(session: Session): void {
-    const { lockAfterMinutes } = this.data.read(() => this.store.settings(session.companyId));
-    if (!session.locked && this.now().getTime() - session.lastSeen > lockAfterMinutes * 60_000) session.locked = true;
+  private touch(session: SessionRecord): void {
+    this.data.write(() => this.sessions.update({ tokenHash: session.tokenHash, lastSeen: this.now().toISOString(), locked: false }));
+  }
+
+  /**
+   * The session of a token, refused when it has ended, expired (ended now), its person can no
+   * longer sign in (ended now), or it is locked (locked now, when idle past the company's lock).
+   */
+  private liveSession(token: string, options: { evenLocked?: boolean } = {}): SessionRecord {
+    const hash = tokenHash(token);
+    const nowMs = this.now().getTime();
+    const found = this.data.read(() => {
+      const session = this.sessions.find(hash);
+      const user = session && this.store.find(session.userId);
+      return session && user && { session, user, policy: this.store.settings(user.companyId) };
+    });
+    if (!found) throw sessionEnded();
+    const { session, user, policy } = found;
+    const idleMs = nowMs - Date.parse(session.lastSeen);
+    const expired =
+      nowMs - Date.parse(session.created) > policy.sessionMaxHours * HOUR
+        ? `${policy.sessionMaxHours} hours after its sign-in`
+        : idleMs > policy.sessionIdleHours * HOUR
+          ? `after ${policy.sessionIdleHours} hours without activity`
+          : null;
+    if (expired || user.disabledAt !== null || user.lockedAt !== null) {
+      this.data.write(() => {
+        if (this.sessions.end(hash) && expired) this.event(user.id, 'sessionExpired', expired, null, new Date(nowMs).toISOString());
+      });
+      throw expired ? new UnauthenticatedError('SESSION_EXPIRED', `the session expired ${expired}: sign in again`) : sessionEnded();
+    }
+    if (options.evenLocked) return session;
+    if (!session.locked && idleMs > policy.lockAfterMinutes * 60_000) {
+      this.data.write(() => this.sessions.update({ tokenHash: hash, lastSeen: session.lastSeen, locked: true }));
+      session.locked = true;
+    }
     if (session.locked) throw new UnauthenticatedError('SESSION_LOCKED', 'the session is locked after inactivity: enter the password to unlock it');
+    return session;
+  }
+
+  /** Why the person must change their password before anything else, or null. */
+  private changeDue(user: UserRecord, policy: CompanySettings): PasswordChangeReason | null {
+    if (user.passwordChangeDue) return user.passwordChangeDue;
+    if (policy.passwordExpiryDays > 0 && this.now().getTime() - Date.parse(user.passwordChanged) > policy.passwordExpiryDays * DAY) return 'expired';
+    return null;
+  }
+
+  private signedIn(token: string, user: UserRecord, created: string, policy: CompanySettings): SignedIn {
+    return {
+      token,
+      person: personOf(user),
+      companyId: user.companyId,
+      lockAfterMinutes: policy.lockAfterMinutes,
+      expires: iso(Date.parse(created) + policy.sessionMaxHours * HOUR),
+      passwordChangeDue: this.changeDue(user, policy),
+    };
   }
 
   /**
@@ -338,7 +483,7 @@ export class Users {
       if (lock) this.event(userId, 'locked', `${failedSignIns} failed attempts in a row`, null, at);
       return lock;
     });
-    if (locked) for (const [hash, session] of this.sessions) if (session.person.id === userId) this.sessions.delete(hash);
+    if (locked) this.data.write(() => this.sessions.endAllOf(userId));
     return locked;
   }
 
@@ -372,9 +517,10 @@ export class Users {
       const user = { ...this.findFor(caller, id) };
       apply(user, at);
       this.store.update(user);
+      // A disabled person's sessions end with the change, in its transaction.
+      if (user.disabledAt !== null) this.sessions.endAllOf(id);
       return user;
     });
-    if (result.disabledAt !== null) for (const [hash, session] of this.sessions) if (session.person.id === id) this.sessions.delete(hash);
     return infoOf(result);
   }
 
@@ -408,6 +554,9 @@ function infoOf(user: UserRecord): UserInfo {
     role: user.role,
     locked: user.lockedAt !== null,
     disabled: user.disabledAt !== null,
+    email: user.email,
+    passwordChangeDue: user.passwordChangeDue,
+    passwordChanged: user.passwordChanged,
     created: user.created,
   };
 }
@@ -428,9 +577,18 @@ function checkRole(role: string): void {
   if (!(USER_ROLES as readonly string[]).includes(role)) throw new InvalidInputError('INVALID_ROLE', `the role is one of ${USER_ROLES.join(', ')}`);
 }
 
-function checkPassword(password: string): void {
-  const weak = weakPassword(password);
-  if (weak) throw new InvalidInputError('WEAK_PASSWORD', weak);
+function checkPassword(password: string, policy: CompanySettings): void {
+  if ([...password].length < policy.passwordMinLength) {
+    throw new InvalidInputError('WEAK_PASSWORD', `the password has at least ${policy.passwordMinLength} characters`);
+  }
+}
+
+function sessionEnded(): UnauthenticatedError {
+  return new UnauthenticatedError('SESSION_ENDED', 'the session has ended: sign in again');
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
 }
 
 function signInFailed(): UnauthenticatedError {

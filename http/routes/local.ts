@@ -66,7 +66,7 @@ export function localRoutes(service: Pick<ServedService, 'apiKeys' | 'companies'
     app.get('/local/info', { config: { openapi: INFO_DOC, checks: ANY_KEY } }, async () => info());
 
     app.get('/local/session', { config: { openapi: SESSION_DOC, checks: ANY_KEY } }, async (request) => {
-      const { keyId, companyId, permissions, person } = callerOf(request);
+      const { keyId, companyId, permissions, person, passwordChangeDue } = callerOf(request);
       const company = service.companies.find(companyId);
       const session: Session = {
         keyId,
@@ -75,6 +75,7 @@ export function localRoutes(service: Pick<ServedService, 'apiKeys' | 'companies'
         permissions: [...permissions],
         ...(person && { person }),
         hasPeople: service.users.hasPeople(companyId),
+        ...(passwordChangeDue && { passwordChangeDue }),
       };
       return session;
     });

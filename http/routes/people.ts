@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../schema/api-error';
 import {
+  changePasswordBodySchema,
   companySettingsSchema,
   createUserBodySchema,
   passwordBodySchema,
@@ -50,6 +51,16 @@ const UNLOCK_DOC: OperationDoc = {
   refusals: [401],
   public: true,
 };
+const CHANGE_PASSWORD_DOC: OperationDoc = {
+  operationId: 'changePassword',
+  summary: 'The person of the session (its token as x-api-key) chooses a new password; their other sessions end',
+  description:
+    'The current password is entered again (a wrong one answers 401 PASSWORD_WRONG and counts as a failed sign-in). The new one has the company’s least length (400 WEAK_PASSWORD) and is none of the person’s last passwords (400 PASSWORD_REUSED). This is the only thing a session whose passwordChangeDue is set may do besides reading /local/session and signing out: everything else answers 403 PASSWORD_CHANGE_REQUIRED.',
+  body: shape('ChangePasswordBody', changePasswordBodySchema),
+  responses: { 200: { description: 'The same session, its change no longer due', shape: SIGNED_IN } },
+  refusals: [400, 401],
+  public: true,
+};
 const SIGN_OUT_DOC: OperationDoc = {
   operationId: 'signOut',
   summary: 'End the session whose token is sent as x-api-key (locked or not)',
@@ -77,7 +88,7 @@ const CREATE_USER_DOC: OperationDoc = {
 };
 const UPDATE_USER_DOC: OperationDoc = {
   operationId: 'updateUser',
-  summary: 'Rename a user, change their role, disable or enable them',
+  summary: 'Rename a user, change their role or e-mail address, disable or enable them (a disabled person’s sessions end at once)',
   params: userId,
   body: shape('UpdateUserBody', updateUserBodySchema),
   responses: { 200: { description: 'The user', shape: USER_INFO } },
@@ -92,7 +103,7 @@ const UNLOCK_USER_DOC: OperationDoc = {
 };
 const RESET_PASSWORD_DOC: OperationDoc = {
   operationId: 'resetUserPassword',
-  summary: 'Set a user’s password',
+  summary: 'Set a user’s password: their sessions end, and with the company’s changeAfterReset they choose their own at the next sign-in',
   params: userId,
   body: shape('PasswordBody', passwordBodySchema),
   responses: { 200: { description: 'The user', shape: USER_INFO } },
@@ -107,12 +118,12 @@ const USER_EVENTS_DOC: OperationDoc = {
 };
 const GET_SETTINGS_DOC: OperationDoc = {
   operationId: 'getCompanySettings',
-  summary: 'The company’s lock after inactivity and four-eyes release',
+  summary: 'The company’s lock after inactivity, four-eyes release, password policy and session expiry',
   responses: { 200: { description: 'The settings', shape: SETTINGS } },
 };
 const PUT_SETTINGS_DOC: OperationDoc = {
   operationId: 'putCompanySettings',
-  summary: 'Change the company’s lock after inactivity and four-eyes release (administrators)',
+  summary: 'Change the company’s lock after inactivity, four-eyes release, password policy or session expiry (administrators); absent fields keep their value',
   body: shape('CompanySettingsBody', settingsBodySchema),
   responses: { 200: { description: 'The settings', shape: SETTINGS } },
 };
@@ -140,6 +151,11 @@ export function sessionRoutes(service: Pick<ServedService, 'users'>, options: { 
       const session = token(request);
       const body = parseObjectBody(unlockBodySchema, request.body);
       return waitForDatabase(() => users.unlockSession(session, body.password), options.busyWaitMs);
+    });
+    app.post('/local/session/password', { config: { openapi: CHANGE_PASSWORD_DOC } }, async (request) => {
+      const session = token(request);
+      const body = parseObjectBody(changePasswordBodySchema, request.body);
+      return waitForDatabase(() => users.changePassword(session, body.currentPassword, body.newPassword), options.busyWaitMs);
     });
     app.post('/local/session/activity', { config: { openapi: ACTIVITY_DOC } }, async (request, reply) => {
       const session = token(request);

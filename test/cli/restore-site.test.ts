@@ -31,11 +31,20 @@ async function serve(dbFile: string): Promise<Served> {
   return served;
 }
 
-async function signIn(url: string, login: string): Promise<string> {
-  const res = await call(url, '/local/session/sign-in', null, { method: 'POST', body: { login, password: PASSWORD } });
+async function signIn(url: string, login: string, password = PASSWORD): Promise<string> {
+  const res = await call(url, '/local/session/sign-in', null, { method: 'POST', body: { login, password } });
   expect(res.status).toBe(200);
   return res.body.token as string;
 }
+
+/** `labeldesk users create` chose the password: the person signs in with it and chooses their own, PASSWORD. */
+async function firstSignIn(url: string, login: string): Promise<string> {
+  const token = await signIn(url, login, TEMPORARY_PASSWORD);
+  const changed = await call(url, '/local/session/password', token, { method: 'POST', body: { currentPassword: TEMPORARY_PASSWORD, newPassword: PASSWORD } });
+  expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+  return token;
+}
+const TEMPORARY_PASSWORD = 'given by the administrator';
 
 /** What the site holds, as its HTTP API answers it. */
 async function siteState(url: string, key: string, token: string, reviewed: string, patched: string) {
@@ -66,7 +75,7 @@ it('a backed up site restored into another folder answers the same reports, peop
   expect(demo.code).toBe(0);
   const key = acmeManagerKey(demo.stdout);
   const passwordFile = join(dir, 'password.txt');
-  writeFileSync(passwordFile, PASSWORD + '\n');
+  writeFileSync(passwordFile, TEMPORARY_PASSWORD + '\n');
   for (const [login, name, role] of [
     ['anna', 'Anna Berg', 'admin'],
     ['otto', 'Otto Lind', 'approver'],
@@ -78,8 +87,8 @@ it('a backed up site restored into another folder answers the same reports, peop
   expect(hook.code, hook.stderr).toBe(0);
 
   const served = await serve(dbFile);
-  const anna = await signIn(served.url, 'anna');
-  const otto = await signIn(served.url, 'otto');
+  const anna = await firstSignIn(served.url, 'anna');
+  const otto = await firstSignIn(served.url, 'otto');
   expect((await call(served.url, '/local/settings', anna, { method: 'PUT', body: { lockAfterMinutes: 45, fourEyes: true } })).status).toBe(200);
   const rule = await call(served.url, '/local/alarms/rules', anna, {
     method: 'POST',

@@ -93,6 +93,7 @@ describe('the document', () => {
       '/local/apiKeys/{id}': ['delete'],
       '/local/session/sign-in': ['post'],
       '/local/session/unlock': ['post'],
+      '/local/session/password': ['post'],
       '/local/session/activity': ['post'],
       '/local/session/sign-out': ['post'],
       '/local/users': ['get', 'post'],

@@ -220,7 +220,7 @@ describe('sign-in, lockout, disabling', () => {
     const caller = service.apiKeys.authenticate(vera.token);
     for (let i = 1; i < MAX_FAILED_SIGN_INS; i++) expect(refusal(() => service.reviews.acknowledge(caller, 'r-warm', { password: 'bad bad bad' }))).toBe('roleForbidden SIGNATURE_PASSWORD_WRONG');
     expect(refusal(() => service.reviews.acknowledge(caller, 'r-warm', { password: 'bad bad bad' }))).toBe('unauthenticated ACCOUNT_LOCKED');
-    expect(refusal(() => service.apiKeys.authenticate(vera.token))).toBe('unauthenticated API_KEY_INVALID');
+    expect(refusal(() => service.apiKeys.authenticate(vera.token))).toBe('unauthenticated SESSION_ENDED');
     service.users.unlock(anna, veraId);
     service.users.update(anna, veraId, { role: 'viewer' });
   });
@@ -229,7 +229,7 @@ describe('sign-in, lockout, disabling', () => {
     const ben = signIn('ben');
     const anna = signIn('anna').caller;
     service.users.setDisabled(anna, ben.person.id, true);
-    expect(refusal(() => service.apiKeys.authenticate(ben.token))).toBe('unauthenticated API_KEY_INVALID');
+    expect(refusal(() => service.apiKeys.authenticate(ben.token))).toBe('unauthenticated SESSION_ENDED');
     expect(refusal(() => service.users.signIn('ben', PASSWORD))).toBe('unauthenticated SIGN_IN_FAILED');
     service.users.setDisabled(anna, ben.person.id, false);
     expect(refusal(() => signIn('ben'))).toBe('ok');
@@ -262,7 +262,7 @@ describe('the lock after inactivity', () => {
     expect(unlocked.token).toBe(cleo.token);
     expect(service.apiKeys.authenticate(cleo.token).person?.login).toBe('cleo');
     service.users.signOut(cleo.token);
-    expect(refusal(() => service.apiKeys.authenticate(cleo.token))).toBe('unauthenticated API_KEY_INVALID');
+    expect(refusal(() => service.apiKeys.authenticate(cleo.token))).toBe('unauthenticated SESSION_ENDED');
     service.users.saveSettings(anna, 'acme', { lockAfterMinutes: 15 });
   });
 });
