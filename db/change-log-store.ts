@@ -1,6 +1,6 @@
 /** SQL for the change log: append in the writer's transaction, read by report or after a checkpoint. */
 import type { Statement } from 'better-sqlite3';
-import type { Actor, ChangeEntry, ChangeKind, FieldChange } from '../schema/change-log';
+import type { Actor, ChangeEntry, ChangeKind, ChangeSignature, FieldChange } from '../schema/change-log';
 import type { AuditChain } from './audit-chain';
 import type { Db } from './database';
 
@@ -13,6 +13,8 @@ export interface NewChange {
   at: string;
   /** Why, for a change to the verdict; null when none was asked. */
   reason?: string | null;
+  /** The signature of a signed verdict change. */
+  signature?: ChangeSignature | null;
 }
 
 interface ChangeRow {
@@ -27,6 +29,7 @@ interface ChangeRow {
   companies: string;
   at: string;
   reason: string | null;
+  signature: string | null;
 }
 
 export class ChangeLogStore {
@@ -40,8 +43,8 @@ export class ChangeLogStore {
     private readonly chain: AuditChain,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, reason, user_id, user_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO change_log (label_report_id, kind, changes, actor, api_key_id, companies, at, reason, user_id, user_name, signature)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectForReport = db.prepare('SELECT * FROM change_log WHERE label_report_id = ? ORDER BY seq');
     this.selectAfter = db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?');
@@ -63,6 +66,7 @@ export class ChangeLogStore {
       change.reason ?? null,
       person?.id ?? null,
       person?.name ?? null,
+      change.signature ? JSON.stringify(change.signature) : null,
     );
     const seq = Number(result.lastInsertRowid);
     this.chain.seal('change_log', seq);
@@ -104,5 +108,6 @@ function toEntry(row: ChangeRow): ChangeEntry {
     companies: JSON.parse(row.companies) as string[],
     at: row.at,
     ...(row.reason === null ? {} : { reason: row.reason }),
+    ...(row.signature === null || row.signature === undefined ? {} : { signature: JSON.parse(row.signature) as ChangeSignature }),
   };
 }

@@ -8,6 +8,7 @@ import { AuditChain } from './audit-chain';
 import { AuditCheckpointStore, checkpointFileOf } from './audit-checkpoints';
 import { BackupRunStore } from './backup';
 import { ChangeLogStore } from './change-log-store';
+import { ChangeRequestStore } from './change-request-store';
 import { CompanyStore } from './company-store';
 import { openDatabase, type Db, type OpenOptions } from './database';
 import { ImportStaging } from './import-staging';
@@ -69,6 +70,8 @@ export class DataStore {
   /** Who viewed, printed or exported which report, one hash chain. */
   readonly access: AccessStore;
   readonly alarms: AlarmStore;
+  /** The requests of signed verdict changes. */
+  readonly changeRequests: ChangeRequestStore;
   /** The backups taken of this database and what their verification found. */
   readonly backups: BackupRunStore;
 
@@ -95,6 +98,7 @@ export class DataStore {
     this.sessions = new SessionStore(db);
     this.access = new AccessStore(db);
     this.alarms = new AlarmStore(db);
+    this.changeRequests = new ChangeRequestStore(db);
     this.backups = new BackupRunStore(db);
   }
 

@@ -34,11 +34,12 @@ import customFieldPairsOfNarrowReports from './migrations/028-custom-field-pairs
 import stateWrittenOnce from './migrations/029-state-written-once';
 import shipments from './migrations/030-shipments';
 import sessionsPasswordsAndAccess from './migrations/031-sessions-passwords-and-access';
+import signedChanges from './migrations/032-signed-changes';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints, customFieldPairsOfNarrowReports, stateWrittenOnce, shipments, sessionsPasswordsAndAccess];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints, customFieldPairsOfNarrowReports, stateWrittenOnce, shipments, sessionsPasswordsAndAccess, signedChanges];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

@@ -28,6 +28,7 @@ import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
 import { peopleRoutes, sessionRoutes } from './routes/people';
 import { reviewRoutes } from './routes/review';
+import { changeRequestRoutes } from './routes/change-requests';
 import { webhookRoutes } from './routes/webhooks';
 import { alarmRoutes } from './routes/alarms';
 import { backupRoutes } from './routes/backups';
@@ -112,6 +113,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(peopleRoutes(options.service, busy));
     await api.register(webhookRoutes(options.service, busy));
     await api.register(reviewRoutes(options.service, busy));
+    await api.register(changeRequestRoutes(options.service, busy));
     await api.register(insightsRoutes(options.service, busy));
     await api.register(shipmentRoutes(options.service, busy));
     await api.register(syncRoutes(options.service, sync, busy));

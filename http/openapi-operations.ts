@@ -9,7 +9,7 @@ import { SHIPMENT_OPERATIONS, SHIPMENTS_TAG } from './shipment-operations';
 
 export const TAGS = [
   { name: 'Label reports', description: 'The label report interface (/v2/labelReports): list, retrieve and change reports, and take in labels.' },
-  { name: 'Review', description: 'A report reviewed under /local: its alert explained, comments, acknowledgement, decision, history and readings as CSV.' },
+  { name: 'Review', description: 'A report reviewed under /local: its alert explained, comments, acknowledgement, decision, signed verdict changes, history and readings as CSV.' },
   { name: 'Webhooks', description: 'Signed event deliveries about the company’s reports (/v2/webhooks), with their secrets and deliveries log.' },
   { name: 'Sync', description: 'Mirroring the reports a remote instance shows to one key, and sending local edits back (/local/sync).' },
   { name: 'Keys', description: 'The API key a request carries, and the company’s local API keys (/local/session, /local/apiKeys).' },
@@ -63,6 +63,14 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   },
   acknowledgeLabelReportAlert: { tag: 'Review' },
   decideLabelReport: { tag: 'Review' },
+  listLabelReportChangeRequests: { tag: 'Review', description: `Each request with its change, reason, meaning, who asked and, once closed, who approved (signing) or declined it${READ}.` },
+  listPendingChangeRequests: {
+    tag: 'Review',
+    description: `What waits for a signature of a person who may release${READ}: each request names its report, change, reason and who asked.`,
+  },
+  requestLabelReportChange: { tag: 'Review' },
+  approveLabelReportChange: { tag: 'Review' },
+  declineLabelReportChange: { tag: 'Review', description: 'Declining signs nothing: the request stays in the list, declined, with who declined it and why.' },
   signIn: { tag: 'People' },
   unlockSession: { tag: 'People', description: 'A wrong password answers 401 PASSWORD_WRONG and counts as a failed sign-in; the fifth in a row locks the account and ends the session.' },
   changePassword: { tag: 'People' },

@@ -31,6 +31,21 @@ export const fieldChangeSchema = z.object({
 });
 export type FieldChange = z.infer<typeof fieldChangeSchema>;
 
+const signerSchema = z.object({ id: z.string(), login: z.string(), name: z.string() });
+
+/**
+ * A signed verdict change's signature (docs/review-and-audit.md#signed-verdict-changes): who
+ * approved it with which meaning, in which zone, and who asked for it (a person or a tool's key).
+ */
+export const changeSignatureSchema = z.object({
+  meaning: z.string(),
+  zone: z.string(),
+  signer: signerSchema,
+  requester: z.object({ person: signerSchema.nullable(), keyId: z.string().nullable(), keyName: z.string().nullable() }),
+  requestId: z.int(),
+});
+export type ChangeSignature = z.infer<typeof changeSignatureSchema>;
+
 export const changeEntrySchema = z.object({
   seq: z.int(),
   labelReportId: z.string(),
@@ -41,5 +56,6 @@ export const changeEntrySchema = z.object({
   at: z.string(),
   /** Why, for a change to the verdict (limits, alert rules, trim, status). */
   reason: z.string().optional(),
+  signature: changeSignatureSchema.optional(),
 });
 export type ChangeEntry = z.infer<typeof changeEntrySchema>;

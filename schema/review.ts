@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { alertSchema, alertRuleSchema, trimSchema } from './sense';
-import { CHANGE_KINDS } from './change-log';
+import { CHANGE_KINDS, changeSignatureSchema } from './change-log';
 
 /* ---------- alerts explained: GET /local/labelReports/:id/alerts ---------- */
 
@@ -146,8 +146,27 @@ export const decisionSchema = z.object({
 });
 export type ReviewDecision = z.infer<typeof decisionSchema>;
 
+/**
+ * Whether the change is a signed one (docs/review-and-audit.md#signed-verdict-changes): why, what
+ * the approver's signature will mean, whether four eyes are on (then a second person approves),
+ * and whether the caller may sign it at once.
+ */
+export const signatureNeedSchema = z.object({
+  cause: z.enum(['lowersAlert', 'awaitingReview']),
+  meaning: z.string(),
+  fourEyes: z.boolean(),
+  /** The caller is a person whose role may release, and four eyes do not stand in the way. */
+  callerMaySign: z.boolean(),
+});
+export type SignatureNeedInfo = z.infer<typeof signatureNeedSchema>;
+
 /** What a change would do to the alert: POST /local/labelReports/:id/preview. */
-export const alertPreviewSchema = z.object({ alertBefore: alertSchema, alertAfter: alertSchema });
+export const alertPreviewSchema = z.object({
+  alertBefore: alertSchema,
+  alertAfter: alertSchema,
+  /** Absent when a plain PATCH makes the change; else it is asked for as a signed change. */
+  signature: signatureNeedSchema.optional(),
+});
 export type AlertPreview = z.infer<typeof alertPreviewSchema>;
 
 /** A decision withdrawn because the alert changed under it: the report awaits a new decision. */
@@ -233,6 +252,8 @@ export const historyEntrySchema = z.discriminatedUnion('type', [
     changes: z.array(historyFieldChangeSchema),
     /** Why, for a change to the verdict. */
     reason: z.string().optional(),
+    /** Who approved a signed verdict change with which meaning, and who asked for it. */
+    signature: changeSignatureSchema.optional(),
     ...historyBase,
   }),
   z.object({

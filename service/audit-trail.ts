@@ -34,6 +34,7 @@ export const AUDIT_CSV_COLUMNS = [
   'alertTimestamp',
   'meaning',
   'zone',
+  'signature',
   'prevHash',
   'hash',
 ] as const;
@@ -100,6 +101,8 @@ export class AuditTrail {
 function auditCsvValues(table: AuditTable, row: Row): CsvValue[] {
   const v = (name: string): CsvValue => (row[name] === undefined ? null : (row[name] as CsvValue));
   const review = table === 'report_reviews';
+  // A signed verdict change keeps its signature as JSON (its meaning and zone shown as a review's are).
+  const signed = !review && typeof row.signature === 'string' ? (JSON.parse(row.signature) as { meaning: string; zone: string }) : null;
   return [
     table,
     v('label_report_id'),
@@ -119,8 +122,9 @@ function auditCsvValues(table: AuditTable, row: Row): CsvValue[] {
     v('decision'),
     v('alert_level'),
     v('alert_timestamp'),
-    v('meaning'),
-    v('zone'),
+    signed ? signed.meaning : v('meaning'),
+    signed ? signed.zone : v('zone'),
+    review ? null : v('signature'),
     v('prev_hash'),
     v('hash'),
   ];

@@ -29,6 +29,8 @@ import { reviewWhere } from './review-list';
 import { bothWhere, unsetWhere } from '../db/unset-where';
 import { actorOf, requirePermission, type Caller } from './api-keys';
 import { changeReason } from './change-reason';
+import { unsignedChangeRefusal, verdictSignatureNeed } from './signature-need';
+import type { AlertPreview } from '../schema/review';
 import type { ReportWriter } from './report-writer';
 import { materialize, type ReportDocument } from './report-json';
 import { fullReportDocument, listedReport } from './report-view';
@@ -172,6 +174,8 @@ export class LabelReportService {
     requirePermission(caller, 'labelReports:update');
     return this.data.write(() => {
       const { before, after } = this.edited(caller, id, patch);
+      const need = verdictSignatureNeed(this.data, caller, before, after, patch);
+      if (need) throw unsignedChangeRefusal(caller, need, id);
       const saved = this.writer.edit(before, after, actorOf(caller), (changes) => changeReason(caller, changes, reason));
       return reportDocumentFor(this.data, saved, caller.companyId, this.now);
     });
@@ -181,16 +185,27 @@ export class LabelReportService {
    * What a PATCH would do to the alert, without making it: the same checks as update (role,
    * limits), nothing written. The desk shows it beside the reason it asks for.
    */
-  preview(caller: Caller, id: string, patch: LocalReportPatch): { alertBefore: { level: number; timestamp: number }; alertAfter: { level: number; timestamp: number } } {
+  preview(caller: Caller, id: string, patch: LocalReportPatch): AlertPreview {
     requirePermission(caller, 'labelReports:update');
     return this.data.read(() => {
       const { before, after } = this.edited(caller, id, patch);
-      return { alertBefore: { ...before.figures.alert }, alertAfter: { ...after.figures.alert } };
+      const need = verdictSignatureNeed(this.data, caller, before, after, patch);
+      const fourEyes = need !== null && this.data.users.settings(caller.companyId).fourEyes;
+      const signature = need && {
+        cause: need.cause,
+        meaning: need.meaning,
+        fourEyes,
+        callerMaySign: !fourEyes && caller.person !== undefined && mayDo(caller.person, 'released'),
+      };
+      return { alertBefore: { ...before.figures.alert }, alertAfter: { ...after.figures.alert }, ...(signature ? { signature } : {}) };
     });
   }
 
-  /** The report before and after the patch, once the caller may make it (404, limits 400, role 403). */
-  private edited(caller: Caller, id: string, patch: LocalReportPatch): { before: Report; after: Report } {
+  /**
+   * The report before and after the patch, once the caller may make it (404, limits 400, role
+   * 403); inside the caller's read or write. The signed changes judge their requests with it.
+   */
+  edited(caller: Caller, id: string, patch: LocalReportPatch): { before: Report; after: Report } {
     const before = this.writer.load(id);
     const role = before && roleOf(before, caller.companyId);
     if (!before || !role) throw notFound(id);

@@ -58,6 +58,7 @@ export function mergeHistory(
         kind: change.kind,
         changes: own.map((c) => ({ field: c.field, old: c.old, new: c.new })),
         ...(change.reason === undefined ? {} : { reason: change.reason }),
+        ...(change.signature === undefined ? {} : { signature: change.signature }),
         at: change.at,
         actor: withPerson(nameActor(change.actor), personOfChange(change.actor, loginOf)),
       },

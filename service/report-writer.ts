@@ -11,7 +11,7 @@ import type { DataStore } from '../db/data-store';
 import type { StagedLogEntry } from '../db/import-staging';
 import type { Report } from '../model/report';
 import { diffReports } from '../model/report-diff';
-import type { Actor, ChangeKind, FieldChange } from '../schema/change-log';
+import type { Actor, ChangeKind, ChangeSignature, FieldChange } from '../schema/change-log';
 
 /** A committed change, as listeners inside its transaction see it. */
 export interface ReportChange {
@@ -32,6 +32,8 @@ export interface ChangeNote {
   reason?: string;
   /** What made it, when the actor alone does not say (a key's tap is 'tap'). */
   via?: 'tap';
+  /** The approver's signature of a signed verdict change (docs/review-and-audit.md#signed-verdict-changes). */
+  signature?: ChangeSignature;
 }
 
 /** Runs inside the change's transaction: what it writes commits or rolls back with the change. */
@@ -210,6 +212,7 @@ export class ReportWriter {
       companies: report.access.map((a) => a.companyId),
       at: this.now().toISOString(),
       reason: change.note?.reason ?? null,
+      signature: change.note?.signature ?? null,
     });
     this.tell(() => {
       for (const listener of this.listeners) listener(change);

@@ -28,6 +28,7 @@ import type { ReportWriter } from './report-writer';
 import { WebhookOutbox } from './webhook-outbox';
 import { Webhooks } from './webhooks';
 import { Users } from './users';
+import { SignedChanges } from './signed-changes';
 
 export interface ServiceRules {
   reports: LabelReportService;
@@ -46,6 +47,8 @@ export interface ServiceRules {
   putReport(report: BundleReport, actor: Actor): void;
   /** A report's change log, oldest first: its audit trail. */
   history(reportId: string): ChangeEntry[];
+  /** Signed verdict changes: the requests of changes that lower an alert, and their signed approvals. */
+  signedChanges: SignedChanges;
   /** The review workflow: alerts explained, comments, acknowledgement, decision; custom fields and companies in plain words. */
   reviews: ReportReviews;
   /** Shipments: the labels of one reference seen, judged and released together. */
@@ -97,6 +100,7 @@ export function composeRules(
     },
     putReport: (report, actor) => void writer.put(reportFromBundle(report), actor),
     history: (reportId) => data.changes.forReport(reportId),
+    signedChanges: new SignedChanges(data, writer, reports, users, now),
     reviews,
     shipments: new Shipments(data, reviews, now),
     reportHistory: new ReportHistoryService(data),

@@ -23,6 +23,7 @@ import { FiguresPanel } from './FiguresPanel';
 import { FlagArchiveToggles } from './FlagArchiveToggles';
 import { HistoryPanel } from './HistoryPanel';
 import { ChangeReasonDialog } from './ChangeReasonDialog';
+import { ChangeRequestsPanel } from './ChangeRequestsPanel';
 import { LimitsEditor } from './LimitsEditor';
 import { PendingMark } from './PendingMark';
 import { PrintedLimits } from './PrintView';
@@ -71,6 +72,7 @@ function DetailBody({ report }: { report: LabelReport }) {
         <FactsPanel report={report} companyId={session.companyId} companyNames={companyNames} />
       </div>
       <ReviewPanel report={report} rights={reviewRights(report, session)} />
+      <ChangeRequestsPanel report={report} />
       <PrintedLimits limits={report.senseConfig.limits} />
       <h3 className="section-title">Edit</h3>
       <ChangeReasonDialog />

@@ -4,6 +4,7 @@
  * of their key. Pure, shared by the panel and the printout.
  */
 import type { Decision, HistoryActor, HistoryEntry } from '../../schema/review';
+import type { ChangeSignature } from '../../schema/change-log';
 import { alertLevelInfo, formatCustomValue, formatHumidity, formatTemperature, roleLabel, statusLabel } from './format';
 import type { Role, Status } from '../../schema/report';
 import { formatTime } from './time-zone';
@@ -77,6 +78,13 @@ export function valueText(field: string, value: unknown, zone: TimeZoneSetting):
 
 /** Who did it: the key's name (and company), or the service's own writer. */
 /** A person as signatures and the history name them: “Anna Berg (anna)”. */
+/** A signed verdict change's signature: who signed what, where, and who asked for it. */
+function signedChangeText(signature: ChangeSignature): string {
+  const by = signature.requester;
+  const asker = by.person ? personText(by.person) : by.keyName ? `key “${by.keyName}” (a tool)` : 'a tool’s key';
+  return `“${signature.meaning}” by ${personText(signature.signer)} in ${signature.zone}; asked for by ${asker}`;
+}
+
 export function personText(person: { name: string; login?: string }): string {
   return person.login ? `${person.name} (${person.login})` : person.name;
 }
@@ -119,6 +127,7 @@ export function historyLines(entry: HistoryEntry, zone: TimeZoneSetting, company
           text: valueText(c.field, c.new, zone),
         })),
         ...(entry.reason === undefined ? [] : [{ label: 'Reason', text: entry.reason }]),
+        ...(entry.signature === undefined ? [] : [{ label: 'Signed', text: signedChangeText(entry.signature) }]),
       ];
     case 'withdrawal':
       return [

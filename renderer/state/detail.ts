@@ -6,6 +6,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { isAbortError } from '../api/client';
+import { changeRequestsClient } from '../api/change-requests-client';
 import type { ApiClient } from '../api/client';
 import { localReportPatchSchema } from '../../schema/report';
 import type { LabelReport, LocalReportPatch } from '../../schema/report';
@@ -48,8 +49,21 @@ export interface DetailState {
   pending: PendingChange | null;
   /** Sends the pending change with its reason. */
   confirm(reason: string): Promise<boolean>;
+  /**
+   * A pending change that needs a signature (its preview says so), asked for as a signed change
+   * (docs/review-and-audit.md#signed-verdict-changes): signed at once with the password, or left
+   * for a person who may release to approve when `password` is null. A refusal stays in the
+   * dialog (`pending.problem`).
+   */
+  confirmSigned(reason: string, password: string | null, zone: string): Promise<boolean>;
   /** Drops the pending change. */
   cancelPending(): void;
+  /** Counts the signed changes asked for, approved or declined here: their panel reads again when it moves. */
+  changeRequestsVersion: number;
+  /** After a signed change elsewhere (its approval): the report read again, its list row with it. */
+  reloadChanged(): Promise<void>;
+  /** Tells the panel of change requests to read again. */
+  changeRequestsMoved(): void;
   clearOutcome(): void;
   /**
    * A problem a form found before sending, shown in the section's one message line (replacing
@@ -63,6 +77,8 @@ export interface PendingChange {
   patch: LocalReportPatch;
   /** Null while it is asked, or when the service could not tell. */
   preview: AlertPreview | null;
+  /** Why the signed change was refused, shown in the dialog. */
+  problem?: string;
 }
 
 /** Whether the patch changes what the alert and the decision rest on. */
@@ -100,6 +116,7 @@ export function createDetailStore(options: DetailStoreOptions) {
     saving: null,
     outcome: null,
     pending: null,
+    changeRequestsVersion: 0,
 
     async open(id) {
       controller?.abort();
@@ -176,7 +193,41 @@ export function createDetailStore(options: DetailStoreOptions) {
       return get().save(pending.section, pending.patch, reason);
     },
 
+    async confirmSigned(reason, password, zone) {
+      const pending = get().pending;
+      const id = get().id;
+      const client = options.getClient();
+      const meaning = pending?.preview?.signature?.meaning;
+      if (!pending || !id || !client || !meaning) return false;
+      set({ saving: pending.section, outcome: null });
+      try {
+        const body = { patch: pending.patch, reason, ...(password === null ? {} : { signature: { password, zone } }) };
+        await changeRequestsClient(client).request(id, body);
+        set({ pending: null, saving: null });
+        if (password !== null) await get().reloadChanged();
+        const message =
+          password !== null
+            ? `Signed “${meaning}”; the change is made and the alert recalculated.`
+            : `Asked for approval: the change waits for the signature (“${meaning}”) of a person who may release. It is listed under Changes awaiting a signature.`;
+        if (get().id === id) set({ outcome: { section: pending.section, ok: true, message } });
+        get().changeRequestsMoved();
+        return true;
+      } catch (err) {
+        if (get().pending === pending) set({ saving: null, pending: { ...pending, problem: plainApiError(err, SECTION_ACTIONS[pending.section]) } });
+        else set({ saving: null });
+        return false;
+      }
+    },
+
     cancelPending: () => set({ pending: null }),
+
+    async reloadChanged() {
+      await get().reload();
+      const report = get().report;
+      if (report) options.onReportChanged?.(report);
+    },
+
+    changeRequestsMoved: () => set({ changeRequestsVersion: get().changeRequestsVersion + 1 }),
 
     clearOutcome: () => set({ outcome: null }),
 

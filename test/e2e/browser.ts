@@ -119,6 +119,16 @@ export async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
+/** Confirms a signed verdict change the person at the page may sign at once: reason, then password. */
+export async function signChange(detail: Locator, reason: string, password: string): Promise<void> {
+  const dialog = detail.getByTestId('change-reason');
+  await waitText(dialog.getByTestId('change-signature'), 'needs a signature');
+  await dialog.locator('textarea[name=changeReason]').fill(reason);
+  await dialog.locator('input[name=change-signature-password]').fill(password);
+  await dialog.getByRole('button', { name: 'Sign and make the change' }).click();
+  await expect.poll(() => dialog.count()).toBe(0);
+}
+
 /** The confirmation a verdict change waits in: it tells what the alert does, and takes the reason. */
 export async function confirmChange(detail: Locator, reason: string): Promise<void> {
   const dialog = detail.getByTestId('change-reason');

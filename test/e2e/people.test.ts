@@ -1,7 +1,7 @@
 /**
  * People at the desk in Chromium against the real service: the first administrator made from the
  * desk's own key, who is then signed in and named in the header; an acknowledgement signed with a
- * wrong then the right password; the report's alert rules edited with a reason; the lock after inactivity (the page's clock moved past the
+ * wrong then the right password; the report's alert rules edited with a reason (lowering the alert: signed); the lock after inactivity (the page's clock moved past the
  * company's idle time, never slept through) that keeps the open report and asks only for the
  * password; signing out to the sign-in screen, whose lockout rule is said in words; an
  * administrator adding a person and setting a new password for them.
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../host/start-service';
 import { PERMISSIONS } from '../../schema/report';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
-import { confirmChange, launchChromium, prepare, shot, waitGone, waitText, watchProblems } from './browser';
+import { confirmChange, launchChromium, prepare, shot, signChange, waitGone, waitText, watchProblems } from './browser';
 
 let dir: string;
 let service: RunningService;
@@ -93,13 +93,14 @@ describe('people in Chromium', () => {
     await form.getByRole('button', { name: 'Save alert rules' }).click();
     await waitText(detail.getByTestId('change-effect'), 'to None');
     const why = 'Customer accepts any excursion under 69 days';
-    await confirmChange(detail, why);
-    await waitText(detail.getByTestId('save-alertRules'), 'Alert rules saved');
+    // Lowering the alert is a signed change; an administrator with four eyes off signs it at once.
+    await signChange(detail, why, PASSWORD);
+    await waitText(detail.getByTestId('save-alertRules'), 'Signed “Approved change of alert rules”');
 
     const report = service.service.reports.retrieve({ keyId: 'test', companyId: 'acme', permissions: new Set(PERMISSIONS) }, target.report.id);
     expect([report.alertsConfig, report.alert.level]).toEqual([{ rules: [{ level: 1, kind: 'cumulative', seconds: 6_000_000 }] }, 0]);
     const change = service.service.history(target.report.id).find((e) => e.changes.some((c) => c.field === 'alertsConfig'));
-    expect(change).toMatchObject({ reason: why, actor: { kind: 'apiKey', person: { name: 'Anna Berg' } } });
+    expect(change).toMatchObject({ reason: why, actor: { kind: 'apiKey', person: { name: 'Anna Berg' } }, signature: { meaning: 'Approved change of alert rules', signer: { login: 'anna' } } });
 
     await form.getByRole('button', { name: 'Use the default rules' }).click();
     await confirmChange(detail, 'Back to the company’s rules');

@@ -119,7 +119,8 @@ describe('a change that moves the alert withdraws the decisions taken on it', ()
     decided(d);
     d.service.users.create(null, 'acme', { login: 'anna', name: 'Anna Berg', role: 'approver', password: 'correct horse battery' });
     const anna = d.service.apiKeys.authenticate(d.service.users.signIn('anna', 'correct horse battery').token);
-    d.service.reports.update(anna, 'r1', RAISED, 'spec allows 15');
+    // Where people sign, a change that lowers the alert is a signed one (docs/review-and-audit.md#signed-verdict-changes).
+    d.service.signedChanges.request(anna, 'r1', { patch: RAISED, reason: 'spec allows 15', signature: { password: 'correct horse battery' } });
     const withdrawal = d.service.reportHistory.history(d.tool, 'r1').entries.find((e) => e.type === 'withdrawal');
     expect(withdrawal).toMatchObject({
       text: 'decision withdrawn: alert changed from Moderate to None by Anna Berg (anna), reason spec allows 15',
@@ -246,7 +247,7 @@ describe('the trail as CSV', () => {
     d.service.reports.update(d.desk, 'r1', RAISED, 'spec, page 2');
     const all = [...d.service.audit.csv()].join('');
     const lines = all.split('\r\n');
-    expect(lines[0]).toBe('table,reportId,entry,at,kind,companyId,actor,apiKeyId,apiKeyName,userId,userLogin,userName,changes,reason,text,decision,alertLevel,alertTimestamp,meaning,zone,prevHash,hash');
+    expect(lines[0]).toBe('table,reportId,entry,at,kind,companyId,actor,apiKeyId,apiKeyName,userId,userLogin,userName,changes,reason,text,decision,alertLevel,alertTimestamp,meaning,zone,signature,prevHash,hash');
     expect(lines).toHaveLength(1 + 2 + 2 + 1);
     expect(all).toContain('"spec, page 2"');
     expect(all).toContain('"wait, ""please"""');
