@@ -31,10 +31,11 @@ beforeAll(async () => {
   service = await startService({ dbFile: prepared.dbFile, port: 0, staticDir: prepared.uiDir });
   deskKey = service.service.apiKeys.createSessionKey('acme', PERMISSIONS);
   const users = service.service.users;
+  // The passwords are the test's own: no change asked at the first sign-in.
+  users.saveSettings(null, 'acme', { fourEyes: true, changeAtFirstSignIn: false });
   users.create(null, 'acme', { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD });
   users.create(null, 'acme', { login: 'rita', name: 'Rita Lund', role: 'reviewer', password: PASSWORD });
   users.create(null, 'acme', { login: 'paul', name: 'Paul Ek', role: 'approver', password: PASSWORD });
-  users.saveSettings(null, 'acme', { fourEyes: true });
   browser = await launchChromium();
 });
 
