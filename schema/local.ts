@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { permissionSchema } from './report';
 import { passwordChangeDueSchema, personSchema } from './people';
+import { DECISIONS } from './review';
 
 export const sessionSchema = z.object({
   /** The key's id as `/local/apiKeys` lists it (`session` for the desktop app's own key). */
@@ -14,6 +15,8 @@ export const sessionSchema = z.object({
   permissions: z.array(permissionSchema),
   /** The person signed in; absent for a tool's key. */
   person: personSchema.optional(),
+  /** The decisions the person's role may sign, so the desk offers no other; absent with the person. */
+  mayDecide: z.array(z.enum(DECISIONS)).optional(),
   /** Whether the company has people who sign in: then the desk asks for a person, and keys cannot sign. */
   hasPeople: z.boolean().optional(),
   /** Set while the person's session may do nothing but change its password (403 PASSWORD_CHANGE_REQUIRED elsewhere). */

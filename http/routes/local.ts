@@ -6,6 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../schema/api-error';
+import { mayDo } from '../../model/person';
+import { DECISIONS } from '../../schema/review';
 import {
   apiKeyInfoSchema,
   createApiKeyBodySchema,
@@ -73,7 +75,7 @@ export function localRoutes(service: Pick<ServedService, 'apiKeys' | 'companies'
         companyId,
         companyName: company?.name ?? companyId,
         permissions: [...permissions],
-        ...(person && { person }),
+        ...(person && { person, mayDecide: DECISIONS.filter((decision) => mayDo(person, decision)) }),
         hasPeople: service.users.hasPeople(companyId),
         ...(passwordChangeDue && { passwordChangeDue }),
       };

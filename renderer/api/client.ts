@@ -152,6 +152,36 @@ export function checked<S extends z.ZodType>(schema: S, input: unknown): z.outpu
   return result.data;
 }
 
+/**
+ * How long a read waits for the service to start answering. A service that accepts the
+ * connection and then says nothing (stopped in a debugger, its machine asleep, its disk hung) is
+ * as unreachable to the person as one that refuses it, and the page says so rather than "Loading"
+ * for ever. Reads only: a write that seems lost may have been committed, so it waits as long as
+ * the service takes (its own busy wait bounds that; docs/operations.md#the-header).
+ */
+export const ANSWER_DEADLINE_MS = 30_000;
+
+/** A signal that aborts with `cause` once `ms` pass, or when `outer` aborts. */
+function withDeadline(outer: AbortSignal | undefined, ms: number): { signal: AbortSignal; expired: () => boolean; done: () => void } {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort();
+  }, ms);
+  const follow = () => controller.abort();
+  if (outer?.aborted) controller.abort();
+  else outer?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    done: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', follow);
+    },
+  };
+}
+
 export function createApiClient(options: ClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const rawFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -174,17 +204,24 @@ export function createApiClient(options: ClientOptions): ApiClient {
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     Object.assign(headers, init.headers);
     let response: Response;
+    const deadline = method === 'GET' ? withDeadline(init.signal, ANSWER_DEADLINE_MS) : null;
     try {
       response = await doFetch(url, {
         method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: init.signal,
+        signal: deadline?.signal ?? init.signal,
         cache: 'no-store',
       });
     } catch (err) {
+      if (deadline?.expired()) {
+        options.onAnswer?.(0);
+        throw unreachable();
+      }
       if (isAbortError(err)) throw err;
       throw unreachable();
+    } finally {
+      deadline?.done();
     }
     if (response.status === 204) return undefined;
     const text = await response.text();
@@ -202,7 +239,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
   }
 
   function unreachable(): ApiClientError {
-    return new ApiClientError(0, NETWORK_ERROR, `The local LabelDesk service is unreachable at ${baseUrl}. Check that LabelDesk is running, then try again.`);
+    return new ApiClientError(0, NETWORK_ERROR, `The local LabelDesk service at ${baseUrl} is unreachable: it does not answer. Check that LabelDesk is running, then try again.`);
   }
 
   function refusalOf(response: Response, body: unknown): ApiClientError {

@@ -64,10 +64,10 @@ export function ExcursionTable({ excursions, zone, scroll = true, jumpIn }: Excu
                   type="button"
                   className="button button--small button--quiet"
                   onClick={() => readingsFocusStore.getState().jump(jumpIn, e.start)}
-                  aria-label={`Show the readings of excursion ${i + 1}`}
                   data-testid="excursion-jump"
                 >
-                  Show readings
+                  {/* Read out "Show readings of excursion 2": the words seen first, then which. */}
+                  Show readings<span className="visually-hidden"> of excursion {i + 1}</span>
                 </button>
               </td>
             )}

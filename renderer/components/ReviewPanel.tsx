@@ -119,6 +119,11 @@ function DecisionForm() {
   const [reason, setReason] = useState('');
   const [signing, setSigning] = useState(false);
   const signs = useConnection((s) => s.session?.person !== undefined);
+  // A person is offered only what their role may sign (the service refuses the rest anyway).
+  const mayDecide = useConnection((s) => s.session?.mayDecide);
+  const role = useConnection((s) => s.session?.person?.role);
+  const offered = mayDecide ? DECISIONS.filter((d) => mayDecide.includes(d)) : DECISIONS;
+  const withheld = DECISIONS.filter((d) => !offered.includes(d));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (decision === null) return;
@@ -138,11 +143,16 @@ function DecisionForm() {
     <form className="review-form" onSubmit={submit} data-testid="decision-form">
       <fieldset className="review-form__row">
         <legend className="field__label">Decision</legend>
-        {DECISIONS.map((d) => (
+        {offered.map((d) => (
           <label key={d}>
             <input type="radio" name="decision" value={d} checked={decision === d} onChange={() => setDecision(d)} /> {decisionLabel(d)}
           </label>
         ))}
+        {withheld.length > 0 && (
+          <span className="muted small" data-testid="decision-withheld">
+            A {role} does not sign {withheld.map(decisionLabel).join(' or ')}.
+          </span>
+        )}
       </fieldset>
       <label className="field">
         <span className="field__label">Reason (required)</span>

@@ -5,7 +5,7 @@
  */
 import { useEffect } from 'react';
 import { asSentence, attentionText, indicatorSummary, stateExplanation } from '../lib/sync-text';
-import { stores, useSync } from '../state/stores';
+import { stores, useConnection, useSync } from '../state/stores';
 import './sync.css';
 
 /** Settings › Sync, scrolled into view. */
@@ -20,9 +20,11 @@ export function SyncIndicator() {
   const statusError = useSync((s) => s.statusError);
   const checkedAt = useSync((s) => s.checkedAt) ?? 0;
   const unreachable = useSync((s) => s.unreachable);
+  const serviceAnswers = useConnection((s) => s.reachable);
 
-  // The local service is down: the offline indicator beside this says so, and sync is unknown.
-  if (unreachable) return null;
+  // The local service is down or silent: the offline indicator beside this says so, and the sync
+  // state last heard is no longer known (never "Synced" from a service that does not answer).
+  if (unreachable || !serviceAnswers) return null;
   if (!status) {
     if (!statusError) return null;
     return (

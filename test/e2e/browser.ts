@@ -106,6 +106,14 @@ export async function painted(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
+/** Signs a person in on the sign-in screen the page shows. */
+export async function signIn(page: Page, login: string, password: string): Promise<void> {
+  const form = page.getByTestId('sign-in-form');
+  await form.locator('input[name=login]').fill(login);
+  await form.locator('input[name=password]').fill(password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+}
+
 /** The words an element shows: its text without the parts kept for assistive technology only (`.visually-hidden`). */
 export function shownText(locator: Locator): Promise<string> {
   return locator.evaluate((el) => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesktopService, type DesktopService } from '../../host/desktop-service';
 import { FaultProxy } from '../support/fault-proxy';
 import { seriousViolations } from './axe';
-import { launchChromium, prepare, shot, shownText, waitAttr, waitText, watchProblems } from './browser';
+import { launchChromium, prepare, shot, shownText, signIn, waitAttr, waitText, watchProblems } from './browser';
 
 const SIZES = [
   { width: 1280, height: 720 },
@@ -57,10 +57,7 @@ async function signedIn(size: { width: number; height: number }): Promise<Page> 
   const page = await context.newPage();
   watchProblems(page, problems);
   await page.goto(`${desk.url}/#key=${encodeURIComponent(desk.sessionKey!)}`);
-  const form = page.getByTestId('sign-in-form');
-  await form.locator('input[name=login]').fill('kschneider');
-  await form.locator('input[name=password]').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page, 'kschneider', PASSWORD);
   await page.locator('.rows .row[data-report-id]').first().waitFor();
   await waitAttr(page.getByTestId('sync-indicator'), 'data-state', 'offline');
   await waitText(page.getByTestId('sync-error'), 'Cannot reach');
