@@ -11,7 +11,7 @@ import { startService, type RunningService } from '../../host/start-service';
 import { PERMISSIONS } from '../../schema/report';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
 import { seriousViolations } from './axe';
-import { launchChromium, prepare, signIn, waitText, watchProblems } from './browser';
+import { addPerson, launchChromium, prepare, signIn, waitText, watchProblems } from './browser';
 
 const SIZES = [
   { width: 1280, height: 720 },
@@ -33,7 +33,7 @@ beforeAll(async () => {
   target = findReportWithExcursions(prepared.dbFile, 'acme');
   service = await startService({ dbFile: prepared.dbFile, port: 0, staticDir: prepared.uiDir });
   deskKey = service.service.apiKeys.createSessionKey('acme', PERMISSIONS);
-  service.service.users.create(null, 'acme', { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD });
+  addPerson(service.service, 'acme', { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD });
   browser = await launchChromium();
 });
 

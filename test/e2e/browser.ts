@@ -13,6 +13,8 @@ import { chromium } from 'playwright-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { DemoOptions } from '../../demo';
+import type { RunningService } from '../../host/start-service';
+import type { UserRole } from '../../model/person';
 import type { DemoSummary } from '../../service/demo-seeder';
 import { builtUi, demoDatabase } from '../support/run-cache';
 
@@ -104,6 +106,15 @@ export async function waitGone(locator: Locator) {
 /** Resolves once the page has painted a frame after what it did so far (a chart drawn on its canvas, say). */
 export async function painted(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
+/**
+ * A person of `companyId` who signs in with `password` at once: the company's rule that a
+ * password chosen by someone else is changed at the first sign-in is turned off first.
+ */
+export function addPerson(service: RunningService['service'], companyId: string, person: { login: string; name: string; role: UserRole; password: string }): void {
+  service.users.saveSettings(null, companyId, { changeAtFirstSignIn: false });
+  service.users.create(null, companyId, person);
 }
 
 /** Signs a person in on the sign-in screen the page shows. */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesktopService, type DesktopService } from '../../host/desktop-service';
 import { FaultProxy } from '../support/fault-proxy';
 import { seriousViolations } from './axe';
-import { launchChromium, prepare, shot, shownText, signIn, waitAttr, waitText, watchProblems } from './browser';
+import { addPerson, launchChromium, prepare, shot, shownText, signIn, waitAttr, waitText, watchProblems } from './browser';
 
 const SIZES = [
   { width: 1280, height: 720 },
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const prepared = await prepare('header', { reports: 40, seed: 3 });
   dir = prepared.dir;
   desk = await startDesktopService({ dbFile: prepared.dbFile, port: 0, companyId: 'acme', staticDir: prepared.uiDir });
-  desk.running.service.users.create(null, 'acme', { login: 'kschneider', name: NAME, role: 'admin', password: PASSWORD });
+  addPerson(desk.running.service, 'acme', { login: 'kschneider', name: NAME, role: 'admin', password: PASSWORD });
   // A remote that refuses every connection: sync is offline with an error to show.
   remote = await FaultProxy.start('http://127.0.0.1:9');
   await remote.offline('refuse');

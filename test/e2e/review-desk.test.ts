@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../host/start-service';
 import { PERMISSIONS } from '../../schema/report';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
-import { launchChromium, prepare, shot, signIn, waitGone, waitText, watchProblems } from './browser';
+import { addPerson, launchChromium, prepare, shot, signIn, waitGone, waitText, watchProblems } from './browser';
 
 const PASSWORD = 'correct horse battery';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   target = findReportWithExcursions(prepared.dbFile, 'acme');
   service = await startService({ dbFile: prepared.dbFile, port: 0, staticDir: prepared.uiDir });
   deskKey = service.service.apiKeys.createSessionKey('acme', PERMISSIONS);
-  service.service.users.create(null, 'acme', { login: 'rita', name: 'Rita Vogel', role: 'reviewer', password: PASSWORD });
+  addPerson(service.service, 'acme', { login: 'rita', name: 'Rita Vogel', role: 'reviewer', password: PASSWORD });
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   page = await context.newPage();
