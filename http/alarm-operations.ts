@@ -12,6 +12,7 @@ export const ALARM_OPERATIONS: Readonly<Record<string, { tag: Tag; description?:
   listAlarmRules: { tag: 'Alarms', description: 'The company’s rules, oldest first (needs labelReports:read).' },
   createAlarmRule: { tag: 'Alarms' },
   updateAlarmRule: { tag: 'Alarms' },
+  testAlarmRule: { tag: 'Alarms' },
   deleteAlarmRule: { tag: 'Alarms', description: 'The rule raises nothing more; the alarms it raised stay (needs webhooks:manage).' },
   getAlarmSettings: { tag: 'Alarms', description: 'The company’s zone, quiet hours and daily digest (needs labelReports:read).' },
   updateAlarmSettings: { tag: 'Alarms' },

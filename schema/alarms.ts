@@ -121,6 +121,13 @@ export const smtpTestBodySchema = z.strictObject({ to: email });
 export const smtpTestResultSchema = z.object({ ok: z.boolean(), messageId: z.string().nullable(), message: z.string() });
 export type SmtpTestResult = z.infer<typeof smtpTestResultSchema>;
 
+/** A rule's test notification: a test mail to each address its first step e-mails, and who it tells on the desktop only. */
+export const ruleTestResultSchema = z.object({
+  mails: z.array(smtpTestResultSchema.extend({ to: z.string() })),
+  desktopOnly: z.array(z.string()),
+});
+export type RuleTestResult = z.infer<typeof ruleTestResultSchema>;
+
 export const alarmDeliverySchema = z.object({
   id: z.string(),
   jobId: z.string(),

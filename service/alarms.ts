@@ -211,7 +211,7 @@ export class AlarmService {
       for (const p of people) notice('desktop', `${p.name} (${p.login})`);
     }
     if (rule.channels.includes('email')) {
-      const addresses = [...new Set([...people.flatMap((p) => (p.email ? [p.email] : [])), ...who.emails])];
+      const addresses = addressesOf(people, who.emails);
       if (addresses.length > 0) {
         const settings = this.settingsOf(rule.companyId);
         const due = quietUntil(at, settings.zone, settings.quietHours) ?? at;
@@ -294,6 +294,24 @@ export class AlarmService {
       this.data.alarms.saveRule(rule);
       this.compiled.delete(id);
       return ruleAnswer(rule);
+    });
+  }
+
+  /**
+   * Who a rule's first step tells by e-mail (its addresses and its people's), and the people it
+   * tells on the desktop only (no address): what a test notification of the rule reaches.
+   */
+  firstStepRecipients(caller: Caller, id: string): { addresses: string[]; desktopOnly: string[] } {
+    requirePermission(caller, MANAGE);
+    return this.data.read(() => {
+      const rule = this.data.alarms.findRule(caller.companyId, id);
+      if (!rule) throw ruleNotFound(id);
+      const who = rule.steps[0] ?? { users: [], emails: [] };
+      const people = this.data.alarms.people(rule.companyId, who.users);
+      return {
+        addresses: rule.channels.includes('email') ? addressesOf(people, who.emails) : [],
+        desktopOnly: people.filter((p) => !p.email || !rule.channels.includes('email')).map((p) => `${p.name} (${p.login})`),
+      };
     });
   }
 
@@ -556,4 +574,9 @@ function validZone(zone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The addresses a step's e-mails go to: its people's and its own, each once. */
+function addressesOf(people: readonly { email: string | null }[], emails: readonly string[]): string[] {
+  return [...new Set([...people.flatMap((p) => (p.email ? [p.email] : [])), ...emails])];
 }

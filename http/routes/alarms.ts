@@ -23,6 +23,7 @@ import {
   smtpSettingsSchema,
   smtpTestBodySchema,
   smtpTestResultSchema,
+  ruleTestResultSchema,
 } from '../../schema/alarms';
 import { NotFoundError } from '../../model/errors';
 import type { AlarmService } from '../../service/alarms';
@@ -80,6 +81,14 @@ const DOCS: Record<string, OperationDoc> = {
     params: id,
     body: RULE_BODY,
     responses: { 200: { description: 'The rule', shape: RULE } },
+    refusals: [404],
+  },
+  testRule: {
+    operationId: 'testAlarmRule',
+    summary: `Sends a test notification of a rule: a test mail to each address its first step e-mails, through the relay as set${MANAGE_NOTE}`,
+    description: 'Sent at once, quiet hours or not, and not written to the delivery log; the answer says, per address, the relay’s reply or why it failed, and names the people the step tells on the desktop only. 404 when the rule or the relay is not there.',
+    params: id,
+    responses: { 200: { description: 'How each mail went', shape: shape('AlarmRuleTestResult', ruleTestResultSchema) } },
     refusals: [404],
   },
   deleteRule: { operationId: 'deleteAlarmRule', summary: `Removes a rule${MANAGE_NOTE}`, params: id, responses: { 204: { description: 'Removed' } }, refusals: [404] },
@@ -173,6 +182,16 @@ export function alarmRoutes(service: { alarms: AlarmService }, options: { busyWa
       const caller = callerOf(request);
       const body = parseObjectBody(alarmRuleBodySchema, request.body);
       return write(() => alarms.updateRule(caller, request.params.id, body));
+    });
+
+    app.post<WithId>('/local/alarms/rules/:id/test', { config: { openapi: DOCS.testRule, checks: MANAGED } }, async (request) => {
+      const caller = callerOf(request);
+      const { addresses, desktopOnly } = alarms.firstStepRecipients(caller, request.params.id);
+      if (!alarms.smtpSettings(caller) && addresses.length > 0) throw new NotFoundError('NOT_FOUND', 'no SMTP relay is set: set one in Settings › E-mail for alarms');
+      const mails = [];
+      // One after the other: a relay that limits connections refuses parallel logins.
+      for (const to of addresses) mails.push({ to, ...(await sendTestMail(alarms.smtpRecord(), alarms.smtpPassword, to)) });
+      return { mails, desktopOnly };
     });
 
     app.delete<WithId>('/local/alarms/rules/:id', { config: { openapi: DOCS.deleteRule, checks: MANAGED } }, async (request, reply) => {

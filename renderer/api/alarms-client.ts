@@ -1,6 +1,16 @@
 /** /local/alarms, typed: every answer checked against schema/alarms.ts, on the API client's one request path. */
+import { z } from 'zod';
 import {
   alarmListSchema,
+  alarmRuleBodySchema,
+  alarmRuleSchema,
+  alarmSettingsAnswerSchema,
+  alarmSettingsSchema,
+  ruleTestResultSchema,
+  type AlarmRuleAnswer,
+  type AlarmRuleBody,
+  type AlarmSettingsBody,
+  type RuleTestResult,
   smtpSettingsBodySchema,
   smtpSettingsSchema,
   smtpTestBodySchema,
@@ -13,7 +23,8 @@ import {
 } from '../../schema/alarms';
 import { ApiClientError, checked, parse, type ApiClient } from './client';
 
-export type { AlarmAnswer, AlarmList, SmtpSettings, SmtpSettingsBody, SmtpTestResult };
+export type { AlarmAnswer, AlarmList, AlarmRuleAnswer, AlarmRuleBody, AlarmSettingsBody, RuleTestResult, SmtpSettings, SmtpSettingsBody, SmtpTestResult };
+export type AlarmSettings = z.infer<typeof alarmSettingsAnswerSchema>;
 
 export interface AlarmQuery {
   state?: AlarmAnswer['state'];
@@ -28,6 +39,14 @@ export interface AlarmsClient {
   saveSmtp(body: SmtpSettingsBody): Promise<SmtpSettings>;
   /** A test mail through the relay as saved: the relay's answer, or why it failed, in words. */
   testSmtp(to: string): Promise<SmtpTestResult>;
+  rules(signal?: AbortSignal): Promise<AlarmRuleAnswer[]>;
+  createRule(body: AlarmRuleBody): Promise<AlarmRuleAnswer>;
+  updateRule(id: string, body: AlarmRuleBody): Promise<AlarmRuleAnswer>;
+  removeRule(id: string): Promise<void>;
+  /** A test mail to each address the rule's first step e-mails, sent now. */
+  testRule(id: string): Promise<RuleTestResult>;
+  settings(signal?: AbortSignal): Promise<AlarmSettings>;
+  saveSettings(body: AlarmSettingsBody): Promise<AlarmSettings>;
 }
 
 export function alarmsClient(api: ApiClient): AlarmsClient {
@@ -48,6 +67,27 @@ export function alarmsClient(api: ApiClient): AlarmsClient {
     },
     async saveSmtp(body) {
       return parse(smtpSettingsSchema, await api.request('PUT', '/local/alarms/smtp', { body: checked(smtpSettingsBodySchema, body) }), 'the SMTP relay');
+    },
+    async rules(signal) {
+      return parse(z.array(alarmRuleSchema), await api.request('GET', '/local/alarms/rules', { signal }), 'the alarm rules');
+    },
+    async createRule(body) {
+      return parse(alarmRuleSchema, await api.request('POST', '/local/alarms/rules', { body: checked(alarmRuleBodySchema, body) }), 'an alarm rule');
+    },
+    async updateRule(id, body) {
+      return parse(alarmRuleSchema, await api.request('PUT', `/local/alarms/rules/${encodeURIComponent(id)}`, { body: checked(alarmRuleBodySchema, body) }), 'an alarm rule');
+    },
+    async removeRule(id) {
+      await api.request('DELETE', `/local/alarms/rules/${encodeURIComponent(id)}`);
+    },
+    async testRule(id) {
+      return parse(ruleTestResultSchema, await api.request('POST', `/local/alarms/rules/${encodeURIComponent(id)}/test`), 'a test notification');
+    },
+    async settings(signal) {
+      return parse(alarmSettingsAnswerSchema, await api.request('GET', '/local/alarms/settings', { signal }), 'the alarm settings');
+    },
+    async saveSettings(body) {
+      return parse(alarmSettingsAnswerSchema, await api.request('PUT', '/local/alarms/settings', { body: checked(alarmSettingsSchema, body) }), 'the alarm settings');
     },
     async testSmtp(to) {
       return parse(smtpTestResultSchema, await api.request('POST', '/local/alarms/smtp/test', { body: checked(smtpTestBodySchema, { to }) }), 'a test mail');

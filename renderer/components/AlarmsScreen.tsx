@@ -3,10 +3,11 @@
  * new ones (each opens its report), and the Alarms view: every alarm of the company, filterable
  * by state, with who was told when and through which channel.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { alarmsClient } from '../api/alarms-client';
 import { useStore } from 'zustand';
 import { createAlarmsStore, type AlarmFilter } from '../state/alarms';
-import { stores } from '../state/stores';
+import { stores, useConnection } from '../state/stores';
 import { formatIsoTime } from '../lib/time-zone';
 import { useTimeZone } from '../state/time-zone';
 
@@ -79,9 +80,25 @@ export function AlarmsScreen() {
   const error = useStore(alarmsStore, (s) => s.error);
   const zone = useTimeZone();
   const when = (iso: string) => formatIsoTime(iso, zone);
+  const client = useConnection((s) => s.client);
+  // How many rules are on: "No alarms" beside reports with alerts says why when none is.
+  const [rulesOn, setRulesOn] = useState<number | null>(null);
   useEffect(() => {
     void alarmsStore.getState().refresh();
-  }, []);
+    if (!client) return;
+    const controller = new AbortController();
+    alarmsClient(client)
+      .rules(controller.signal)
+      .then((rules) => setRulesOn(rules.filter((r) => r.enabled).length))
+      .catch(() => setRulesOn(null));
+    return () => controller.abort();
+  }, [client]);
+  const why =
+    rulesOn === 0
+      ? ' No alarm rule is on yet, so reports with an alert raise no alarm: make one in Settings › Alarms.'
+      : rulesOn === null
+        ? ''
+        : ' An alarm is raised when a report’s alert rises to a rule’s level (Settings › Alarms).';
   return (
     <section className="alarms-screen" aria-label="Alarms">
       <h2>Alarms</h2>
@@ -98,7 +115,9 @@ export function AlarmsScreen() {
       {alarms === null ? (
         <p>Loading…</p>
       ) : alarms.length === 0 ? (
-        <p data-testid="alarms-empty">No alarms{filter === 'all' ? '' : ` ${STATE_TEXT[filter].toLowerCase()}`}.</p>
+        <p data-testid="alarms-empty">
+          No alarms{filter === 'all' ? '' : ` ${STATE_TEXT[filter].toLowerCase()}`}.{why}
+        </p>
       ) : (
         <table className="alarms-table" data-testid="alarms-table">
           <caption>

@@ -19,6 +19,7 @@ import { ErrorBanner } from './ErrorBanner';
 import { ProblemMessage } from './SaveMessage';
 import { CopyButton, ShownOnce } from './ShownOnce';
 import { SmtpSettingsPanel } from './SmtpSettings';
+import { AlarmsSettingsPanel } from './AlarmsSettings';
 import { SyncSettings } from './SyncSettings';
 import { UsersSettings } from './UsersSettings';
 import { WebhooksSettings } from './WebhooksSettings';
@@ -256,6 +257,7 @@ export function SettingsScreen() {
       <UsersSettings />
       <KeysPanel canManage={canManage} />
       <WebhooksSettings />
+      <AlarmsSettingsPanel />
       <SmtpSettingsPanel />
       <SyncSettings />
       <BackupsSettings />

@@ -42,6 +42,18 @@ describe('/local/alarms', () => {
     expect(await call('GET', '/local/alarms/smtp', manager)).toMatchObject({ status: 404, body: { message: 'no SMTP relay is set' } });
   });
 
+  test('a rule’s test notification: needs webhooks:manage, a rule of the company and a relay', async () => {
+    const created = (await call('POST', '/local/alarms/rules', manager, RULE)).body;
+    const test = `/local/alarms/rules/${created.id}/test`;
+    expect(await call('POST', test, t.keys.acmeRead)).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED' } });
+    const nordicManager = t.service.apiKeys.create('nordic', ALL, 'nordic alarm manager').key;
+    expect(await call('POST', test, nordicManager)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await call('POST', test, manager)).toMatchObject({ status: 404, body: { message: expect.stringContaining('no SMTP relay is set') } });
+    const desktopOnly = (await call('POST', '/local/alarms/rules', manager, { ...RULE, channels: ['desktop'] })).body;
+    expect(await call('POST', `/local/alarms/rules/${desktopOnly.id}/test`, manager)).toEqual({ status: 200, body: { mails: [], desktopOnly: [] } });
+    for (const id of [created.id, desktopOnly.id]) expect((await call('DELETE', `/local/alarms/rules/${id}`, manager)).status).toBe(204);
+  });
+
   test('a rule, the alarm it raises, its state filter, and another company sees none of it', async () => {
     const created = await call('POST', '/local/alarms/rules', manager, RULE);
     expect(created).toMatchObject({ status: 201, body: { ...RULE, id: expect.stringMatching(/^rule_/), escalateAfterMinutes: null, enabled: true, customFields: '' } });
@@ -93,6 +105,7 @@ describe('/local/alarms', () => {
         '/local/alarms/people/{login}/email',
         '/local/alarms/rules',
         '/local/alarms/rules/{id}',
+        '/local/alarms/rules/{id}/test',
         '/local/alarms/settings',
         '/local/alarms/smtp',
         '/local/alarms/smtp/test',

@@ -140,6 +140,7 @@ describe('the document', () => {
       '/local/alarms/{id}': ['get'],
       '/local/alarms/rules': ['get', 'post'],
       '/local/alarms/rules/{id}': ['delete', 'put'],
+      '/local/alarms/rules/{id}/test': ['post'],
       '/local/alarms/settings': ['get', 'put'],
       '/local/alarms/smtp': ['get', 'put'],
       '/local/alarms/smtp/test': ['post'],
