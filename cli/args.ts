@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultDatabaseFile } from '../host/data-folder';
 import { openService, type Service } from '../host/open-service';
 import { Refusal } from '../model/errors';
+import { isFault } from '../db/faults';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -143,7 +144,7 @@ export function withCliService<T>(dbOption: string | undefined, fn: (service: Se
   try {
     return fn(service);
   } catch (err) {
-    if (err instanceof Refusal) throw new CliError(err.message);
+    if (err instanceof Refusal || isFault(err)) throw new CliError(err.message);
     throw err;
   } finally {
     service.close();
@@ -151,6 +152,9 @@ export function withCliService<T>(dbOption: string | undefined, fn: (service: Se
 }
 
 export function cannotOpen(file: string, err: unknown): string {
+  // A damaged file, a full disk, a folder that cannot be written: their own words name the file or folder.
+  const cause = err instanceof Error && isFault(err.cause) ? err.cause : err;
+  if (isFault(cause)) return cause.message;
   return `cannot open the database ${file}: ${(err as Error).message}`;
 }
 

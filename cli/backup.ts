@@ -10,9 +10,10 @@ import { VERSION } from '../contract/version';
 import { recordBackupRun } from '../db/backup';
 import { parseListQuery } from '../query/list-query';
 import { PERMISSIONS } from '../schema/report';
-import { backupSettingsFrom, runRecord, sha256Of, takeBackup, type BackupRun } from '../service/backups';
+import { backupSettingsFrom, damageFoundBy, runRecord, sha256Of, takeBackup, type BackupRun } from '../service/backups';
 import { CSV_BOM, csvLine, REPORT_TABLE_CSV_COLUMNS } from '../service/report-csv';
-import { openService } from '../host/open-service';
+import { backupsNamed, openService } from '../host/open-service';
+import { checkBeforeOpen } from '../db/open-check';
 import { checkDatabaseFile, CliError, databaseFile, EXIT_FAILURE, EXIT_OK, parseCommandArgs, plural, write, type Command, type Io } from './args';
 
 const USAGE = ['labeldesk backup [--db FILE] [--to DIR]', 'labeldesk backup [--db FILE] --archive DIR'].join('\n       ');
@@ -53,6 +54,12 @@ examples:
     const { values } = parseCommandArgs(argv, { db: { type: 'string' }, to: { type: 'string' }, archive: { type: 'string' } }, false);
     const dbFile = databaseFile(values.db);
     checkDatabaseFile(dbFile, 'existing');
+    // A damaged file is refused in the words every command uses, before a copy of it fails.
+    try {
+      checkBeforeOpen(dbFile);
+    } catch (err) {
+      throw backupsNamed(err, dbFile);
+    }
     if (values.archive !== undefined) {
       if (values.to !== undefined) throw new CliError('give --to or --archive, not both');
       return writeArchive(dbFile, path.resolve(values.archive), io);
@@ -65,6 +72,9 @@ examples:
     }
     const dir = values.to === undefined ? settings.dir : path.resolve(values.to);
     const run = await takeBackup({ dbFile, dir, reason: 'command', keep: settings.keep });
+    // Into a damaged file nothing is written, not even the record of its failed backup.
+    const damage = damageFoundBy(run, dbFile, settings.dir);
+    if (damage) throw damage;
     recordBackupRun(dbFile, runRecord(run));
     return report(run, io);
   },

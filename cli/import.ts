@@ -2,6 +2,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BundleSource, ImportPhase } from '../service/bundle-import';
+import { backupsNamed } from '../host/open-service';
 import { backupBefore, backupSettingsFrom, type BackupRun } from '../service/backups';
 import {
   CliError,
@@ -75,7 +76,7 @@ examples:
     try {
       before = await backupBefore('import', dbFile, backupSettingsFrom(dbFile));
     } catch (err) {
-      throw new CliError((err as Error).message);
+      throw new CliError((backupsNamed(err, dbFile) as Error).message);
     }
     const service = openCliService(dbFile, 'create');
     if (before) service.backups.record(before);

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_DEMO } from '../demo';
 import { VERSION } from '../contract/version';
+import { isFault } from '../db/faults';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, write, type Command, type Io } from './args';
 import { alarmsCommand } from './alarms';
 import { auditCommand } from './audit';
@@ -58,7 +59,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       write(io.err, `Run 'labeldesk help ${command.name}' for details.`);
       return EXIT_USAGE;
     }
-    if (err instanceof CliError) {
+    if (err instanceof CliError || isFault(err)) {
       write(io.err, `labeldesk ${command.name}: ${err.message}`);
       return EXIT_FAILURE;
     }

@@ -9,6 +9,8 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { AuditChain, type ChainReport } from './audit-chain';
 import type { Db } from './database';
+import { isDamage } from './faults';
+import { checkBeforeOpen } from './open-check';
 
 /** What a backup counts, by the table that holds it. */
 export const COUNTED_TABLES = {
@@ -131,6 +133,7 @@ export function inspectCopy(file: string): CopyInspection {
 
 /** The schema version of a database file, read without opening it for writing. */
 export function schemaVersionOf(file: string): number {
+  checkBeforeOpen(file);
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return db.pragma('user_version', { simple: true }) as number;
@@ -157,6 +160,8 @@ export function nobodyElseHasOpen(file: string): boolean {
       return true;
     } catch (err) {
       if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return false;
+      // No LabelDesk can have open what SQLite cannot read: every one refuses a damaged file at its start.
+      if (isDamage(err)) return true;
       throw err;
     }
   } finally {

@@ -11,6 +11,8 @@ import { ChangeLogStore } from './change-log-store';
 import { ChangeRequestStore } from './change-request-store';
 import { CompanyStore } from './company-store';
 import { openDatabase, type Db, type OpenOptions } from './database';
+import { DatabaseDamagedError, databaseFault } from './faults';
+import { closeLeavingFiles } from './open-check';
 import { ImportStaging } from './import-staging';
 import { InsightsStore } from './insights-store';
 import { KeyStore } from './key-store';
@@ -104,12 +106,14 @@ export class DataStore {
 
   /** Opens (creating when missing) and migrates the file; a DatabaseBusyError while another connection holds it. */
   static open(file: string, options: DataStoreOptions = {}): DataStore {
-    const store = new DataStore(busyAsError(() => openDatabase(file, options)), file, options);
+    const store = new DataStore(busyAsError(() => openDatabase(file, options), file), file, options);
     try {
       // Entries from before the hash chains join them once, at the first open after the migration.
       store.write(() => store.audit.backfillOnce());
     } catch (err) {
-      store.close();
+      // A damaged file is left as it was found, its log and index beside it (open-check.ts).
+      if (err instanceof DatabaseDamagedError) closeLeavingFiles(store.db, file);
+      else store.close();
       throw err;
     }
     return store;
@@ -117,7 +121,7 @@ export class DataStore {
 
   /** `fn` in one read transaction, so everything it reads describes one moment. Nests. */
   read<T>(fn: () => T): T {
-    return busyAsError(() => this.db.transaction(fn)());
+    return busyAsError(() => this.db.transaction(fn)(), this.file);
   }
 
   /**
@@ -128,7 +132,7 @@ export class DataStore {
   write<T>(fn: () => T): T {
     this.writing++;
     try {
-      const result = busyAsError(() => this.db.transaction(fn).immediate());
+      const result = busyAsError(() => this.db.transaction(fn).immediate(), this.file);
       if (!this.db.inTransaction) this.checkpointer?.committed();
       return result;
     } finally {
@@ -161,7 +165,11 @@ export class DataStore {
     db.exec('BEGIN');
     return {
       commit: () => {
-        db.exec('COMMIT');
+        try {
+          db.exec('COMMIT');
+        } catch (err) {
+          throw databaseFault(err, this.file) ?? err;
+        }
         this.checkpointer?.committed();
       },
       rollback: () => {
@@ -276,13 +284,16 @@ export class DataStore {
 /** The page cache of a bulk write, in KiB: the database's, and the staging tables'. */
 const BULK_CACHE_KIB = { main: 64 * 1024, temp: 16 * 1024 };
 
-/** SQLITE_BUSY as a DatabaseBusyError: callers can wait and try again, since nothing was written. */
-function busyAsError<T>(run: () => T): T {
+/**
+ * SQLITE_BUSY as a DatabaseBusyError: callers can wait and try again, since nothing was written.
+ * And SQLite's codes of a full disk or a damaged file as the errors of db/faults.ts that say them.
+ */
+function busyAsError<T>(run: () => T, file: string): T {
   try {
     return run();
   } catch (err) {
     if (isBusy(err)) throw new DatabaseBusyError(err);
-    throw err;
+    throw databaseFault(err, file) ?? err;
   }
 }
 

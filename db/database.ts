@@ -3,6 +3,8 @@
  * write goes through a transaction so a killed process leaves either all of it or none.
  */
 import Database from 'better-sqlite3';
+import { DatabaseDamagedError, databaseFault } from './faults';
+import { checkBeforeOpen, closeLeavingFiles } from './open-check';
 import initial from './migrations/001-initial';
 import changeLog from './migrations/002-change-log';
 import webhooks from './migrations/003-webhooks';
@@ -72,8 +74,18 @@ const OPEN_BUSY_TIMEOUT_MS = 5000;
 /** The pragma that makes a connection wait `ms` (by default OPEN_BUSY_TIMEOUT_MS) for another's lock. */
 const busyTimeout = (ms = OPEN_BUSY_TIMEOUT_MS) => `busy_timeout = ${Math.max(0, Math.floor(ms))}`;
 
+/**
+ * Opens `file` once it passes the checks of open-check.ts; a damaged file, a full disk or a folder
+ * that cannot be written throws the error of db/faults.ts that says so.
+ */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  const db = new Database(file, { readonly: options.readonly ?? false });
+  checkBeforeOpen(file);
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: options.readonly ?? false });
+  } catch (err) {
+    throw databaseFault(err, file) ?? err;
+  }
   try {
     // Opening waits as long as a command would: another connection closing (a service stopped a
     // moment ago, its last checkpoint) holds the file for a while. The caller's wait applies after.
@@ -94,8 +106,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma(busyTimeout(options.busyTimeoutMs));
     return db;
   } catch (err) {
-    db.close();
-    throw err;
+    const fault = databaseFault(err, file);
+    if (fault instanceof DatabaseDamagedError) closeLeavingFiles(db, file);
+    else db.close();
+    throw fault ?? err;
   }
 }
 

@@ -19,6 +19,7 @@ import { DeliveryWorker, type DeliveryOptions } from '../webhooks/delivery-worke
 import { RetrySchedule } from '../webhooks/retry-schedule';
 import { AuditKeyError, type AuditKeySource } from '../service/audit-checkpoints';
 import { auditKeyOf } from './audit-key';
+import { DatabaseDamagedError } from '../db/faults';
 
 export interface Service extends ServiceRules {
   /** The mirror of a remote instance (docs/sync.md#what-the-mirror-holds): what the sync worker reads and writes. */
@@ -57,12 +58,14 @@ export interface ServiceOptions {
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
   const now = options.now ?? (() => new Date());
-  const data = DataStore.open(dbFile, {
-    busyTimeoutMs: options.busyTimeoutMs,
-    openBusyTimeoutMs: options.openBusyTimeoutMs,
-    transientInMemory: options.transientInMemory,
-    onReportLoad: options.onReportLoad,
-  });
+  const data = withBackupsNamed(dbFile, options.backup?.dir, () =>
+    DataStore.open(dbFile, {
+      busyTimeoutMs: options.busyTimeoutMs,
+      openBusyTimeoutMs: options.openBusyTimeoutMs,
+      transientInMemory: options.transientInMemory,
+      onReportLoad: options.onReportLoad,
+    }),
+  );
   const writer = new ReportWriter(data, now);
   const { rules, webhookOutbox } = composeRules(data, writer, now, options.onRead);
   rules.audit.checkpoints.useKeys(options.auditKey ?? auditKeyOf(dbFile));
@@ -110,3 +113,27 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   };
 }
 
+
+/**
+ * `open()`, whose refusal of a damaged file names the folder of its backups too (`dir`, else
+ * where the environment's settings put them), so the message says where to restore from.
+ */
+function withBackupsNamed<T>(dbFile: string, dir: string | undefined, open: () => T): T {
+  try {
+    return open();
+  } catch (err) {
+    throw backupsNamed(err, dbFile, dir);
+  }
+}
+
+/** `err`, and when it is the refusal of a damaged file, with the folder of the file's backups named. */
+export function backupsNamed(err: unknown, dbFile: string, dir?: string): unknown {
+  if (!(err instanceof DatabaseDamagedError) || err.backupDir) return err;
+  let backupDir = dir;
+  try {
+    backupDir ??= backupSettingsFrom(dbFile).dir;
+  } catch {
+    // Settings that do not parse are refused at the start in their own words; here the damage comes first.
+  }
+  return backupDir ? err.withBackupDir(backupDir) : err;
+}

@@ -8,7 +8,8 @@ import { DEFAULT_DEMO } from '../demo';
 import type { DemoSummary } from '../service/demo-seeder';
 import { waitForDatabase } from '../db/busy';
 import { DatabaseBusyError } from '../db/data-store';
-import { openService, type Service, type ServiceOptions } from './open-service';
+import { backupsNamed, openService, type Service, type ServiceOptions } from './open-service';
+import { DatabaseDamagedError } from '../db/faults';
 import { backupBefore, backupSettingsFrom, type BackupRun } from '../service/backups';
 import type { BackupSchedule, BackupScheduleOptions } from '../jobs/backup-schedule';
 import { serviceApp } from './service-app';
@@ -245,6 +246,7 @@ async function backupBeforeMigration(options: StartOptions): Promise<BackupRun |
   try {
     return await backupBefore('migration', options.dbFile, { ...backupSettingsFrom(options.dbFile), ...settings }, options.now);
   } catch (err) {
+    if (err instanceof DatabaseDamagedError) throw backupsNamed(err, options.dbFile, settings.dir);
     if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return null;
     throw err;
   }

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify';
 import { DatabaseBusyError } from '../db/data-store';
+import { DatabaseDamagedError, DiskFullError, FolderNotWritableError } from '../db/faults';
 import { ApiError } from '../schema/api-error';
 import { Refusal, UnavailableError, type RefusalKind } from '../model/errors';
 import { ANSWER_HEADERS } from './answer-headers';
@@ -49,6 +50,10 @@ export function toApiError(err: unknown): ApiError {
       BUSY_RETRY_AFTER_SECONDS,
     );
   }
+  // The disk's and the file's faults (docs/operations.md#when-things-go-wrong): their messages name the folder or file.
+  if (err instanceof DiskFullError) return new ApiError(507, 'DISK_FULL', err.message);
+  if (err instanceof FolderNotWritableError) return new ApiError(507, 'FOLDER_NOT_WRITABLE', err.message);
+  if (err instanceof DatabaseDamagedError) return new ApiError(503, 'DATABASE_DAMAGED', err.message);
   const fastifyError = err as FastifyError;
   const translate = fastifyError?.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
   if (translate) return translate(fastifyError);

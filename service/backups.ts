@@ -27,6 +27,7 @@ import {
 } from '../db/backup';
 import { checkpointFileOf } from '../db/audit-checkpoints';
 import { DataStore } from '../db/data-store';
+import { DatabaseDamagedError } from '../db/faults';
 import { AuditTrail } from './audit-trail';
 import { verifyOffThread } from './backup-verify-worker';
 import { tmpdir } from 'node:os';
@@ -716,11 +717,27 @@ export async function backupBefore(
   const version = schemaVersionOf(dbFile);
   if (version === 0 || version > SCHEMA_VERSION || (change === 'migration' && version === SCHEMA_VERSION)) return null;
   const run = await takeBackup({ dbFile, dir: settings.dir, reason: change, now, keep: settings.keep });
+  const damage = damageFoundBy(run, dbFile, settings.dir);
+  if (damage) throw damage;
   if (!run.ok) {
     const what = change === 'migration' ? `upgrading the database from schema ${version} to ${SCHEMA_VERSION}` : 'the import';
     throw new Error(`the backup before ${what} failed, so nothing was changed: ${run.failure}`);
   }
   return run;
+}
+
+/**
+ * The damage of the database a failed backup found: the copy is the file page for page, so a copy
+ * SQLite finds malformed is a damaged file (docs/operations.md#a-damaged-database). Null for any
+ * other failure.
+ */
+export function damageFoundBy(run: BackupRun, dbFile: string, backupDir: string): DatabaseDamagedError | null {
+  if (run.ok) return null;
+  const integrity = run.manifest.verification.integrity;
+  if ((integrity.length > 0 && integrity[0] !== 'ok') || /malformed|not a database/.test(run.failure ?? '')) {
+    return new DatabaseDamagedError(path.resolve(dbFile), `a copy of it fails SQLite's integrity check: ${integrity[0] ?? run.failure}`, backupDir);
+  }
+  return null;
 }
 
 /** A backup that failed before any copy: the record says why; nothing is written. */
