@@ -126,7 +126,7 @@ describe.each(Object.entries(CASES))('%s', (name, how) => {
   test('every command exits 1 with one line naming the file, and leaves it as it was', async () => {
     const out = mkdtempSync(path.join(dir, 'out-'));
     const bundle = path.join(out, 'bundle.json');
-    writeFileSync(bundle, JSON.stringify({ format: 'labeldesk-bundle', version: 1, companies: [], apiKeys: [], labelReports: [] }));
+    writeFileSync(bundle, JSON.stringify({ version: 1, companies: [], apiKeys: [], labelReports: [] }));
     for (const command of COMMANDS) {
       const args = command.map((a) => (a === 'BUNDLE' ? bundle : a.replace(/^OUT/, out)));
       const run = await runLabeldeskInProcess([...args, '--db', file]);
