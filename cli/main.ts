@@ -4,7 +4,8 @@
  */
 import { DEFAULT_DEMO } from '../demo';
 import { VERSION } from '../contract/version';
-import { isFault } from '../db/faults';
+import { fileFault, isFault } from '../db/faults';
+import path from 'node:path';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, write, type Command, type Io } from './args';
 import { alarmsCommand } from './alarms';
 import { auditCommand } from './audit';
@@ -63,11 +64,23 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       write(io.err, `labeldesk ${command.name}: ${err.message}`);
       return EXIT_FAILURE;
     }
+    // A file the command writes (an export, a report, an archive) in a folder that refuses it or on a full disk.
+    const fault = writeFault(err);
+    if (fault) {
+      write(io.err, `labeldesk ${command.name}: ${fault.message}`);
+      return EXIT_FAILURE;
+    }
     // Not foreseen: the message, and the stack when asked for (LABELDESK_DEBUG=1).
     const detail = process.env.LABELDESK_DEBUG ? ((err as Error)?.stack ?? String(err)) : ((err as Error)?.message ?? String(err));
     write(io.err, `labeldesk ${command.name}: ${detail}`);
     return EXIT_FAILURE;
   }
+}
+
+/** Node's error of a file it could not write, as the fault naming its folder; null for any other error. */
+function writeFault(err: unknown): Error | null {
+  const file = (err as NodeJS.ErrnoException | null)?.path;
+  return typeof file === 'string' ? fileFault(err, path.dirname(file), `${file} cannot be written`) : null;
 }
 
 /** `--help` or `-h` anywhere among a command's options (not after `--`) shows its help, and does nothing else. */

@@ -27,7 +27,7 @@ import {
 } from '../db/backup';
 import { checkpointFileOf } from '../db/audit-checkpoints';
 import { DataStore } from '../db/data-store';
-import { DatabaseDamagedError } from '../db/faults';
+import { DatabaseDamagedError, databaseFault, fileFault } from '../db/faults';
 import { AuditTrail } from './audit-trail';
 import { verifyOffThread } from './backup-verify-worker';
 import { tmpdir } from 'node:os';
@@ -291,7 +291,8 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
   try {
     mkdirSync(options.dir, { recursive: true });
   } catch (err) {
-    return unwritable(options, at, `the folder ${options.dir} cannot be made: ${(err as Error).message}`);
+    const fault = fileFault(err, options.dir, 'the backup cannot be written there');
+    return unwritable(options, at, fault?.message ?? `the folder ${options.dir} cannot be made: ${(err as Error).message}`);
   }
   let n = 0;
   let name = backupFileName(at);
@@ -326,7 +327,10 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
       renameSync(partial, final);
     }
   } catch (err) {
-    verification = { ok: false, problems: [...verification.problems, `the copy failed: ${(err as Error).message}`], inspection: verification.inspection };
+    // A full disk or a folder that refuses the file, in words naming the folder; else SQLite's or Node's own.
+    const fault = fileFault(err, options.dir, 'the backup cannot be written there') ?? databaseFault(err, path.join(options.dir, name), 'the backup cannot be written there');
+    const words = fault && !(fault instanceof DatabaseDamagedError) ? fault.message : `the copy failed: ${(err as Error).message}`;
+    verification = { ok: false, problems: [...verification.problems, words], inspection: verification.inspection };
   } finally {
     rmSync(partial, { force: true });
     rmSync(partial + '-journal', { force: true });
