@@ -175,6 +175,8 @@ describe('people sign a shipment decision once; four eyes hold for each Critical
       makeReport('c1', { labelReference: 'CRIT-9', created: day('2026-06-01'), reportedSenseData: { datapoints: series(T0, 600, [4, ...Array(12).fill(12), 4]) } }),
       makeReport('c2', { labelReference: 'CRIT-9', created: day('2026-06-01'), reportedSenseData: { datapoints: series(T0, 600, [4, 5, 6]) } }),
     ]);
+    // They sign in with the passwords they were given: no change is asked at the first sign-in.
+    people.service.users.saveSettings(null, 'acme', { changeAtFirstSignIn: false });
     for (const [login, role] of [['anna', 'approver'], ['ben', 'approver']] as const) {
       people.service.users.create(null, 'acme', { login, name: login.toUpperCase(), role, password: PASSWORD });
     }
