@@ -186,6 +186,10 @@ function matrix(size: number): Case[] {
   // A text value of many reports (half of them) and one of few, as the browser asks.
   list('filter', 'customFields batch[gte]B-50', { customFields: 'batch[gte]B-50', order: 'created[desc]' });
   list('filter', 'customFields batch[eq]B-42', { customFields: 'batch[eq]B-42', order: 'created[desc]' });
+  // A range no report holds (SQLite walked every row for it) and a pattern outside the browser's search.
+  for (const filter of ['calculatedSenseData.analysedValues.temperature.degreeHour[gt]10', 'labelReference[ilike]%po-12%']) {
+    list('filter', filter, { filter, order: 'created[desc]' });
+  }
   for (const direction of ['asc', 'desc']) {
     for (const [key, def] of FIELDS) {
       if (def.array) continue;

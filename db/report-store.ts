@@ -77,6 +77,22 @@ export interface SqlFilter {
   countedByField?: CountedByField;
   /** The page's walk of the default order for a search many reports meet (see CompiledListQuery). */
   textWalk?: { replaces: string; where: string; params: readonly unknown[]; column: string; test: string; testParams: readonly unknown[]; budget: number };
+  /** The page's forms to choose from by how many rows each indexed comparison holds (see CompiledListQuery). */
+  keyChoice?: {
+    replaces: string;
+    probes: readonly { where: string; params: readonly unknown[] }[];
+    sorted: readonly { where: string; orderBy: string; index: string }[];
+    walk: { where: string; orderBy: string };
+    walksCovered: boolean;
+  };
+}
+
+/** The `where` and order a page is read with, when they differ from the compiled filter's. */
+interface PageForm {
+  where?: string;
+  orderBy?: string;
+  /** The index the page's rows are read from, named for SQLite (a name of the read model's). */
+  index?: string;
 }
 
 const VISIBLE_FROM = `
@@ -95,12 +111,14 @@ const COUNT_SQL = (filter: SqlFilter) => `SELECT count(*) AS n ${LISTING_ROWS} A
 const KEPT_COUNT_SQL = (filter: SqlFilter) =>
   `SELECT coalesce(sum(l.n), 0) AS n FROM listing_counts l WHERE l.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = ?) AND (${filter.where})`;
 /** The page's ids: one ordered read, or one per range of the order key, merged (see CompiledListQuery). */
-const PAGE_SQL = (filter: SqlFilter, where = filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where) =>
-  filter.ranges
+const PAGE_SQL = (filter: SqlFilter, form: PageForm = {}) => {
+  const where = form.where ?? (filter.pageWhere?.replaces === filter.where ? filter.pageWhere.where : filter.where);
+  return filter.ranges
     ? `${filter.ranges.conditions
         .map((range) => `SELECT l.id, ${filter.ranges!.sortKey} AS sort_key ${LISTING_ROWS} AND (${filter.where}) AND ${bindRangeWhere(range.where, filter.where)}`)
         .join(' UNION ALL ')} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`
-    : `SELECT l.id ${LISTING_ROWS} AND (${where}) ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
+    : `SELECT l.id ${form.index ? LISTING_ROWS.replace('report_listing l', `report_listing l INDEXED BY ${form.index}`) : LISTING_ROWS} AND (${where}) ORDER BY ${form.orderBy ?? filter.orderBy} LIMIT ? OFFSET ?`;
+};
 /** A search's page walked in the default order: at most `budget` entries that meet the rest of the filter, tested for the text. */
 const WALK_SQL = (filter: SqlFilter, walk: NonNullable<SqlFilter['textWalk']>) =>
   `SELECT l.id FROM (SELECT l.id, l.created, ${walk.column} ${LISTING_ROWS} AND (${walk.where}) ORDER BY ${filter.orderBy} LIMIT ?) l WHERE ${walk.test} ORDER BY ${filter.orderBy} LIMIT ? OFFSET ?`;
@@ -118,6 +136,13 @@ const PAGE_PARAMS = (companyId: string, filter: SqlFilter, limit: number, offset
     : [companyId, ...filter.params];
 
 const WITH_DATAPOINTS = 'JOIN report_datapoints d ON d.label_report_id = r.id';
+/** What `load` reads of one report, each by the report's key. */
+const ROW_SQL = `SELECT r.*, d.datapoints FROM label_reports r ${WITH_DATAPOINTS} WHERE r.id = ?`;
+const STATES_SQL = 'SELECT * FROM company_report_state WHERE label_report_id = ? ORDER BY company_id';
+// Owner first, then by role and company so the order is stable.
+const ACCESS_SQL = `SELECT * FROM access WHERE label_report_id IN (SELECT value FROM json_each(?))
+       ORDER BY label_report_id, CASE role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, company_id`;
+const CUSTOM_FIELDS_SQL = 'SELECT * FROM custom_field_values WHERE label_report_id IN (SELECT value FROM json_each(?)) ORDER BY rowid';
 
 const CALLER_COLUMNS = `c.name AS company_name, c.short_code AS company_short_code,
   COALESCE(s.has_flag, 0) AS has_flag, COALESCE(s.is_archived, 0) AS is_archived`;
@@ -177,7 +202,7 @@ export class ReportStore {
     this.deleteCustomField = db.prepare(
       'DELETE FROM custom_field_values WHERE label_report_id = ? AND custom_field_id = ?',
     );
-    this.selectRow = db.prepare(`SELECT r.*, d.datapoints FROM label_reports r ${WITH_DATAPOINTS} WHERE r.id = ?`);
+    this.selectRow = db.prepare(ROW_SQL);
   }
 
   /**
@@ -345,9 +370,15 @@ export class ReportStore {
     return reportFromRows({
       row,
       access: this.accessRowsFor([id]).get(id) ?? [],
-      states: this.statement('SELECT * FROM company_report_state WHERE label_report_id = ? ORDER BY company_id').all(id) as CompanyStateRow[],
+      states: this.statement(STATES_SQL).all(id) as CompanyStateRow[],
       customFields: this.customFieldRowsFor([id]).get(id) ?? [],
     });
+  }
+
+  /** How SQLite runs each read of `load`: the lines of EXPLAIN QUERY PLAN, for the plan tests. */
+  loadPlans(id: string): string[][] {
+    const explain = (sql: string, param: string) => (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(param) as { detail: string }[]).map((r) => r.detail);
+    return [explain(ROW_SQL, id), explain(STATES_SQL, id), explain(ACCESS_SQL, JSON.stringify([id])), explain(CUSTOM_FIELDS_SQL, JSON.stringify([id]))];
   }
 
   /** Whole reports, in the order of `ids`; one removed since is left out. */
@@ -385,12 +416,17 @@ export class ReportStore {
   count(companyId: string, filter: SqlFilter): number {
     const byField = keptFieldRows(this.fieldCounts, companyId, filter);
     if (byField) return this.statement(`SELECT coalesce(sum(l.n), 0) ${byField.from}`).pluck().get(...byField.params) as number;
-    if (!this.mayReuseCounts() || this.readsKeptCounts(filter)) return this.countNow(companyId, filter);
-    const key = `${companyId}\0${filter.where}\0${JSON.stringify(filter.params)}`;
+    if (this.readsKeptCounts(filter)) return this.countNow(companyId, filter);
+    return this.reusedCount(`${companyId}\0${filter.where}\0${JSON.stringify(filter.params)}`, () => this.countNow(companyId, filter));
+  }
+
+  /** A count kept under `key` while the data stays the same version (none is kept inside a write). */
+  private reusedCount(key: string, count: () => number): number {
+    if (!this.mayReuseCounts()) return count();
     const version = this.dataVersion();
     const cached = this.counts.get(key);
     if (cached && cached.version === version) return cached.n;
-    const n = this.countNow(companyId, filter);
+    const n = count();
     if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value!);
     this.counts.delete(key);
     this.counts.set(key, { version, n });
@@ -430,7 +466,7 @@ export class ReportStore {
       const ids = this.statement(WALK_SQL(filter, walk)).pluck().all(...WALK_PARAMS(companyId, walk, limit, offset)) as string[];
       if (ids.length === limit) return ids;
     }
-    const stmt = this.statement(PAGE_SQL(filter, this.orderWalkOf(companyId, filter, limit, offset)));
+    const stmt = this.statement(PAGE_SQL(filter, this.pageFormOf(companyId, filter, limit, offset)));
     return stmt.pluck().all(...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset) as string[];
   }
 
@@ -447,7 +483,7 @@ export class ReportStore {
     return {
       count: explain(this.readsKeptCounts(filter) ? KEPT_COUNT_SQL(filter) : COUNT_SQL(filter), [companyId, ...filter.params]),
       matches: explain(COUNT_SQL(filter), [companyId, ...filter.params]),
-      page: explain(PAGE_SQL(filter, this.orderWalkOf(companyId, filter, limit, offset)), [...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset]),
+      page: explain(PAGE_SQL(filter, this.pageFormOf(companyId, filter, limit, offset)), [...PAGE_PARAMS(companyId, filter, limit, offset), limit, offset]),
       ...(walk ? { walk: explain(WALK_SQL(filter, walk), WALK_PARAMS(companyId, walk, limit, offset)) } : {}),
     };
   }
@@ -458,9 +494,51 @@ export class ReportStore {
    * reads the rows of the most selective condition from its index. Otherwise (or once a caller
    * narrowed the `where`) the page's usual one.
    */
+  private pageFormOf(companyId: string, filter: SqlFilter, limit: number, offset: number): PageForm {
+    if (this.readsKeptCounts(filter)) {
+      const walk = this.orderWalkOf(companyId, filter, limit, offset);
+      if (walk !== undefined) return { where: walk };
+      const choice = this.choiceOf(filter, limit);
+      // The browser's filters: SQLite walks the archive index, covered, which beats a sort.
+      if (!choice || choice.walksCovered) return {};
+      return this.fewestOf(choice, (probe) => this.keptCount(companyId, probe), Number.POSITIVE_INFINITY) ?? {};
+    }
+    const choice = this.choiceOf(filter, limit);
+    if (!choice) return {};
+    const cap = Math.ceil(Math.sqrt((offset + limit) * Math.max(1, this.elementCounts.reports())));
+    const probe = (p: { where: string; params: readonly unknown[] }) =>
+      this.reusedCount(`${companyId}\0${p.where}\0${JSON.stringify(p.params)}\0${cap}`, () =>
+        this.statement(`SELECT count(*) FROM (SELECT 1 ${LISTING_ROWS} AND (${p.where}) LIMIT ?)`).pluck().get(companyId, ...p.params, cap) as number,
+      );
+    return this.fewestOf(choice, probe, cap) ?? choice.walk;
+  }
+
+  /** The key choice a page of `limit` rows makes: not once a caller narrowed the `where`, nor for every match (all are sorted then). */
+  private choiceOf(filter: SqlFilter, limit: number): SqlFilter['keyChoice'] {
+    return limit > 0 && filter.keyChoice?.replaces === filter.where ? filter.keyChoice : undefined;
+  }
+
+  /**
+   * The page read from the index of the condition that holds the fewest rows, fewer than `cap`
+   * (see CompiledListQuery.keyChoice); undefined when each holds at least that many.
+   */
+  private fewestOf(choice: NonNullable<SqlFilter['keyChoice']>, count: (probe: { where: string; params: readonly unknown[] }) => number, cap: number): PageForm | undefined {
+    let fewest: { i: number; n: number } | undefined;
+    choice.probes.forEach((probe, i) => {
+      const n = count(probe);
+      if (n < cap && (fewest === undefined || n < fewest.n)) fewest = { i, n };
+    });
+    return fewest && choice.sorted[fewest.i];
+  }
+
+  /** The matches of a condition listing_counts splits by, from the kept counts. */
+  private keptCount(companyId: string, alone: { where: string; params: readonly unknown[] }): number {
+    return this.countNow(companyId, { where: alone.where, params: alone.params, orderBy: '', counted: alone.where });
+  }
+
   private orderWalkOf(companyId: string, filter: SqlFilter, limit: number, offset: number): string | undefined {
     if (limit <= 0 || filter.orderWalk?.replaces !== filter.where || !this.readsKeptCounts(filter)) return undefined;
-    const counted = (where: string, params: readonly unknown[]) => this.countNow(companyId, { where, params, orderBy: '', counted: where });
+    const counted = (where: string, params: readonly unknown[]) => this.keptCount(companyId, { where, params });
     const matches = counted(filter.where, filter.params);
     const sorted = Math.min(...filter.orderWalk.each.map((alone) => counted(alone.where, alone.params)));
     return matches * sorted >= (offset + limit) * counted('1', []) ? filter.orderWalk.where : undefined;
@@ -495,20 +573,12 @@ export class ReportStore {
   }
 
   private accessRowsFor(ids: readonly string[]): Map<string, AccessRow[]> {
-    const rows = this.selectByReportIds(
-      // Owner first, then by role and company so the order is stable.
-      `SELECT * FROM access WHERE label_report_id IN (SELECT value FROM json_each(?))
-       ORDER BY label_report_id, CASE role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, company_id`,
-      ids,
-    ) as AccessRow[];
+    const rows = this.selectByReportIds(ACCESS_SQL, ids) as AccessRow[];
     return groupBy(rows, (r) => r.label_report_id);
   }
 
   private customFieldRowsFor(ids: readonly string[]): Map<string, CustomFieldRow[]> {
-    const rows = this.selectByReportIds(
-      'SELECT * FROM custom_field_values WHERE label_report_id IN (SELECT value FROM json_each(?)) ORDER BY rowid',
-      ids,
-    ) as CustomFieldRow[];
+    const rows = this.selectByReportIds(CUSTOM_FIELDS_SQL, ids) as CustomFieldRow[];
     return groupBy(rows, (r) => r.label_report_id);
   }
 

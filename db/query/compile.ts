@@ -57,7 +57,7 @@
  *   one prefix of each owner's rows in id order (see ownerRanges). Either way the same order.
  */
 import { lookupField, type FieldDef } from '../../query/fields';
-import { ARCHIVED_INDEX_COLUMNS, WALKED_TEXTS } from '../read-model';
+import { ARCHIVED_INDEX_COLUMNS, SEARCHED_COLUMNS, WALKED_TEXTS } from '../read-model';
 import { FIELD_COLUMNS, type FieldColumn } from './field-columns';
 import type { Condition, CustomFieldCondition, ListQuery, Operator } from '../../query/list-query';
 
@@ -125,6 +125,32 @@ export interface CompiledListQuery {
    * otherwise, or once a caller narrowed the `where` it `replaces`, the matches are read.
    */
   countedByField?: { replaces: string; field: string; where: string; params: unknown[] };
+  /**
+   * For the page only, when a comparison searches an index of its own (SEARCHED_COLUMNS):
+   * SQLite's statistics cannot tell a range few
+   * reports meet from one most meet (`degreeHour[gt]10`), and it either sorts every match of the
+   * key's index (200 000 at a million reports, 700 ms) or walks the order's whole index for a
+   * range that holds nothing. The store counts each condition's matches in the company, up to
+   * √(page end × reports) (`probes`, each with its own parameters; from the kept counts when
+   * the filter is `counted`, and then with orderWalk's rule for the walk): when one holds fewer, the
+   * page starts from that condition's index and sorts its few matches (`sorted[i]`, the order
+   * unindexed and every other condition too); when each holds that many, the page walks the
+   * order's index (`walk`, every condition unindexed) and, every √ rows holding a match, stops
+   * within about √ rows. Either way a page reads about √(page end × reports) entries at most,
+   * and the same rows: `where` and its parameters are the same but for unary `+`.
+   */
+  keyChoice?: {
+    replaces: string;
+    probes: { where: string; params: unknown[] }[];
+    sorted: { where: string; orderBy: string; index: string }[];
+    walk: { where: string; orderBy: string };
+    /**
+     * Every condition is tested inside listing_archived, the archive state among them (the
+     * browser's filters): a walk of the default order steps inside that covering index, never
+     * reading a listing row, and costs less than a sort of matches read row by row.
+     */
+    walksCovered: boolean;
+  };
 }
 
 /**
@@ -159,7 +185,10 @@ const MAX_OWNER_RANGES = 32;
 
 const COMPARATORS: Partial<Record<Operator, string>> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
-export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, elements?: ElementCounts, owners?: OwnerKeys): CompiledListQuery {
+export function compileListQuery(given: ListQuery, frequency?: TrigramFrequency, elements?: ElementCounts, owners?: OwnerKeys): CompiledListQuery {
+  // Every match of an equality on the order key holds the one value: their order is the tiebreak's.
+  const tied = given.filter.some((cond) => cond.key === given.order.key && cond.op === 'eq');
+  const q: ListQuery = tied ? { ...given, order: { key: 'id', direction: 'asc' } } : given;
   // Each condition compiled once: the `where` joins them, the kept-count and walk forms reuse them.
   const conditions = q.filter.map((cond) => compiledAlone(cond, frequency));
   const params: unknown[] = conditions.flatMap((c) => c.params);
@@ -196,7 +225,8 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
     return { where, params, orderBy: 'sort_key DESC, id ASC', ranges: boundaryRanges(q.order.key, boundary.nulls), ...counted, ...countedByField };
   }
   const textWalk = !sortMatches && elements && frequency ? compileTextWalk(q, frequency, elements) : undefined;
-  const walkWhere = counted.counted !== undefined && !sortMatches ? q.filter.map((cond) => `(${compileCondition(cond, [], frequency, true)})`).join(' AND ') : where;
+  const walkWhere = counted.counted !== undefined && !sortMatches ? q.filter.map((cond) => `(${compileCondition(cond, [], frequency, unindexCounted)})`).join(' AND ') : where;
+  const keyChoice = cheapFilter ? compileKeyChoice(q, where) : undefined;
   return {
     where,
     params,
@@ -206,6 +236,41 @@ export function compileListQuery(q: ListQuery, frequency?: TrigramFrequency, ele
     ...(pageWhere !== where ? { pageWhere: { replaces: where, where: pageWhere } } : {}),
     ...(textWalk ? { textWalk: { replaces: where, ...textWalk } } : {}),
     ...(walkWhere !== where && q.filter.length > 0 ? { orderWalk: { replaces: where, where: walkWhere, each: conditions } } : {}),
+    ...(keyChoice ? { keyChoice } : {}),
+  };
+}
+
+/** The listing column a key is, when it is one (not an expression). */
+function columnName(key: string): string | undefined {
+  const column = FIELD_COLUMNS.get(key);
+  return column && /^l\.(\w+)$/.exec(column.sql)?.[1];
+}
+
+/** A comparison that searches an index of its own within the company's rows (see CompiledListQuery.keyChoice). */
+function searchesOwnIndex(cond: Condition, order: ListQuery['order']): boolean {
+  const column = FIELD_COLUMNS.get(cond.key);
+  const name = columnName(cond.key);
+  // A range of the order key itself is a range of the order's index: nothing to choose.
+  // The archive state's index holds the default order itself: a page reads its range in order.
+  return name !== undefined && name !== 'is_archived' && cond.key !== order.key && cond.op in COMPARATORS && SEARCHED_COLUMNS.has(name);
+}
+
+/** The page's forms for the store to choose from by the conditions' counts (CompiledListQuery.keyChoice). */
+function compileKeyChoice(q: ListQuery, where: string): CompiledListQuery['keyChoice'] {
+  const probed = q.filter.flatMap((cond, i) => (searchesOwnIndex(cond, q.order) ? [i] : []));
+  if (probed.length === 0) return undefined;
+  const form = (keep: number | undefined) =>
+    q.filter.map((cond, i) => `(${compileCondition(cond, [], undefined, i === keep ? undefined : unindexAll)})`).join(' AND ');
+  return {
+    replaces: where,
+    probes: probed.map((i) => compiledAlone(q.filter[i])),
+    // Named: with its statistics SQLite may take a value every row holds for one no row holds.
+    sorted: probed.map((i) => ({ where: form(i), orderBy: compileOrder(q.order, true), index: SEARCHED_COLUMNS.get(columnName(q.filter[i].key)!)! })),
+    walk: { where: form(undefined), orderBy: compileOrder(q.order) },
+    walksCovered:
+      q.order.key === 'created' && q.order.direction === 'desc' &&
+      q.filter.some((cond) => cond.key === 'isArchived' && cond.op === 'eq') &&
+      q.filter.every(testedInsideArchivedIndex),
   };
 }
 
@@ -238,7 +303,7 @@ function compileTextWalk(q: ListQuery, frequency: TrigramFrequency, elements: El
   if (q.pageNumber * q.pageSize * Math.max(1, elements.reports()) > budget * rarest.reports) return undefined;
   // The other conditions unindexed, as for orderWalk: the walk reads the order's index, never a key's.
   const params: unknown[] = [];
-  const where = others.map((cond) => `(${compileCondition(cond, params, frequency, true)})`).join(' AND ');
+  const where = others.map((cond) => `(${compileCondition(cond, params, frequency, unindexCounted)})`).join(' AND ');
   const testParams: unknown[] = [];
   const test = scalar(column.sql, op, search.value, testParams);
   return { where, params, column: column.sql, test, testParams, budget };
@@ -407,13 +472,19 @@ function compiledAlone(cond: Condition, frequency?: TrigramFrequency): { where: 
   return { where: compileCondition(cond, params, frequency), params };
 }
 
+/** A key the kept counts split by, named as `+column` for CompiledListQuery.orderWalk. */
+const unindexCounted = (column: FieldColumn) => column.counted === true;
+/** Every column of the listing row, named as `+column` for CompiledListQuery.keyChoice. */
+const unindexAll = (column: FieldColumn) => column.array === undefined && /^l\.\w+$/.test(column.sql);
+
 /**
- * `unindexed`: a key the kept counts split by is named as `+column`, which no index answers (see
- * CompiledListQuery.orderWalk); the archive state keeps its index. Same parameters either way.
+ * `unindex`: the columns named as `+column`, which no index answers (see
+ * CompiledListQuery.orderWalk and keyChoice); the archive state keeps its index, the one of
+ * the browser's default order. Same parameters either way.
  */
-function compileCondition(cond: Condition, params: unknown[], frequency?: TrigramFrequency, unindexed = false): string {
+function compileCondition(cond: Condition, params: unknown[], frequency?: TrigramFrequency, unindex?: (column: FieldColumn) => boolean): string {
   const found = requireField(cond.key);
-  const column = unindexed && found.column.counted && found.column.sql !== 'l.is_archived' ? { ...found.column, sql: `+${found.column.sql}` } : found.column;
+  const column = unindex?.(found.column) && found.column.sql !== 'l.is_archived' ? { ...found.column, sql: `+${found.column.sql}` } : found.column;
   if (column.array) {
     const { from, link } = column.array;
     const exists = (elementCondition: string) => `EXISTS (SELECT 1 FROM ${from} WHERE ${link} AND ${elementCondition})`;

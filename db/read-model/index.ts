@@ -16,7 +16,7 @@ import { SHIPMENTS } from './shipments';
 export type { DeclaredIndex, DeclaredTable, DeclaredTrigger, KeptRead, KeptTableDeclaration } from './declaration';
 export { REPORT_SCALARS, sourceOf } from './listing';
 export { RECOUNT, SPLIT } from './listing-counts';
-export { ARCHIVED_INDEX_COLUMNS, FIGURE_INDEXES, KEY_ORDER_INDEXES, NEW_FIGURE_INDEXES, REBUILT_COUNT_INDEXES, REBUILT_FIGURE_INDEXES, WALKED_TEXTS } from './listing-indexes';
+export { ARCHIVED_INDEX_COLUMNS, FIGURE_INDEXES, KEY_ORDER_INDEXES, NEW_FIGURE_INDEXES, REBUILT_COUNT_INDEXES, REBUILT_FIGURE_INDEXES, SEARCHED_COLUMNS, WALKED_TEXTS } from './listing-indexes';
 export { CUSTOM_FIELD_KEPT, CUSTOM_FIELD_RECOUNT, CUSTOM_FIELD_TOTALS_SPLIT } from './custom-field-counts';
 export {
   DECISIONS,

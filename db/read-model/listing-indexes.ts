@@ -117,3 +117,15 @@ export const LISTING_INDEXES: readonly DeclaredIndex[] = [
     "the browser's views (archived hidden or shown) in the default order, each filter of the browser and a search of the reference or sequence code tested inside the index without reading the listing row",
   ),
 ];
+
+/**
+ * The listing columns an index holds right after the company, each with that index: a
+ * comparison on one is a search of that index within the company's rows, which the compiler may
+ * start a page from (the first such index, when two lead with one column).
+ */
+export const SEARCHED_COLUMNS: ReadonlyMap<string, string> = new Map(
+  LISTING_INDEXES.flatMap((declared) => {
+    const found = /^CREATE INDEX (\w+) ON report_listing \(ck, (\w+)/.exec(declared.sql);
+    return found ? [[found[2], found[1]] as const] : [];
+  }).reverse(),
+);
