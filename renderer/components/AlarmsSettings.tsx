@@ -237,6 +237,8 @@ export function AlarmsSettingsPanel() {
   const [rules, setRules] = useState<AlarmRuleAnswer[] | null>(null);
   const [settings, setSettings] = useState<AlarmSettings | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // While the service does not answer, the header says so once; this panel does not repeat it.
+  const reachable = useConnection((s) => s.reachable);
   const load = useCallback(async () => {
     if (!client) return;
     try {
@@ -261,7 +263,7 @@ export function AlarmsSettingsPanel() {
         told.
       </p>
       {!canManage && <ReadOnlyReason reason="managing alarm rules needs the webhooks:manage permission (an administrator holds it)." testId="alarms-settings-locked" />}
-      <ProblemMessage problem={problem} />
+      <ProblemMessage problem={reachable ? problem : null} />
       {rules !== null && (rules.length === 0 ? <p data-testid="alarm-rules-empty">No alarm rules yet: reports with an alert raise no alarm.</p> : (
         <ul className="alarm-rules" data-testid="alarm-rules">
           {rules.map((rule) => (

@@ -79,8 +79,8 @@ describe('the backup schedule', () => {
     try {
       time.advance(10 * 60_000);
       const failed = await schedule.runDue();
-      expect(failed).toMatchObject({ ok: false, failure: expect.stringContaining('cannot be made') });
-      expect(errors).toEqual([expect.stringMatching(/^backup failed: the folder .* cannot be made/)]);
+      expect(failed).toMatchObject({ ok: false, failure: expect.stringContaining('cannot be written') });
+      expect(errors).toEqual([expect.stringMatching(/^backup failed: the folder .* cannot be written/)]);
       expect(service.backups.status()).toMatchObject({ lastFailed: true, lastGood: null, backups: [{ ok: false, reason: 'schedule', present: false }] });
       expect(service.backups.nextDueAt()?.toISOString()).toBe('2026-12-07T09:10:00.000Z');
       time.advance(30 * 60_000);
