@@ -14,6 +14,7 @@
  * sign: it also fires once a request body has been read.)
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { waitForDatabase } from '../db/busy';
 
 /** What `run` answers when the client went away before the work's turn: the work did not run. */
 export const CLIENT_GONE: unique symbol = Symbol('client gone');
@@ -108,6 +109,17 @@ export class ClientGate {
       socket.off('end', abandon);
     });
     return controller.signal;
+  }
+
+  /** Sends what `read` returns at its turn; when the client has gone, nothing ran and nothing is sent. */
+  async answer<T>(request: FastifyRequest, reply: FastifyReply, read: () => T): Promise<FastifyReply> {
+    const result = await this.run(request, read);
+    return result === CLIENT_GONE ? this.abandon(request, reply) : reply.send(result);
+  }
+
+  /** A write that waits up to budgetMs for a busy database, and stops waiting when its client goes. */
+  write<T>(request: FastifyRequest, reply: FastifyReply, work: () => T, budgetMs: number): Promise<T> {
+    return waitForDatabase(work, budgetMs, this.signal(request, reply));
   }
 
   /** Sends nothing for a request `run` answered CLIENT_GONE, and lets its connection go. */

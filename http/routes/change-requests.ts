@@ -17,8 +17,7 @@ import {
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
-import { waitForDatabase } from '../../db/busy';
-import { CLIENT_GONE, type ClientGate } from '../client-gate';
+import type { ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import type { RouteChecks } from '../route-checks';
 
@@ -81,11 +80,8 @@ type WithRequest = { Params: { id: string; requestId: string } };
 export function changeRequestRoutes(service: Pick<ServedService, 'signedChanges'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { signedChanges } = service;
   const { clients } = options;
-  const answer = async <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => {
-    const result = await clients.run(request, read);
-    return result === CLIENT_GONE ? clients.abandon(request, reply) : reply.send(result);
-  };
-  const write = <T>(request: FastifyRequest, reply: FastifyReply, work: () => T) => waitForDatabase(work, options.busyWaitMs, clients.signal(request, reply));
+  const answer = <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => clients.answer(request, reply, read);
+  const write = <T>(request: FastifyRequest, reply: FastifyReply, work: () => T) => clients.write(request, reply, work, options.busyWaitMs);
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 

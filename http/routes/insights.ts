@@ -15,7 +15,7 @@ import { parseUnsetConditions, UNSET_MKT, UNSET_START } from '../../query/unset-
 import type { Narrowing } from '../../service/insights';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
-import { CLIENT_GONE, type ClientGate } from '../client-gate';
+import type { ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 
@@ -93,10 +93,7 @@ function listQueryOf(request: FastifyRequest): { query: ListQuery; review: Narro
 
 export function insightsRoutes(service: Pick<ServedService, 'insights'>, options: { clients: ClientGate }) {
   const { clients } = options;
-  const answer = async <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => {
-    const result = await clients.run(request, read);
-    return result === CLIENT_GONE ? clients.abandon(request, reply) : reply.send(result);
-  };
+  const answer = <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => clients.answer(request, reply, read);
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/insights/facets', { config: { openapi: FACETS_DOC, checks: FACETS_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);

@@ -30,7 +30,6 @@ import type { ServedService } from '../served-service';
 import { CSV_CONTENT_TYPE } from '../../service/report-csv';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
-import { waitForDatabase } from '../../db/busy';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
@@ -138,13 +137,9 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
   const { reviews } = service;
   const { clients } = options;
   /** A read at its turn, for a client still there (client-gate.ts). */
-  const answer = async <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => {
-    const result = await clients.run(request, read);
-    return result === CLIENT_GONE ? clients.abandon(request, reply) : reply.send(result);
-  };
+  const answer = <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => clients.answer(request, reply, read);
   /** A write, waiting for a busy database as long as its client does. */
-  const write = <T>(request: FastifyRequest, reply: FastifyReply, work: () => T) =>
-    waitForDatabase(work, options.busyWaitMs, clients.signal(request, reply));
+  const write = <T>(request: FastifyRequest, reply: FastifyReply, work: () => T) => clients.write(request, reply, work, options.busyWaitMs);
   /** CSV streamed a chunk per turn while the client reads. */
   const sendCsv = (request: FastifyRequest, reply: FastifyReply, text: Iterable<string>, filename: string) => {
     const safeName = filename.replace(/[^A-Za-z0-9._-]/g, '_');

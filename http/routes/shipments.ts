@@ -19,11 +19,10 @@ import {
   shipmentSchema,
 } from '../../schema/shipment';
 import { parseShipmentQuery, SHIPMENT_ORDER_KEYS, SHIPMENT_QUERY_PARAMETERS } from '../../service/shipments';
-import { waitForDatabase } from '../../db/busy';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
-import { CLIENT_GONE, type ClientGate } from '../client-gate';
+import type { ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 
@@ -93,11 +92,8 @@ type WithId = { Params: { id: string } };
 export function shipmentRoutes(service: Pick<ServedService, 'shipments'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { shipments } = service;
   const { clients } = options;
-  const answer = async <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => {
-    const result = await clients.run(request, read);
-    return result === CLIENT_GONE ? clients.abandon(request, reply) : reply.send(result);
-  };
-  const write = <T>(request: FastifyRequest, reply: FastifyReply, work: () => T) => waitForDatabase(work, options.busyWaitMs, clients.signal(request, reply));
+  const answer = <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => clients.answer(request, reply, read);
+  const write = <T>(request: FastifyRequest, reply: FastifyReply, work: () => T) => clients.write(request, reply, work, options.busyWaitMs);
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
 
