@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesktopService, type DesktopService } from '../../host/desktop-service';
 import { startSmtpReceiver, type SmtpReceiver } from '../alarms/smtp-receiver';
-import { launchChromium, prepare, shot, waitText, watchProblems } from './browser';
+import { DESK_SIZES, launchChromium, prepare, shot, waitText, watchProblems } from './browser';
 
 let dir: string;
 let desk: DesktopService;

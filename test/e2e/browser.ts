@@ -5,7 +5,7 @@
  *
  * Screenshots go to test-artifacts/screenshots/ (gitignored).
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,9 +13,11 @@ import { chromium } from 'playwright-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { DemoOptions } from '../../demo';
-import type { RunningService } from '../../host/start-service';
+import { startService, type RunningService } from '../../host/start-service';
+import { PERMISSIONS } from '../../schema/report';
 import type { UserRole } from '../../model/person';
 import type { DemoSummary } from '../../service/demo-seeder';
+import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
 import { builtUi, demoDatabase } from '../support/run-cache';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,6 +51,46 @@ export async function prepare(name: string, demo: DemoOptions, define?: Record<s
  * desktop browser around it), which takes about 40 % less CPU per test than the full browser run
  * headless; the full browser where the headless build is not installed.
  */
+/** The desk sizes staff have. */
+export const DESK_SIZES = [
+  { width: 1280, height: 720 },
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+] as const;
+
+export interface Desk {
+  service: RunningService;
+  /** What the desktop's own key holds: every permission of company acme. */
+  deskKey: string;
+  /** An acme report with excursions, to open. */
+  target: ReportWithExcursions;
+  browser: Browser;
+  /** The app's address with the desktop's key, opening `reportId` when given. */
+  appUrl(reportId?: string): string;
+  close(): Promise<void>;
+}
+
+/** The service on loopback over 40 demo reports (seed 3), the desktop's key and Chromium: what most screens' tests start from. */
+export async function openDesk(name: string): Promise<Desk> {
+  const prepared = await prepare(name, { reports: 40, seed: 3 });
+  const target = findReportWithExcursions(prepared.dbFile, 'acme');
+  const service = await startService({ dbFile: prepared.dbFile, port: 0, staticDir: prepared.uiDir });
+  const deskKey = service.service.apiKeys.createSessionKey('acme', PERMISSIONS);
+  const browser = await launchChromium();
+  return {
+    service,
+    deskKey,
+    target,
+    browser,
+    appUrl: (reportId) => `${service.url}/${reportId ? `?report=${encodeURIComponent(reportId)}` : ''}#key=${encodeURIComponent(deskKey)}`,
+    async close() {
+      await browser.close();
+      await service.close();
+      rmSync(prepared.dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export const TEST_CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ?? '/usr/bin/chromium';
 
 /** This worker's Chromium, launched by the first file that asks and shared by the files after it. */

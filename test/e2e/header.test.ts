@@ -12,13 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesktopService, type DesktopService } from '../../host/desktop-service';
 import { FaultProxy } from '../support/fault-proxy';
 import { seriousViolations } from './axe';
-import { addPerson, launchChromium, prepare, shot, shownText, signIn, waitAttr, waitText, watchProblems } from './browser';
+import { addPerson, DESK_SIZES, launchChromium, prepare, shot, shownText, signIn, waitAttr, waitText, watchProblems } from './browser';
 
-const SIZES = [
-  { width: 1280, height: 720 },
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-] as const;
 const PASSWORD = 'correct horse battery';
 const NAME = 'Katharina Schneider-Ruppert';
 
@@ -87,7 +82,7 @@ function layout(page: Page) {
 }
 
 describe('the header at the desk sizes', () => {
-  for (const size of SIZES) {
+  for (const size of DESK_SIZES) {
     it(`is one line at ${size.width}×${size.height}: the sync state whole, names cut only with their tooltip`, async () => {
       const page = await signedIn(size);
       try {
@@ -126,7 +121,7 @@ describe('the header at the desk sizes', () => {
   }
 
   it('names the alarm count in words that start with what is seen', async () => {
-    const page = await signedIn(SIZES[0]);
+    const page = await signedIn(DESK_SIZES[0]);
     try {
       const alarms = page.getByTestId('header-alarms');
       const seen = await shownText(alarms);
@@ -143,7 +138,7 @@ describe('the header at the desk sizes', () => {
   });
 
   it('says in Settings who is signed in, not where the key came from', async () => {
-    const page = await signedIn(SIZES[0]);
+    const page = await signedIn(DESK_SIZES[0]);
     try {
       await page.getByRole('tab', { name: 'Settings' }).click();
       await waitText(page.getByTestId('session-person'), `${NAME} (kschneider), admin`);

@@ -5,46 +5,31 @@
  * "Loading report…" and the last sync state, and come back by themselves. The page's clock is
  * moved past the read deadline rather than slept through.
  */
-import { rmSync } from 'node:fs';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../host/start-service';
-import { PERMISSIONS } from '../../schema/report';
-import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
-import { addPerson, launchChromium, prepare, shot, signIn, waitGone, waitText, watchProblems } from './browser';
+import { addPerson, openDesk, shot, signIn, waitGone, waitText, watchProblems, type Desk } from './browser';
 
 const PASSWORD = 'correct horse battery';
 
-let dir: string;
-let service: RunningService;
-let browser: Browser;
-let deskKey: string;
-let target: ReportWithExcursions;
+let desk: Desk;
 let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  const prepared = await prepare('review-desk', { reports: 40, seed: 3 });
-  dir = prepared.dir;
-  target = findReportWithExcursions(prepared.dbFile, 'acme');
-  service = await startService({ dbFile: prepared.dbFile, port: 0, staticDir: prepared.uiDir });
-  deskKey = service.service.apiKeys.createSessionKey('acme', PERMISSIONS);
-  addPerson(service.service, 'acme', { login: 'rita', name: 'Rita Vogel', role: 'reviewer', password: PASSWORD });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  desk = await openDesk('review-desk');
+  addPerson(desk.service.service, 'acme', { login: 'rita', name: 'Rita Vogel', role: 'reviewer', password: PASSWORD });
+  const context = await desk.browser.newContext({ viewport: { width: 1280, height: 720 } });
   page = await context.newPage();
   // The held requests end as failed ones when the test lets them go.
   watchProblems(page, problems, /net::ERR_/);
   await page.clock.install();
-  await page.goto(`${service.url}/?report=${encodeURIComponent(target.report.id)}#key=${encodeURIComponent(deskKey)}`);
+  await page.goto(desk.appUrl(desk.target.report.id));
   await signIn(page, 'rita', PASSWORD);
   await page.getByTestId('report-detail').getByTestId('decision-form').waitFor();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await desk?.close();
 });
 
 describe('the reviewer’s desk', () => {
@@ -58,7 +43,7 @@ describe('the reviewer’s desk', () => {
       const token = sessionStorage.getItem('labeldesk.personSession');
       const res = await fetch(`${url}/local/session`, { headers: { 'x-api-key': token ?? '' } });
       return (await res.json()) as { mayDecide?: string[] };
-    }, service.url);
+    }, desk.service.url);
     expect(session.mayDecide).toEqual(['rejected', 'onHold']);
   });
 
@@ -66,13 +51,13 @@ describe('the reviewer’s desk', () => {
     const held: Route[] = [];
     let hanging = true;
     await page.route(
-      (url) => url.origin === new URL(service.url).origin && /^\/(v2|local)\//.test(url.pathname),
+      (url) => url.origin === new URL(desk.service.url).origin && /^\/(v2|local)\//.test(url.pathname),
       (route) => (hanging ? held.push(route) : route.continue()),
     );
     try {
       // Another report, asked for while the service says nothing (at 1280 px the panel covers the list).
       await page.getByTestId('report-detail').getByRole('button', { name: 'Close ✕' }).click();
-      const other = page.locator(`.rows .row[data-report-id]:not([data-report-id="${target.report.id}"])`).first();
+      const other = page.locator(`.rows .row[data-report-id]:not([data-report-id="${desk.target.report.id}"])`).first();
       await other.click();
       await waitText(page.getByTestId('report-detail'), 'Loading report…');
       await expect.poll(() => held.length).toBeGreaterThan(0);

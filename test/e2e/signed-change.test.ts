@@ -6,50 +6,36 @@
  * sees the change awaiting a signature, is refused with a wrong password, signs with the right
  * one, and the alert falls; the history names both. At 1280×720 and 1366×768.
  */
-import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../host/start-service';
 import { PERMISSIONS } from '../../schema/report';
 import type { Caller } from '../../service/api-keys';
-import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
-import { launchChromium, prepare, shot, waitGone, waitText, watchProblems } from './browser';
+import { openDesk, shot, waitGone, waitText, watchProblems, type Desk } from './browser';
 
-let dir: string;
-let service: RunningService;
-let browser: Browser;
-let target: ReportWithExcursions;
-let deskKey: string;
+let desk: Desk;
 const problems: string[] = [];
 const PASSWORD = 'correct horse battery';
 const TOOL: Caller = { keyId: 'test', companyId: 'acme', permissions: new Set(PERMISSIONS) };
 
 beforeAll(async () => {
-  const prepared = await prepare('signed-change', { reports: 40, seed: 3 });
-  dir = prepared.dir;
-  target = findReportWithExcursions(prepared.dbFile, 'acme');
-  service = await startService({ dbFile: prepared.dbFile, port: 0, staticDir: prepared.uiDir });
-  deskKey = service.service.apiKeys.createSessionKey('acme', PERMISSIONS);
-  const users = service.service.users;
+  desk = await openDesk('signed-change');
+  const users = desk.service.service.users;
   // The passwords are the test's own: no change asked at the first sign-in.
   users.saveSettings(null, 'acme', { fourEyes: true, changeAtFirstSignIn: false });
   users.create(null, 'acme', { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD });
   users.create(null, 'acme', { login: 'rita', name: 'Rita Lund', role: 'reviewer', password: PASSWORD });
   users.create(null, 'acme', { login: 'paul', name: 'Paul Ek', role: 'approver', password: PASSWORD });
-  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await desk?.close();
 });
 
 async function signedIn(login: string, viewport: { width: number; height: number }): Promise<Page> {
-  const page = await (await browser.newContext({ viewport })).newPage();
+  const page = await (await desk.browser.newContext({ viewport })).newPage();
   // A wrong signature password answers 403, which Chromium logs.
   watchProblems(page, problems, /status of 403/);
-  await page.goto(`${service.url}/?report=${encodeURIComponent(target.report.id)}#key=${encodeURIComponent(deskKey)}`);
+  await page.goto(desk.appUrl(desk.target.report.id));
   const form = page.getByTestId('sign-in-form');
   await form.locator('input[name=login]').fill(login);
   await form.locator('input[name=password]').fill(PASSWORD);
@@ -78,8 +64,8 @@ describe('a signed verdict change in Chromium', () => {
     await waitGone(dialog);
     await waitText(detail.getByTestId('save-limits'), 'Asked for approval');
     await waitText(detail.getByTestId('change-requests'), 'Waiting for another person’s signature');
-    expect(service.service.reports.retrieve(TOOL, target.report.id).alert.level).toBe(target.report.alert.level);
-    expect(service.service.signedChanges.pending(TOOL)).toHaveLength(1);
+    expect(desk.service.service.reports.retrieve(TOOL, desk.target.report.id).alert.level).toBe(desk.target.report.alert.level);
+    expect(desk.service.service.signedChanges.pending(TOOL)).toHaveLength(1);
   });
 
   it('an approver signs it in another window; the alert falls and the history names both', async () => {
@@ -94,13 +80,13 @@ describe('a signed verdict change in Chromium', () => {
     await sign.locator('input[name=approval-password]').fill('not my password');
     await sign.getByRole('button', { name: 'Sign and make the change' }).click();
     await waitText(request.getByTestId('change-request-problem'), 'The password is wrong: nothing was signed');
-    expect(service.service.reports.retrieve(TOOL, target.report.id).alert.level).toBe(target.report.alert.level);
+    expect(desk.service.service.reports.retrieve(TOOL, desk.target.report.id).alert.level).toBe(desk.target.report.alert.level);
     // The form stays open on a refusal, its password cleared.
     expect(await sign.locator('input[name=approval-password]').inputValue()).toBe('');
     await sign.locator('input[name=approval-password]').fill(PASSWORD);
     await sign.getByRole('button', { name: 'Sign and make the change' }).click();
     await waitGone(detail.getByTestId('change-requests'));
-    expect(service.service.reports.retrieve(TOOL, target.report.id).alert.level).toBeLessThan(target.report.alert.level);
+    expect(desk.service.service.reports.retrieve(TOOL, desk.target.report.id).alert.level).toBeLessThan(desk.target.report.alert.level);
     await waitText(detail.getByTestId('history-panel'), '“Approved change of limits” by Paul Ek (paul)');
     await waitText(detail.getByTestId('history-panel'), 'asked for by Rita Lund (rita)');
     await shot(page, 'signed-change-approved');
