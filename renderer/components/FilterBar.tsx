@@ -325,7 +325,6 @@ export function FilterBar() {
   const companies = useCatalogue((s) => s.companies);
   const [search, changeSearch, flushSearch] = useDebouncedText(filters.search, (v) => setFilters({ search: v }));
   const active = activeFilterCount(filters);
-  const companyName = (id: string) => companies.find((c) => c.id === id)?.name ?? id;
 
   return (
     <form className="filters" role="search" aria-label="Filter reports" onSubmit={(e) => e.preventDefault()} data-testid="filter-bar">
@@ -347,7 +346,7 @@ export function FilterBar() {
           }}
         />
       </div>
-      <FilterChips companyName={companyName} />
+      <FilterChips />
       <Popover label={<>Filters{active > 0 ? ` (${active})` : ''} ▾</>} title="More filters" testId="filters-button" className="popover--filters">
         <FilterPanel companies={companies} />
       </Popover>

@@ -1,5 +1,6 @@
 /**
- * The filters in force, one removable chip each, on the filter bar's single line. What does not
+ * The filters in force, one removable chip each, on one line: the filter bar's, and the Insights
+ * screen's (whose figures are counted for the same filters). What does not
  * fit the line is never cut off or scrolled out of sight: the chips that fit are shown, the rest
  * wait behind "+N more", and a chip too long for itself is shortened with its whole text on hover.
  */
@@ -7,7 +8,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { modeLabel, statusLabel, typeLabel } from '../lib/format';
 import { createdRangeProblem, filterChips } from '../lib/list-query';
 import type { FilterChip, ListFilters } from '../lib/list-query';
-import { stores, useList } from '../state/stores';
+import { stores, useCatalogue, useList } from '../state/stores';
 import { Popover } from './Popover';
 
 const GAP = 6;
@@ -28,8 +29,11 @@ function Chip({ chip, filters }: { chip: FilterChip; filters: ListFilters }) {
   );
 }
 
-export function FilterChips({ companyName }: { companyName(id: string): string }) {
+/** `empty`, when given, is said in place of the line while no filter is in force. */
+export function FilterChips({ empty }: { empty?: string } = {}) {
   const filters = useList((s) => s.query.filters);
+  const companies = useCatalogue((s) => s.companies);
+  const companyName = (id: string) => companies.find((c) => c.id === id)?.name ?? id;
   const chips = filterChips(filters, { status: statusLabel, mode: modeLabel, type: typeLabel, company: companyName });
   const line = useRef<HTMLUListElement>(null);
   const measure = useRef<HTMLUListElement>(null);
@@ -63,6 +67,7 @@ export function FilterChips({ companyName }: { companyName(id: string): string }
 
   const shown = chips.slice(0, fitting);
   const waiting = chips.slice(fitting);
+  if (chips.length === 0 && empty !== undefined) return <p className="chips-line chips-line--empty">{empty}</p>;
   return (
     <div className="chips-line">
       <ul className="chips" aria-label="Filters in force" data-testid="filter-chips" ref={line}>

@@ -6,7 +6,8 @@
  * says its figure in words beside its colour and opens the browser filtered to exactly its
  * reports: its value's filter, added to those in force (a created month as days, a start-time
  * bucket or a range of a figure as a range chip, a decision as the decision filter). A bar with
- * no reports opens nothing. The zone the weeks and months are counted in is this computer's,
+ * no reports opens nothing. The filters in force are shown at the top as the browser's chips, and
+ * removing one there counts again without it. The zone the weeks and months are counted in is this computer's,
  * said once at the top. Each table downloads as CSV, and the page prints to A4.
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -31,6 +32,7 @@ import { CUSTOM_FIELD_PREFIX } from '../../schema/insights';
 import { toApiParams } from '../lib/list-query';
 import type { ListFilters, RangeFilter } from '../lib/list-query';
 import { stores, useCatalogue, useConnection, useList } from '../state/stores';
+import { FilterChips } from './FilterChips';
 import { facetActive, facetPatch, facetTitle, facetValueLabel } from './FacetsPanel';
 import './insights.css';
 
@@ -334,9 +336,14 @@ export function InsightsScreen() {
           Print / PDF
         </button>
       </div>
+      {/* The figures count the browser's filters: said here, each removable, so no figure hides what it leaves out. */}
+      <div className="insights__filters" data-testid="insights-filters">
+        <span className="insights__filters-label">For the report browser’s filters:</span>
+        <FilterChips empty="none, every report." />
+      </div>
       <p className="insights__zone" data-testid="insights-zone">
-        For the filters of the report browser; weeks (from Monday) and months in {LOCAL_ZONE}.
-        {data ? ` ${data.time.total.toLocaleString()} reports.` : ''}
+        Weeks (from Monday) and months in {LOCAL_ZONE}.
+        {data ? <span data-testid="insights-total"> {data.time.total.toLocaleString()} reports.</span> : ''}
       </p>
       {error && <p role="alert">{error}</p>}
       {!data && !error && <p aria-live="polite">Counting…</p>}

@@ -85,7 +85,7 @@ async function openEveryBar(search: string, charts: string[]): Promise<Record<st
     await page.goto(`${service.url}/${search}#key=${encodeURIComponent(key)}`);
     await insightsReady(page);
   };
-  // The chips show on the browser only.
+  // The chips are read on the browser, where each bar opens.
   await page.getByRole('tab', { name: 'Reports' }).click();
   await page.getByTestId('report-count').waitFor();
   const before = await chipTitles(page);
@@ -233,5 +233,45 @@ describe('the Insights screen', () => {
     const decided = await openEveryBar('?view=insights&decision=released', ['split']);
     expect(decided.split).toBeGreaterThan(0);
     expect(problems).toEqual([]);
+  });
+
+  it('shows the browser’s filters it counts, and removing one there counts again without it', async () => {
+    const zone = encodeURIComponent(await (async () => {
+      const probe = await openApp();
+      const z = await probe.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      await probe.context().close();
+      return z;
+    })());
+    const total = async (filter: string) => (await api<Groups>(`/local/insights/groups?by=mode${filter ? `&filter=${filter}` : ''}&zone=${zone}`)).total;
+    const sea = await total('isArchived[eq]false,mode[eq]seaFreight');
+    const unarchived = await total('isArchived[eq]false');
+    const every = await total('');
+    // The figures differ, so a screen that ignored a chip's removal would show the wrong one.
+    expect(new Set([sea, unarchived, every]).size).toBe(3);
+
+    const page = await openApp('?view=insights&mode=seaFreight');
+    const filters = page.getByTestId('insights-filters');
+    const shown = async () => Number(((await page.getByTestId('insights-total').textContent()) ?? '').replace(/[^\d]/g, ''));
+    await waitText(filters, 'Mode: Sea');
+    await waitText(filters, 'Archived hidden');
+    await expect.poll(shown).toBe(sea);
+    await shot(page, 'insights-filters');
+
+    await filters.getByRole('button', { name: /^Remove filter: Mode: Sea/ }).click();
+    await insightsReady(page);
+    await waitGone(filters.locator('[data-chip="mode"]'));
+    await expect.poll(shown).toBe(unarchived);
+    // The browser lost the chip too: it is the same filter, not a copy.
+    await page.getByRole('tab', { name: 'Reports' }).click();
+    await expect.poll(() => count(page)).toBe(unarchived);
+    await page.getByRole('tab', { name: 'Insights' }).click();
+    await insightsReady(page);
+
+    await filters.getByRole('button', { name: 'Remove filter: Archived hidden' }).click();
+    await insightsReady(page);
+    await waitText(filters, 'none, every report.');
+    await expect.poll(shown).toBe(every);
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 });
