@@ -55,6 +55,14 @@ async function openApp(search = ''): Promise<Page> {
   return page;
 }
 
+/** The zone the page's Chromium counts weeks and months in. */
+async function browserZone(): Promise<string> {
+  const probe = await openApp();
+  const zone = await probe.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  await probe.context().close();
+  return zone;
+}
+
 async function insightsReady(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('insights').getAttribute('data-ready')).toBe('true');
 }
@@ -187,12 +195,7 @@ describe('the Insights screen', () => {
   });
 
   it('opens a custom field’s “(not set)” bar and the reports without an MKT on exactly their reports', async () => {
-    const zone = encodeURIComponent(await (async () => {
-      const probe = await openApp();
-      const z = await probe.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-      await probe.context().close();
-      return z;
-    })());
+    const zone = encodeURIComponent(await browserZone());
     const byCarrier = await api<Groups>(`/local/insights/groups?by=customFields.carrier&filter=isArchived[eq]false&zone=${zone}`);
     const notSet = byCarrier.groups.find((g) => g.value === null)!;
     expect(notSet.count).toBeGreaterThan(0);
@@ -236,12 +239,7 @@ describe('the Insights screen', () => {
   });
 
   it('shows the browser’s filters it counts, and removing one there counts again without it', async () => {
-    const zone = encodeURIComponent(await (async () => {
-      const probe = await openApp();
-      const z = await probe.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-      await probe.context().close();
-      return z;
-    })());
+    const zone = encodeURIComponent(await browserZone());
     const total = async (filter: string) => (await api<Groups>(`/local/insights/groups?by=mode${filter ? `&filter=${filter}` : ''}&zone=${zone}`)).total;
     const sea = await total('isArchived[eq]false,mode[eq]seaFreight');
     const unarchived = await total('isArchived[eq]false');
