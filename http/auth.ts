@@ -37,10 +37,12 @@ export function presentedKeys(request: FastifyRequest): Set<string> {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * What a session that must change its password may still reach behind the key: who it is. The
- * change itself, sign-out and activity are session routes, before any key.
+ * What a session that must change its password may still reach behind the key: who it is, and
+ * the company's settings, whose password rules the change form states before the person types.
+ * Reads only: an administrator whose change is due changes no setting either. The change itself,
+ * sign-out and activity are session routes, before any key.
  */
-const OPEN_WHILE_PASSWORD_CHANGE_DUE = new Set(['/local/session']);
+const OPEN_WHILE_PASSWORD_CHANGE_DUE = new Set(['GET /local/session', 'GET /local/settings']);
 
 export function authenticate(apiKeys: ApiKeys, request: FastifyRequest): Caller {
   const keys = presentedKeys(request);
@@ -51,7 +53,7 @@ export function authenticate(apiKeys: ApiKeys, request: FastifyRequest): Caller 
   // A write is a person's doing; a read may be an open page polling on its own (the page says
   // when its person is active through /local/session/activity).
   const caller = apiKeys.authenticate(key, !READS.has(request.method));
-  if (caller.passwordChangeDue && !OPEN_WHILE_PASSWORD_CHANGE_DUE.has(request.routeOptions.url ?? '')) throw passwordChangeRequired(caller.passwordChangeDue);
+  if (caller.passwordChangeDue && !OPEN_WHILE_PASSWORD_CHANGE_DUE.has(`${request.method} ${request.routeOptions.url ?? ''}`)) throw passwordChangeRequired(caller.passwordChangeDue);
   return caller;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The renderer's frame: the Connect screen until a key is accepted, the sign-in screen once the
- * company has people, then the report browser or the settings, with the company and the person
+ * company has people, the new-password screen while a change is due, then the report browser or the settings, with the company and the person
  * always visible (staff of several companies share a desk), locked over the page when idle.
  */
 import { AlarmsHeader, AlarmsScreen } from './components/AlarmsScreen';
@@ -8,7 +8,7 @@ import { BackupsHeader } from './components/BackupsSettings';
 import { ConnectScreen } from './components/ConnectScreen';
 import { InsightsScreen } from './components/InsightsScreen';
 import { OfflineIndicator } from './components/OfflineIndicator';
-import { FirstAdmin, LockScreen, PersonBadge, SignInScreen, useIdleLock } from './components/PeopleScreens';
+import { ChangePasswordScreen, FirstAdmin, LockScreen, PersonBadge, SignInScreen, useIdleLock } from './components/PeopleScreens';
 import { ReportBrowser } from './components/ReportBrowser';
 import { SettingsScreen } from './components/SettingsScreen';
 import { SyncIndicator } from './components/SyncIndicator';
@@ -73,6 +73,7 @@ export function App() {
   const phase = useConnection((s) => s.phase);
   const view = useUi((s) => s.view);
   const needsPerson = useConnection((s) => s.session?.hasPeople === true && !s.session.person);
+  const changeDue = useConnection((s) => s.session?.person !== undefined && s.session.passwordChangeDue !== undefined);
   const locked = useConnection((s) => s.locked);
   useIdleLock();
   if (phase === 'idle' || phase === 'resolving') {
@@ -85,6 +86,15 @@ export function App() {
   }
   if (phase === 'connect') return <ConnectScreen />;
   if (needsPerson) return <SignInScreen />;
+  // Nothing else answers such a session (403 PASSWORD_CHANGE_REQUIRED): the app shows nothing else.
+  if (changeDue) {
+    return (
+      <>
+        <ChangePasswordScreen />
+        {locked && <LockScreen />}
+      </>
+    );
+  }
   return (
     <div className="app">
       <Header />

@@ -55,7 +55,7 @@ const CHANGE_PASSWORD_DOC: OperationDoc = {
   operationId: 'changePassword',
   summary: 'The person of the session (its token as x-api-key) chooses a new password; their other sessions end',
   description:
-    'The current password is entered again (a wrong one answers 401 PASSWORD_WRONG and counts as a failed sign-in). The new one has the company’s least length (400 WEAK_PASSWORD) and is none of the person’s last passwords (400 PASSWORD_REUSED). This is the only thing a session whose passwordChangeDue is set may do besides reading /local/session and signing out: everything else answers 403 PASSWORD_CHANGE_REQUIRED.',
+    'The current password is entered again (a wrong one answers 401 PASSWORD_WRONG and counts as a failed sign-in). The new one has the company’s least length (400 WEAK_PASSWORD) and is none of the person’s last passwords (400 PASSWORD_REUSED). This is the only thing a session whose passwordChangeDue is set may do besides reading /local/session and /local/settings (the password rules) and signing out: everything else answers 403 PASSWORD_CHANGE_REQUIRED.',
   body: shape('ChangePasswordBody', changePasswordBodySchema),
   responses: { 200: { description: 'The same session, its change no longer due', shape: SIGNED_IN } },
   refusals: [400, 401],

@@ -1,5 +1,5 @@
 /**
- * The people endpoints: signing in, unlocking and out (before any key, so with a plain fetch
+ * The people endpoints: signing in, changing the password, unlocking and out (before any key, so with a plain fetch
  * through a client whose key is the session's token or none), the company's users and settings.
  */
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import {
   companySettingsSchema,
   signedInSchema,
   userInfoSchema,
+  type ChangePasswordBody,
   type CompanySettingsAnswer,
   type CreateUserBody,
   type SignedInAnswer,
@@ -69,6 +70,12 @@ export async function signIn(baseUrl: string, login: string, password: string, f
 
 export async function unlockSession(baseUrl: string, token: string, password: string, fetchImpl?: typeof fetch): Promise<SignedInAnswer> {
   const answer = await sessionClient(baseUrl, token, fetchImpl).request('POST', '/local/session/unlock', { body: { password } });
+  return parse(signedInSchema, answer, 'a session');
+}
+
+/** The session's person chooses a new password; the same session goes on, its change no longer due. */
+export async function changeSessionPassword(baseUrl: string, token: string, body: ChangePasswordBody, fetchImpl?: typeof fetch): Promise<SignedInAnswer> {
+  const answer = await sessionClient(baseUrl, token, fetchImpl).request('POST', '/local/session/password', { body });
   return parse(signedInSchema, answer, 'a session');
 }
 

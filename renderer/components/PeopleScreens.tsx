@@ -1,7 +1,9 @@
 /**
- * The people at the desk: the sign-in screen once the company has people, the lock screen after
- * inactivity (over the page, which keeps its state, asking only for the password), the idle timer
- * that locks it, and the first administrator's form while nobody signs in yet.
+ * The people at the desk: the sign-in screen once the company has people, the screen that has a
+ * person choose a new password before anything else (when an administrator chose or reset it, or
+ * it expired), the lock screen after inactivity (over the page, which keeps its state, asking only
+ * for the password), the idle timer that locks it, and the first administrator's form while nobody
+ * signs in yet.
  */
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -11,6 +13,8 @@ import { personText } from '../lib/history-text';
 import { stores, useConnection } from '../state/stores';
 import { ErrorBanner } from './ErrorBanner';
 import { PERMISSIONS } from '../../schema/report';
+import type { CompanySettingsAnswer } from '../api/people-client';
+import { changeReasonText, newPasswordProblem, passwordRulesText } from '../lib/password-rules';
 
 const ALL_PERMISSIONS = PERMISSIONS.length;
 
@@ -51,6 +55,100 @@ export function SignInScreen() {
   );
 }
 
+/**
+ * While the session may do nothing but change its password: the company's rules first, then the
+ * current password and the new one twice. Length and the second typing are judged here before
+ * anything is sent; reuse only the service can judge, and its refusal is shown in its words.
+ */
+export function ChangePasswordScreen() {
+  const client = useConnection((s) => s.client);
+  const due = useConnection((s) => s.session?.passwordChangeDue);
+  const person = useConnection((s) => s.session?.person);
+  const [rules, setRules] = useState<CompanySettingsAnswer | null>(null);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!client) return;
+    const abort = new AbortController();
+    // Without the rules the form still works: the service judges the length as well.
+    peopleClient(client)
+      .settings(abort.signal)
+      .then(setRules, () => undefined);
+    return () => abort.abort();
+  }, [client]);
+  if (!due) return null;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = newPasswordProblem(next, again, rules?.passwordMinLength ?? null);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setBusy(true);
+    const refusal = await stores.connection.getState().changePassword(current, next);
+    setBusy(false);
+    if (refusal) {
+      setError(refusal);
+      setNext('');
+      setAgain('');
+      setCurrent('');
+    }
+  };
+  return (
+    <main className="connect" data-testid="change-password">
+      <h1>Choose a new password</h1>
+      <p data-testid="change-password-why">
+        {person ? `${personText(person)}: ` : ''}
+        {changeReasonText(due, rules)}
+      </p>
+      {rules && (
+        <>
+          <p id="password-rules-title">The new password has:</p>
+          <ul aria-labelledby="password-rules-title" data-testid="password-rules">
+            {passwordRulesText(rules).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {error && <ErrorBanner message={error} />}
+      <form onSubmit={submit} className="connect__form connect__form--stacked" data-testid="change-password-form">
+        <input type="text" name="username" autoComplete="username" value={person?.login ?? ''} readOnly hidden />
+        <label className="field">
+          <span className="field__label">Current password</span>
+          <input name="current-password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} autoFocus required />
+        </label>
+        <label className="field">
+          <span className="field__label">New password</span>
+          <input name="new-password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required />
+        </label>
+        <label className="field">
+          <span className="field__label">New password again</span>
+          <input name="new-password-again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required />
+        </label>
+        <div className="review-form__row">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? 'Changing…' : 'Change password and go on'}
+          </button>
+          <SignOutButton />
+        </div>
+      </form>
+    </main>
+  );
+}
+
+/** Leaves a screen that holds the person (the lock, a change due) without doing what it asks. */
+function SignOutButton() {
+  return (
+    <button type="button" className="button" onClick={() => void stores.connection.getState().signOutPerson()}>
+      Sign out
+    </button>
+  );
+}
+
 /** Over the page: only the same person's password opens it again. */
 export function LockScreen() {
   const person = useConnection((s) => s.session?.person);
@@ -78,9 +176,7 @@ export function LockScreen() {
           <button type="submit" className="button button--primary">
             Unlock
           </button>
-          <button type="button" className="button" onClick={() => void stores.connection.getState().signOutPerson()}>
-            Sign out
-          </button>
+          <SignOutButton />
         </div>
       </form>
     </div>

@@ -71,6 +71,8 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     }
     if (state.session !== previous.session) {
       ui.getState().showArrangementOf(state.session ? `${state.session.companyId}/${state.session.keyId}` : null);
+      // Whoever signs in next starts at the report list, not in the screen the last person left open.
+      if (previous.session?.person && !state.session?.person) ui.getState().setView('reports');
     }
     if (state.client === previous.client) return;
     const openId = detail.getState().id ?? pendingOpen;

@@ -9,7 +9,7 @@ import type { Connection, LabelDeskBridge } from '../../contract/ipc';
 import { ApiClientError, createApiClient, errorMessage, NETWORK_ERROR } from '../api/client';
 import { plainProblem, SIGNED_OUT } from '../lib/problem-text';
 import type { ApiClient, Session } from '../api/client';
-import { sendSessionActivity, sessionState, signIn, signOutSession, unlockSession } from '../api/people-client';
+import { changeSessionPassword, sendSessionActivity, sessionState, signIn, signOutSession, unlockSession } from '../api/people-client';
 
 export const STORAGE_KEY = 'labeldesk.apiKey';
 /** The signed-in person's session token, for reloads of this window only. */
@@ -78,6 +78,11 @@ export interface ConnectionState {
   personActive(now: number): void;
   /** Answers the refusal's words, or null when unlocked. */
   unlock(password: string): Promise<string | null>;
+  /**
+   * The signed-in person chooses a new password (a change that was due, or not); the session goes
+   * on, its change no longer due. Answers the refusal's words, or null when changed.
+   */
+  changePassword(currentPassword: string, newPassword: string): Promise<string | null>;
 }
 
 /** Reads `key` from a `#key=...` fragment; returns the key and the address without it. */
@@ -110,6 +115,17 @@ export function createConnectionStore() {
         onAnswer(status) {
           if (get().client !== client) return;
           if ((status === 0) === get().reachable) set({ reachable: status !== 0 });
+          // A password that expires while the person works: the next refusal (403
+          // PASSWORD_CHANGE_REQUIRED) leads to the change screen, as /local/session now says.
+          if (status === 403 && get().session?.person && !get().session?.passwordChangeDue) {
+            void client.session().then(
+              (session) => {
+                if (get().client === client && session.passwordChangeDue) set({ session });
+              },
+              () => undefined,
+            );
+            return;
+          }
           if (status !== 401) return;
           if (!get().session?.person) {
             get().signOut(SIGNED_OUT);
@@ -219,6 +235,25 @@ export function createConnectionStore() {
           set({ locked: false, lockAfterMinutes: signed.lockAfterMinutes });
           return null;
         } catch (err) {
+          return plainProblem(err);
+        }
+      },
+
+      async changePassword(currentPassword, newPassword) {
+        const env = lastEnv;
+        const token = env?.storage.getItem(PERSON_STORAGE_KEY);
+        const client = get().client;
+        if (!env || !token || !client) return 'The session has ended: sign in again.';
+        try {
+          const signed = await changeSessionPassword(get().baseUrl, token, { currentPassword, newPassword }, env.fetch);
+          set({ lockAfterMinutes: signed.lockAfterMinutes });
+          // Attached again as at sign-in: a new client, so the list and the rest that were
+          // refused while the change was due are asked for anew.
+          if (get().client === client) await attach(get().baseUrl, token, get().source ?? 'entered', env);
+          return null;
+        } catch (err) {
+          // The service's words say "the password": on this screen there are three.
+          if (err instanceof ApiClientError && err.code === 'PASSWORD_WRONG') return 'The current password is wrong: enter the one you signed in with.';
           return plainProblem(err);
         }
       },

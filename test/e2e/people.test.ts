@@ -4,15 +4,19 @@
  * wrong then the right password; the report's alert rules edited with a reason (lowering the alert: signed); the lock after inactivity (the page's clock moved past the
  * company's idle time, never slept through) that keeps the open report and asks only for the
  * password; signing out to the sign-in screen, whose lockout rule is said in words; an
- * administrator adding a person and setting a new password for them.
+ * administrator adding a person and setting a new password for them; a person the administrator
+ * added signing in and made to choose their own password first (a short, a mistyped and a reused
+ * one refused in words) before reaching the report list, then signing in with it.
  */
 import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../host/start-service';
+import type { UserRole } from '../../model/person';
 import { PERMISSIONS } from '../../schema/report';
 import { findReportWithExcursions, type ReportWithExcursions } from '../support/report-fixture';
-import { confirmChange, launchChromium, prepare, shot, signChange, waitGone, waitText, watchProblems } from './browser';
+import { seriousViolations } from './axe';
+import { confirmChange, launchChromium, prepare, shot, signChange, signIn, waitGone, waitText, watchProblems } from './browser';
 
 let dir: string;
 let service: RunningService;
@@ -43,6 +47,19 @@ afterAll(async () => {
   await service?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/** Adds a person in Settings › People's form; answers their row once the table shows it. */
+async function addInSettings(users: Locator, person: { name: string; login: string; role: UserRole; password: string }): Promise<Locator> {
+  const create = users.getByTestId('create-user-form');
+  await create.locator('input[name=name]').fill(person.name);
+  await create.locator('input[name=login]').fill(person.login);
+  await create.locator('select[name=role]').selectOption(person.role);
+  await create.locator('input[name=password]').fill(person.password);
+  await create.getByRole('button', { name: 'Add' }).click();
+  const row = users.locator(`tr[data-login=${person.login}]`);
+  await row.waitFor();
+  return row;
+}
 
 describe('people in Chromium', () => {
   it('asks for the first administrator, who is then signed in', async () => {
@@ -145,13 +162,7 @@ describe('people in Chromium', () => {
   it('lets the administrator add a person and set a new password in a form that says why one is refused', async () => {
     await page.getByRole('tablist', { name: 'Screens' }).getByRole('tab', { name: 'Settings' }).click();
     const users = page.getByTestId('users-settings');
-    const create = users.getByTestId('create-user-form');
-    await create.locator('input[name=name]').fill('Vera Sol');
-    await create.locator('input[name=login]').fill('vera');
-    await create.locator('select[name=role]').selectOption('viewer');
-    await create.locator('input[name=password]').fill(PASSWORD);
-    await create.getByRole('button', { name: 'Add' }).click();
-    const row = users.locator('tr[data-login=vera]');
+    const row = await addInSettings(users, { name: 'Vera Sol', login: 'vera', role: 'viewer', password: PASSWORD });
     await row.getByRole('button', { name: 'Reset password' }).click();
     const reset = users.getByTestId('reset-password-form');
     await reset.locator('input[name=new-password]').fill('short');
@@ -163,6 +174,63 @@ describe('people in Chromium', () => {
     await waitGone(reset);
     expect(() => service.service.users.signIn('vera', PASSWORD)).toThrow();
     expect(service.service.users.signIn('vera', 'a much longer passphrase').person.login).toBe('vera');
+    expect(problems).toEqual([]);
+  });
+
+  it('has a person the administrator added choose their own password at the first sign-in, then go on into the app', async () => {
+    const given = 'otto was given this';
+    const chosen = 'otto chose this himself';
+    await addInSettings(page.getByTestId('users-settings'), { name: 'Otto Lind', login: 'otto', role: 'reviewer', password: given });
+    await page.getByTestId('header-person').getByRole('button', { name: 'Sign out' }).click();
+
+    await signIn(page, 'otto', given);
+    const screen = page.getByTestId('change-password');
+    await waitText(screen.getByRole('heading', { level: 1 }), 'Choose a new password');
+    await waitText(screen.getByTestId('change-password-why'), 'An administrator chose your password');
+    await waitText(screen.getByTestId('password-rules'), 'At least 10 characters.');
+    await waitText(screen.getByTestId('password-rules'), 'None of your last 5 passwords');
+    // Nothing of the app is there until the password is changed.
+    expect(await page.getByTestId('report-table').count()).toBe(0);
+    const form = screen.getByTestId('change-password-form');
+    const attempt = async (current: string, next: string, again = next) => {
+      await form.locator('input[name=current-password]').fill(current);
+      await form.locator('input[name=new-password]').fill(next);
+      await form.locator('input[name=new-password-again]').fill(again);
+      await form.getByRole('button', { name: 'Change password and go on' }).click();
+    };
+    const refusal = screen.getByRole('alert');
+    // Judged on the screen: nothing is sent.
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/local/session/password')) sent.push(request.method());
+    });
+    await attempt(given, 'too short');
+    await waitText(refusal, 'The new password is too short: it has 9 characters, and at least 10 are needed.');
+    await attempt(given, chosen, `${chosen}!`);
+    await waitText(refusal, 'The two passwords differ');
+    expect(sent).toEqual([]);
+    // Judged by the service: the password it has now is one of the last five.
+    await attempt(given, given);
+    await waitText(refusal, 'The password is one of the last 5 of this person: choose one not used before.');
+    await attempt('not the current one', chosen);
+    await waitText(refusal, 'The current password is wrong');
+    expect(sent).toEqual(['POST', 'POST']);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'people-change-password');
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await attempt(given, chosen);
+    await waitGone(screen);
+    await waitText(page.getByTestId('header-person'), 'Otto Lind (otto)');
+    await page.getByTestId('report-table').waitFor();
+    await waitText(page.getByTestId('row-range'), 'rows 1–');
+
+    await page.getByTestId('header-person').getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, 'otto', chosen);
+    await waitText(page.getByTestId('header-person'), 'Otto Lind (otto)');
+    await page.getByTestId('report-table').waitFor();
+    expect(await page.getByTestId('change-password').count()).toBe(0);
+    expect(service.service.users.listAll('acme').find((u) => u.login === 'otto')?.passwordChangeDue).toBeNull();
     expect(problems).toEqual([]);
   });
 });

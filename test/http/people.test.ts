@@ -79,6 +79,10 @@ describe('people over HTTP', () => {
     const held = await call('/v2/labelReports/r1', { token: veraToken });
     expect([held.status, held.body.code, held.body.message]).toEqual([403, 'PASSWORD_CHANGE_REQUIRED', expect.stringContaining('an administrator chose this password')]);
     expect((await call('/local/session', { token: veraToken })).body).toMatchObject({ person: { login: 'vera' }, passwordChangeDue: 'firstSignIn' });
+    // The rules the new password must meet are read before it is typed; they are not changed.
+    expect((await call('/local/settings', { token: veraToken })).body).toMatchObject({ passwordMinLength: 10, passwordHistory: 5 });
+    const tryPut = await call('/local/settings', { token: veraToken, method: 'PUT', body: { passwordMinLength: 8 } });
+    expect([tryPut.status, tryPut.body.code]).toEqual([403, 'PASSWORD_CHANGE_REQUIRED']);
     const changed = await call('/local/session/password', { token: veraToken, method: 'POST', body: { currentPassword: PASSWORD, newPassword: 'vera chose this one' } });
     expect(changed.status).toBe(200);
     fits('/local/session/password', 'post', changed);
