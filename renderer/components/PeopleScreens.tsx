@@ -225,7 +225,7 @@ export function PersonBadge() {
 
 /**
  * While the company has nobody who signs in, a key that may manage keys makes the first
- * administrator here; then that person signs in.
+ * administrator here, the password typed twice; then that person signs in.
  */
 export function FirstAdmin() {
   const session = useConnection((s) => s.session);
@@ -234,11 +234,28 @@ export function FirstAdmin() {
   const [login, setLogin] = useState('');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
+  const [again, setAgain] = useState('');
+  const [minLength, setMinLength] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open || !client) return;
+    const abort = new AbortController();
+    // The company's least length, said in the label; the service judges it either way.
+    peopleClient(client)
+      .settings(abort.signal)
+      .then((settings) => setMinLength(settings.passwordMinLength), () => undefined);
+    return () => abort.abort();
+  }, [open, client]);
   // Only a key holding every permission may make an administrator (nobody grants more than they hold).
   if (!session || session.person || session.hasPeople !== false || session.permissions.length < ALL_PERMISSIONS || !client) return null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    // A mistyped password would lock the company's only administrator out: typed twice, checked here.
+    const problem = newPasswordProblem(password, again, minLength);
+    if (problem) {
+      setError(problem);
+      return;
+    }
     try {
       await peopleClient(client).createUser({ login: login.trim(), name: name.trim(), role: 'admin', password });
       const refusal = await stores.connection.getState().signInPerson(login.trim(), password);
@@ -257,7 +274,7 @@ export function FirstAdmin() {
           </button>
         </p>
       ) : (
-        <form onSubmit={submit} className="connect__form" data-testid="first-admin-form">
+        <form onSubmit={submit} className="connect__form connect__form--stacked" data-testid="first-admin-form">
           <h2>The first administrator</h2>
           <p className="small">They manage the people of {session.companyName}. From then on people sign in, and only people sign.</p>
           {error && <ErrorBanner message={error} />}
@@ -270,12 +287,18 @@ export function FirstAdmin() {
             <input name="login" autoComplete="username" value={login} onChange={(e) => setLogin(e.target.value)} required />
           </label>
           <label className="field">
-            <span className="field__label">Password (at least 10 characters)</span>
+            <span className="field__label">{minLength === null ? 'Password' : `Password (at least ${minLength} characters)`}</span>
             <input name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
           </label>
-          <button type="submit" className="button button--primary">
-            Create and sign in
-          </button>
+          <label className="field">
+            <span className="field__label">Password again</span>
+            <input name="password-again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required />
+          </label>
+          <div className="review-form__row">
+            <button type="submit" className="button button--primary">
+              Create and sign in
+            </button>
+          </div>
         </form>
       )}
     </div>

@@ -1,6 +1,6 @@
 /**
  * People at the desk in Chromium against the real service: the first administrator made from the
- * desk's own key, who is then signed in and named in the header; an acknowledgement signed with a
+ * desk's own key (the password typed twice, a mismatch refused before anything is sent), who is then signed in and named in the header; an acknowledgement signed with a
  * wrong then the right password; the report's alert rules edited with a reason (lowering the alert: signed); the lock after inactivity (the page's clock moved past the
  * company's idle time, never slept through) that keeps the open report and asks only for the
  * password; signing out to the sign-in screen, whose lockout rule is said in words; an
@@ -69,9 +69,24 @@ describe('people in Chromium', () => {
     const form = page.getByTestId('first-admin-form');
     await form.locator('input[name=name]').fill('Anna Berg');
     await form.locator('input[name=login]').fill('anna');
+    await waitText(form, 'Password (at least 10 characters)');
+    const created: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/local/users') && request.method() === 'POST') created.push(request.url());
+    });
+    // Typed differently the second time: refused before anything is sent.
     await form.locator('input[name=password]').fill(PASSWORD);
+    await form.locator('input[name=password-again]').fill(`${PASSWORD} `);
+    await form.getByRole('button', { name: 'Create and sign in' }).click();
+    await waitText(form.getByRole('alert'), 'The two passwords differ');
+    expect([created, service.service.users.hasPeople('acme')]).toEqual([[], false]);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await seriousViolations(page, '[data-testid=first-admin-form]')).toEqual([]);
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await form.locator('input[name=password-again]').fill(PASSWORD);
     await form.getByRole('button', { name: 'Create and sign in' }).click();
     await waitText(page.getByTestId('header-person'), 'Anna Berg (anna)');
+    expect(created).toHaveLength(1);
     await waitGone(page.getByTestId('first-admin'));
     expect(service.service.users.hasPeople('acme')).toBe(true);
   });
