@@ -23,6 +23,7 @@ import { registerOpenApi } from './openapi';
 import { registerRouteChecks } from './route-checks';
 import { insightsRoutes } from './routes/insights';
 import { shipmentRoutes } from './routes/shipments';
+import { bulkRoutes } from './routes/bulk';
 import { labelIntakeRoutes } from './routes/label-intake';
 import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
@@ -116,6 +117,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(changeRequestRoutes(options.service, busy));
     await api.register(insightsRoutes(options.service, busy));
     await api.register(shipmentRoutes(options.service, busy));
+    await api.register(bulkRoutes(options.service, busy));
     await api.register(syncRoutes(options.service, sync, busy));
     await api.register(alarmRoutes(options.service, busy));
     await api.register(backupRoutes(options.service));

@@ -63,6 +63,7 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   },
   acknowledgeLabelReportAlert: { tag: 'Review' },
   decideLabelReport: { tag: 'Review' },
+  bulkLabelReports: { tag: 'Review' },
   listLabelReportChangeRequests: { tag: 'Review', description: `Each request with its change, reason, meaning, who asked and, once closed, who approved (signing) or declined it${READ}.` },
   listPendingChangeRequests: {
     tag: 'Review',

@@ -48,6 +48,12 @@ const PERMISSION_FOR: Record<ReviewAction, Permission> = {
   decide: 'labelReports:update',
 };
 
+/** Judges each report of a selection, answering each one's result in order or refusing. */
+export type JudgeEach = <T>(ids: readonly string[], judgeOne: (id: string) => T) => T[];
+
+/** Each report judged in turn: the first refusal refuses. */
+const everyOrFirst: JudgeEach = (ids, judgeOne) => ids.map(judgeOne);
+
 export class ReportReviews {
   constructor(
     private readonly data: DataStore,
@@ -91,27 +97,39 @@ export class ReportReviews {
   }
 
   acknowledge(caller: Caller, id: string, body: AcknowledgementBody): Acknowledgement {
+    const [acknowledged] = this.acknowledgeEach(caller, [id], body);
+    return acknowledged;
+  }
+
+  /**
+   * One signed acknowledgement of several reports' alerts: each judged as alone, the password
+   * entered once, each report its own entry, in one transaction. `judgeEach` runs the judgement
+   * of every report, so that a refusal can name each report at fault.
+   */
+  acknowledgeEach(caller: Caller, ids: readonly string[], body: AcknowledgementBody, judgeEach: JudgeEach = everyOrFirst): Acknowledgement[] {
     requirePermission(caller, PERMISSION_FOR.acknowledge);
-    const judge = () => {
-      const role = this.roleOf(caller, id);
-      if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can acknowledge an alert');
-      // The minimal columns hold the alert; the datapoints are not needed.
-      const [report] = this.data.reports.minimalByIds(caller.companyId, [id]);
-      if (report.alert.level < 1) {
-        throw new ConflictError(
-          'NO_ALERT_TO_ACKNOWLEDGE',
-          report.alert.level === -1
-            ? 'the label has not been tapped yet, so there is no alert to acknowledge'
-            : 'the report has no alert (level 0) to acknowledge',
-        );
-      }
-      return { level: report.alert.level, timestamp: report.alert.timestamp };
-    };
+    const judge = () => judgeEach(ids, (id) => this.judgeAcknowledgement(caller, id));
     const signature = this.sign(caller, 'acknowledge', SIGNATURE_MEANINGS.acknowledgement, body, judge);
     return this.data.write(() => {
-      const alert = judge();
-      return acknowledgementOf(this.append(caller, id, { kind: 'acknowledgement', text: body.note ?? null, decision: null, alert }, signature));
+      const alerts = judge();
+      return ids.map((id, i) => acknowledgementOf(this.append(caller, id, { kind: 'acknowledgement', text: body.note ?? null, decision: null, alert: alerts[i] }, signature)));
     });
+  }
+
+  private judgeAcknowledgement(caller: Caller, id: string): { level: number; timestamp: number } {
+    const role = this.roleOf(caller, id);
+    if (role === 'viewer') throw roleForbidden('Only the label report owner or an editor can acknowledge an alert');
+    // The minimal columns hold the alert; the datapoints are not needed.
+    const [report] = this.data.reports.minimalByIds(caller.companyId, [id]);
+    if (report.alert.level < 1) {
+      throw new ConflictError(
+        'NO_ALERT_TO_ACKNOWLEDGE',
+        report.alert.level === -1
+          ? 'the label has not been tapped yet, so there is no alert to acknowledge'
+          : 'the report has no alert (level 0) to acknowledge',
+      );
+    }
+    return { level: report.alert.level, timestamp: report.alert.timestamp };
   }
 
   decide(caller: Caller, id: string, body: DecisionBody): ReviewDecision {
@@ -135,11 +153,12 @@ export class ReportReviews {
     ids: readonly string[],
     body: DecisionBody,
     within: { judge(): void; text(): string; written(entries: readonly ReviewEntry[]): void },
+    judgeEach: JudgeEach = everyOrFirst,
   ): ReviewEntry[] {
     requirePermission(caller, PERMISSION_FOR.decide);
     const judge = () => {
       within.judge();
-      for (const id of ids) this.judgeDecision(caller, id, body);
+      judgeEach(ids, (id) => this.judgeDecision(caller, id, body));
     };
     const signature = this.sign(caller, body.decision, SIGNATURE_MEANINGS[body.decision], body, judge);
     return this.data.write(() => {

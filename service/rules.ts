@@ -29,6 +29,7 @@ import { WebhookOutbox } from './webhook-outbox';
 import { Webhooks } from './webhooks';
 import { Users } from './users';
 import { SignedChanges } from './signed-changes';
+import { BulkWork } from './bulk-work';
 
 export interface ServiceRules {
   reports: LabelReportService;
@@ -53,6 +54,8 @@ export interface ServiceRules {
   reviews: ReportReviews;
   /** Shipments: the labels of one reference seen, judged and released together. */
   shipments: Shipments;
+  /** One action on a selection of reports: acknowledge, decide, flag or archive them together. */
+  bulk: BulkWork;
   /** A report's history as a company sees it: changes and review entries, newest first. */
   reportHistory: ReportHistoryService;
   /** CSV of a report's readings and of a list query's every match. */
@@ -103,6 +106,7 @@ export function composeRules(
     signedChanges: new SignedChanges(data, writer, reports, users, now),
     reviews,
     shipments: new Shipments(data, reviews, now),
+    bulk: new BulkWork(data, reports, reviews),
     reportHistory: new ReportHistoryService(data),
     csv: new ReportCsvExport(data),
     insights: new InsightsService(data),
