@@ -5,7 +5,7 @@
  * names the file or folder and says what to do. The HTTP layer gives each its status
  * (http/errors.ts), the command line prints the message as its one line.
  */
-import { closeSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 
 /** The disk under the database (or a backup, an export) has no room: nothing was written. */
@@ -75,6 +75,50 @@ export function isDamage(err: unknown): boolean {
 export function isDiskFull(err: unknown): boolean {
   const code = codeOf(err);
   return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
+}
+
+/**
+ * Why `folder` has no room for a file of `bytes`, in words; null when it has. For an error that
+ * does not say it (SQLite's backup API answers a write the disk refuses with a bare
+ * SQLITE_IOERR, whatever the cause), asked of the folder itself: the free space of its file
+ * system, and the largest file this process may write (its file size limit, `ulimit -f`; a
+ * FAT32 stick's 4 GiB is met the same way, as EFBIG).
+ */
+export function whyNoRoomFor(folder: string, bytes: number): string | null {
+  try {
+    const fs = statfsSync(folder);
+    const free = fs.bavail * fs.bsize;
+    if (free < bytes) return `${free} bytes free there, about ${bytes} needed`;
+  } catch {
+    // No file system to ask (the folder is gone): the size limit may still tell.
+  }
+  const limit = fileSizeLimit();
+  if (limit !== null && limit < bytes) return `a file there may hold at most ${limit} bytes, this process's file size limit; about ${bytes} needed`;
+  if (isFatFileSystem(folder) && bytes >= FAT_LARGEST_FILE) return `its file system (FAT) holds files of less than 4 GiB, about ${bytes} needed`;
+  return null;
+}
+
+const FAT_LARGEST_FILE = 2 ** 32;
+/** statfs's type of a FAT file system (MSDOS_SUPER_MAGIC). */
+const MSDOS_SUPER_MAGIC = 0x4d44;
+
+function isFatFileSystem(folder: string): boolean {
+  try {
+    return statfsSync(folder).type === MSDOS_SUPER_MAGIC;
+  } catch {
+    return false;
+  }
+}
+
+/** This process's file size limit in bytes (Linux's /proc/self/limits), or null when none or unknown. */
+function fileSizeLimit(): number | null {
+  const limits = '/proc/self/limits';
+  if (!existsSync(limits)) return null;
+  const line = readFileSync(limits, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Max file size'));
+  const soft = line?.split(/\s{2,}/)[1];
+  return soft === undefined || !/^\d+$/.test(soft) ? null : Number(soft);
 }
 
 /** Node's words for a folder that refuses a write. */

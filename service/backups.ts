@@ -27,7 +27,7 @@ import {
 } from '../db/backup';
 import { checkpointFileOf } from '../db/audit-checkpoints';
 import { DataStore } from '../db/data-store';
-import { DatabaseDamagedError, databaseFault, fileFault } from '../db/faults';
+import { DatabaseDamagedError, databaseFault, DiskFullError, fileFault, isDiskFull, whyNoRoomFor } from '../db/faults';
 import { AuditTrail } from './audit-trail';
 import { verifyOffThread } from './backup-verify-worker';
 import { tmpdir } from 'node:os';
@@ -281,9 +281,11 @@ export interface TakeBackupOptions {
 
 /**
  * Takes one backup of `dbFile` into `dir`: copies it online to a temporary name, verifies the
- * copy, and renames it to its name of time once verified; writes the manifest beside it; then
- * rotates the folder. A failure leaves no backup file, only `<name>.failed.json`. Does not
- * record the run in the database: the caller does, on its own connection.
+ * copy, writes its manifest under a temporary name too, and renames both to their names of time
+ * once verified and written; then rotates the folder. A failure (a full disk among them) leaves
+ * no backup file and no half-written one, only `<name>.failed.json` when that fits: rotation and
+ * restore see a backup by its name, so a name of time is only ever given to a whole file. Does
+ * not record the run in the database: the caller does, on its own connection.
  */
 export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun> {
   const now = options.now ?? (() => new Date());
@@ -291,23 +293,46 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
   try {
     mkdirSync(options.dir, { recursive: true });
   } catch (err) {
-    const fault = fileFault(err, options.dir, 'the backup cannot be written there');
+    const fault = fileFault(err, options.dir, NOT_WRITTEN);
     return unwritable(options, at, fault?.message ?? `the folder ${options.dir} cannot be made: ${(err as Error).message}`);
   }
   let n = 0;
   let name = backupFileName(at);
-  while (existsSync(path.join(options.dir, name)) || existsSync(path.join(options.dir, manifestFileOf(name).replace(/\.json$/, '.failed.json')))) name = backupFileName(at, ++n);
+  while (existsSync(path.join(options.dir, name)) || existsSync(failedManifestFileOf(path.join(options.dir, name)))) name = backupFileName(at, ++n);
   const final = path.join(options.dir, name);
   const partial = path.join(options.dir, `.${name}.partial`);
   const sourceCheckpoints = checkpointFileOf(path.resolve(options.dbFile));
   const finalCheckpoints = checkpointsFileOf(final);
   const partialCheckpoints = `${partial}.checkpoints.jsonl`;
+  const partialManifest = `${partial}.json`;
   let checkpoints: BackupManifest['checkpoints'] = null;
   let counts: Partial<BackupCounts> = {};
   let schemaVersion = 0;
   let verification: Verification = { ok: false, problems: [], inspection: null };
   let bytes: number | null = null;
   let sha256: string | null = null;
+  let ok = false;
+  const manifestOf = (failure: string | null): BackupManifest => ({
+    format: MANIFEST_FORMAT,
+    formatVersion: MANIFEST_FORMAT_VERSION,
+    labeldeskVersion: VERSION,
+    schemaVersion,
+    at: at.toISOString(),
+    reason: options.reason,
+    source: path.resolve(options.dbFile),
+    file: name,
+    bytes: failure === null ? bytes : null,
+    sha256: failure === null ? sha256 : null,
+    checkpoints: failure === null ? checkpoints : null,
+    counts,
+    verification: {
+      ok: failure === null,
+      integrity: verification.inspection?.integrity ?? [],
+      chains: chainSummary(verification.inspection?.chains ?? null),
+      countsMatch: failure === null || !verification.problems.some((p) => /the copy holds/.test(p)),
+    },
+    failure,
+  });
   try {
     const sides = sourceCheckpoints ? [{ from: sourceCheckpoints, to: partialCheckpoints }] : [];
     const copied = await copyDatabase(options.dbFile, partial, options.pagesPerStep, sides);
@@ -318,55 +343,47 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
     bytes = statSync(partial).size;
     if (verification.ok) {
       sha256 = await sha256Of(partial);
+      if (withCheckpoints) checkpoints = { file: path.basename(finalCheckpoints), bytes: statSync(withCheckpoints).size, sha256: await sha256Of(withCheckpoints) };
+      writeWhole(partialManifest, JSON.stringify(manifestOf(null), null, 2) + '\n');
       if (withCheckpoints) {
-        checkpoints = { file: path.basename(finalCheckpoints), bytes: statSync(withCheckpoints).size, sha256: await sha256Of(withCheckpoints) };
         syncFile(withCheckpoints);
         renameSync(withCheckpoints, finalCheckpoints);
       }
       syncFile(partial);
       renameSync(partial, final);
+      renameSync(partialManifest, manifestFileOf(final));
+      ok = true;
     }
   } catch (err) {
-    // A full disk or a folder that refuses the file, in words naming the folder; else SQLite's or Node's own.
-    const fault = fileFault(err, options.dir, 'the backup cannot be written there') ?? databaseFault(err, path.join(options.dir, name), 'the backup cannot be written there');
+    const fault = copyFault(err, options.dir, path.join(options.dir, name), options.dbFile);
     const words = fault && !(fault instanceof DatabaseDamagedError) ? fault.message : `the copy failed: ${(err as Error).message}`;
     verification = { ok: false, problems: [...verification.problems, words], inspection: verification.inspection };
   } finally {
     rmSync(partial, { force: true });
     rmSync(partial + '-journal', { force: true });
     rmSync(partialCheckpoints, { force: true });
+    rmSync(partialManifest, { force: true });
   }
-  const ok = verification.ok;
   const failure = ok ? null : verification.problems.join('; ') || 'the copy failed';
-  const manifest: BackupManifest = {
-    format: MANIFEST_FORMAT,
-    formatVersion: MANIFEST_FORMAT_VERSION,
-    labeldeskVersion: VERSION,
-    schemaVersion,
-    at: at.toISOString(),
-    reason: options.reason,
-    source: path.resolve(options.dbFile),
-    file: name,
-    bytes: ok ? bytes : null,
-    sha256,
-    checkpoints,
-    counts,
-    verification: {
-      ok,
-      integrity: verification.inspection?.integrity ?? [],
-      chains: chainSummary(verification.inspection?.chains ?? null),
-      countsMatch: ok || !verification.problems.some((p) => /the copy holds/.test(p)),
-    },
-    failure,
-  };
-  const manifestFile = ok ? manifestFileOf(final) : manifestFileOf(final).replace(/\.json$/, '.failed.json');
+  const manifest = manifestOf(failure);
   let removed: string[] = [];
-  try {
-    writeFileSync(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
-    if (ok) removed = rotate(options.dir, options.keep ?? DEFAULT_KEEP, options.protect);
-  } catch (err) {
-    // The backup file is verified and in place; a manifest that cannot be written is said, not hidden.
-    if (ok) return { ...unwritable(options, at, `the manifest ${manifestFile} cannot be written: ${(err as Error).message}`), file: name };
+  if (ok) {
+    try {
+      removed = rotate(options.dir, options.keep ?? DEFAULT_KEEP, options.protect);
+    } catch {
+      // The backup is verified and in place; an older one left over is removed by the next rotation.
+    }
+  } else {
+    const failed = failedManifestFileOf(final);
+    try {
+      // Under a temporary name first, like the backup: a full disk leaves no half of it.
+      writeWhole(`${partialManifest}.failed`, JSON.stringify(manifest, null, 2) + '\n');
+      renameSync(`${partialManifest}.failed`, failed);
+    } catch {
+      // No room even for the failure's manifest: the run's record in the database says it.
+    } finally {
+      rmSync(`${partialManifest}.failed`, { force: true });
+    }
   }
   return {
     at: manifest.at,
@@ -378,10 +395,44 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
     ok,
     failure,
     counts,
-    sha256,
+    sha256: manifest.sha256,
     manifest,
     removed,
   };
+}
+
+const NOT_WRITTEN = 'the backup cannot be written there';
+
+/** The manifest of a failed backup: `<name>.failed.json`. */
+function failedManifestFileOf(backupFile: string): string {
+  return manifestFileOf(backupFile).replace(/\.json$/, '.failed.json');
+}
+
+/** Writes `text` to `file` and syncs it; a write the disk cuts short throws. */
+function writeWhole(file: string, text: string): void {
+  writeFileSync(file, text);
+  syncFile(file);
+}
+
+/**
+ * The fault of a copy that failed, naming the backup folder: a full disk or a folder that
+ * refuses the file. SQLite's backup API answers any write the disk refuses with a bare
+ * SQLITE_IOERR, so for that the folder is asked whether it has room for a copy of the database
+ * (db/faults.ts whyNoRoomFor). Null for any other failure, said in SQLite's or Node's words.
+ */
+function copyFault(err: unknown, dir: string, file: string, dbFile: string): Error | null {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  if (isDiskFull(err) || code.startsWith('SQLITE_IOERR')) {
+    const why = whyNoRoomFor(dir, databaseBytes(dbFile));
+    if (why !== null) return new DiskFullError(dir, `${NOT_WRITTEN} (${why})`, err);
+  }
+  return fileFault(err, dir, NOT_WRITTEN) ?? databaseFault(err, file, NOT_WRITTEN);
+}
+
+/** About the bytes a copy of the database takes: the file and its write-ahead log. */
+function databaseBytes(dbFile: string): number {
+  const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+  return size(dbFile) + size(`${dbFile}-wal`);
 }
 
 /** The backup files of a folder, with their times. */

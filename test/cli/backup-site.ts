@@ -14,9 +14,13 @@ export interface Served {
   stop(): Promise<number | null>;
 }
 
-/** Starts `labeldesk serve --db FILE --port 0`; resolves once it printed its address. */
-export function serveFile(dbFile: string, env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [join(REPO, 'bin/labeldesk.js'), 'serve', '--db', dbFile, '--port', '0'], {
+/**
+ * Starts `labeldesk serve --db FILE --port 0`; resolves once it printed its address. `wrap`
+ * turns the command's words into those that start it (a file size limit, test/support/file-size-limit.ts).
+ */
+export function serveFile(dbFile: string, env: Record<string, string> = {}, wrap: (argv: string[]) => string[] = (argv) => argv): Promise<Served> {
+  const [command, ...args] = wrap([process.execPath, join(REPO, 'bin/labeldesk.js'), 'serve', '--db', dbFile, '--port', '0']);
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
