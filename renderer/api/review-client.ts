@@ -26,11 +26,13 @@ import type {
   Review,
   ReviewDecision,
 } from '../../schema/review';
+import { bulkBodySchema, bulkResultSchema, type BulkBody, type BulkResult } from '../../schema/bulk';
 import { checked, parse } from './client';
 import type { ApiClient } from './client';
 
 export type { Acknowledgement, AlertExplanation, Comment, Review, ReviewDecision, ReportHistory } from '../../schema/review';
 export type { HistoryEntry, Excursion, ExplainedRule, Decision } from '../../schema/review';
+export type { BulkBody, BulkResult } from '../../schema/bulk';
 
 function reportPath(id: string, part: string): string {
   return `/local/labelReports/${encodeURIComponent(id)}/${part}`;
@@ -47,6 +49,8 @@ export interface ReviewClient {
   readingsCsv(id: string, signal?: AbortSignal): Promise<string>;
   /** The report's audit trail as CSV text, as the company sees it, hashes included. */
   historyCsv(id: string, signal?: AbortSignal): Promise<string>;
+  /** One action on a selection of reports, whole or not at all. */
+  bulk(body: BulkBody): Promise<BulkResult>;
 }
 
 export function reviewClient(client: ApiClient): ReviewClient {
@@ -77,6 +81,10 @@ export function reviewClient(client: ApiClient): ReviewClient {
     },
     async historyCsv(id, signal) {
       return parse(z.string(), await client.request('GET', reportPath(id, 'history.csv'), { signal, as: 'text' }), 'a history');
+    },
+    async bulk(body) {
+      const answer = await client.request('POST', '/local/labelReports/bulk', { body: checked(bulkBodySchema, body) });
+      return parse(bulkResultSchema, answer, 'the selection acted on');
     },
   };
 }

@@ -9,6 +9,7 @@ import type { RefObject } from 'react';
 import { COLUMN_IDS, COLUMN_INFO } from '../lib/columns';
 import { formatCount } from '../lib/format';
 import { stores, useDetail, useList, useUi } from '../state/stores';
+import { BulkBar } from './BulkBar';
 import { ErrorBanner } from './ErrorBanner';
 import { FilterBar } from './FilterBar';
 import { ReportDetail } from './ReportDetail';
@@ -69,6 +70,14 @@ function useKeyboard() {
         case 'End':
           list.select((list.total ?? 0) - 1);
           break;
+        case ' ': {
+          // Space picks the keyboard's row for bulk work, as a click on its box does.
+          if (e.target instanceof HTMLButtonElement) return;
+          const row = list.selectedIndex >= 0 ? list.rowAt(list.selectedIndex) : undefined;
+          if (!row) return;
+          stores.picked.getState().toggle(row.id, list.selectedIndex, e.shiftKey, (i) => stores.list.getState().rowAt(i)?.id);
+          break;
+        }
         case 'Enter': {
           if (e.target instanceof HTMLButtonElement) return;
           const row = list.selectedIndex >= 0 ? list.rowAt(list.selectedIndex) : undefined;
@@ -213,7 +222,7 @@ function CountLine() {
       <HiddenSort />
       {loading && <span className="muted small">loading…</span>}
       {total !== null && total > 0 && <GoToRow total={total} />}
-      <span className="muted small keys-help">↑↓ select · Enter open · / search · Esc close</span>
+      <span className="muted small keys-help">↑↓ move · Space select · Enter open · / search · Esc close</span>
     </div>
   );
 }
@@ -230,6 +239,7 @@ export function ReportBrowser() {
     <div className="browser">
       <FilterBar />
       <CountLine />
+      <BulkBar />
       {/* Unreachable is said once, by the header's indicator; other failures are said here. */}
       {/* A query problem is said in the count line and beside its inputs, not twice more. */}
       {error && !unreachable && error !== problem && (

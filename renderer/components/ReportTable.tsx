@@ -19,7 +19,7 @@ import { formatIsoTime, type TimeZoneSetting } from '../lib/time-zone';
 import { useTimeZone } from '../state/time-zone';
 import { offsetAt, SAFE_MAX_SCROLL_HEIGHT, scrollScale, scrollTopToReveal } from '../lib/scaled-scroll';
 import type { ScrollScale } from '../lib/scaled-scroll';
-import { stores, useDetail, useList, useUi } from '../state/stores';
+import { stores, useDetail, useList, usePicked, useUi } from '../state/stores';
 import { AlertBadge } from './AlertBadge';
 import { FlagStrip } from './FlagStrip';
 import { PendingMark } from './PendingMark';
@@ -179,6 +179,29 @@ function visibleRows(scale: ScrollScale, scrollTop: number, offset: number, coun
   return rows;
 }
 
+/**
+ * The box that picks a report for bulk work; Shift extends from the last one picked. Not a tab
+ * stop of its own: in the table Space picks the row the keyboard is on.
+ */
+function PickBox({ row, index }: { row: ListRow; index: number }) {
+  const picked = usePicked((s) => s.ids.includes(row.id));
+  return (
+    <input
+      type="checkbox"
+      className="pick-box"
+      tabIndex={-1}
+      checked={picked}
+      aria-label={`Select ${row.labelReference || row.label.sequenceCode}`}
+      onClick={(e) => {
+        e.stopPropagation();
+        stores.picked.getState().toggle(row.id, index, e.shiftKey, (i) => stores.list.getState().rowAt(i)?.id);
+      }}
+      onChange={() => {}}
+      data-testid="pick-box"
+    />
+  );
+}
+
 function gridHasFocus(row: HTMLElement): boolean {
   const grid = row.closest('[role=grid]');
   return grid !== null && grid.contains(document.activeElement);
@@ -227,6 +250,7 @@ const Row = memo(function Row({ index, start, columns }: { index: number; start:
     >
       {columns.map((id) => (
         <div role="gridcell" key={id} className={cellClass(id)}>
+          {id === 'reference' && <PickBox row={row} index={index} />}
           {CELLS[id](row, zone)}
         </div>
       ))}

@@ -9,6 +9,7 @@ import { createDetailStore } from './detail';
 import { createKeysStore } from './keys';
 import { createListStore } from './list';
 import { createReviewStore } from './review';
+import { createPickedStore } from './picked';
 import type { ListStoreOptions } from './list';
 import { createSyncStore, documentVisibility } from './sync';
 import { createUiStore } from './ui';
@@ -45,6 +46,19 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   const catalogue = createCatalogueStore({ getClient });
   const ui = createUiStore('reports', uiOptions);
   const review = createReviewStore({ getClient });
+  // Bulk work changes rows in place: the list is asked again, and the open report if it was among them.
+  const picked = createPickedStore({
+    getClient,
+    onDone(ids) {
+      void list.getState().reload();
+      const open = detail.getState();
+      if (open.id !== null && ids.includes(open.id)) void open.reload();
+    },
+  });
+  // Another question to the list drops the picks: what is acted on is always what is shown.
+  list.subscribe((state, previous) => {
+    if (state.query !== previous.query && picked.getState().ids.length > 0) picked.getState().clear();
+  });
 
   // The review parts follow the open report: loaded on open, again after each change to it.
   detail.subscribe((state, previous) => {
@@ -81,6 +95,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
     webhooks.getState().reset();
     sync.getState().reset();
     list.getState().reset();
+    picked.getState().clear();
     catalogue.getState().reset();
     if (state.client) {
       // Same filters, new company: ask again with the new key.
@@ -110,7 +125,7 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
   /** The report the URL names: the open one, or the one waiting for a connection. */
   const wantedReportId = () => detail.getState().id ?? pendingOpen;
 
-  return { connection, list, detail, keys, webhooks, sync, ui, catalogue, review, openReport, wantedReportId };
+  return { connection, list, detail, keys, webhooks, sync, ui, catalogue, review, picked, openReport, wantedReportId };
 }
 
 export type AppStores = ReturnType<typeof createAppStores>;

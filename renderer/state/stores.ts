@@ -9,6 +9,7 @@ import type { ConnectionState } from './connection';
 import type { DetailState } from './detail';
 import type { KeysState } from './keys';
 import type { ListState } from './list';
+import type { PickedState } from './picked';
 import type { SyncUiState } from './sync';
 import type { ReviewState } from './review';
 import type { UiState } from './ui';
@@ -24,4 +25,5 @@ export const useWebhooks = <T>(selector: (s: WebhooksState) => T): T => useStore
 export const useSync = <T>(selector: (s: SyncUiState) => T): T => useStore(stores.sync, selector);
 export const useReview = <T>(selector: (s: ReviewState) => T): T => useStore(stores.review, selector);
 export const useUi = <T>(selector: (s: UiState) => T): T => useStore(stores.ui, selector);
+export const usePicked = <T>(selector: (s: PickedState) => T): T => useStore(stores.picked, selector);
 export const useCatalogue = <T>(selector: (s: CatalogueState) => T): T => useStore(stores.catalogue, selector);

@@ -1,0 +1,84 @@
+/**
+ * Bulk work in real Chromium against the real service (docs/review-and-audit.md#bulk-work): a
+ * person picks three reports awaiting acknowledgement (a box, then Shift on another box), is
+ * refused with a wrong password and nothing is signed, then signs once and each report carries
+ * its own signed acknowledgement; the rows leave the filter they no longer match. By keyboard,
+ * Space picks the row the arrows are on, and Flag flags it. axe finds nothing serious on the bar.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../../schema/report';
+import type { Caller } from '../../service/api-keys';
+import { seriousViolations } from './axe';
+import { addPerson, openDesk, shot, signIn, waitText, watchProblems, type Desk } from './browser';
+
+const PASSWORD = 'correct horse battery';
+const TOOL: Caller = { keyId: 'test', companyId: 'acme', permissions: new Set(PERMISSIONS) };
+
+let desk: Desk;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  desk = await openDesk('bulk-work');
+  addPerson(desk.service.service, 'acme', { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD });
+  page = await (await desk.browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+  // The wrong password answers 403, which Chromium logs.
+  watchProblems(page, problems, /status of 403/);
+  await page.goto(`${desk.service.url}/?review=awaitingAcknowledgement#key=${encodeURIComponent(desk.deskKey)}`);
+  await signIn(page, 'anna', PASSWORD);
+  await page.locator('.rows .row[data-index="2"]').waitFor();
+});
+
+afterAll(async () => {
+  await desk?.close();
+});
+
+const rowId = (index: number) => page.locator(`.rows .row[data-index="${index}"]`).getAttribute('data-report-id');
+const acknowledgementOf = (id: string) => desk.service.service.reviews.review(TOOL, id).acknowledgement;
+
+describe('bulk work', () => {
+  it('signs one acknowledgement per picked report with one password, after refusing a wrong one', async () => {
+    const ids = [await rowId(0), await rowId(1), await rowId(2)] as string[];
+    await page.locator('.rows .row[data-index="0"]').getByTestId('pick-box').click();
+    await page.locator('.rows .row[data-index="2"]').getByTestId('pick-box').click({ modifiers: ['Shift'] });
+    const bar = page.getByTestId('bulk-bar');
+    await waitText(bar.getByTestId('bulk-count'), '3 selected');
+
+    await bar.getByRole('button', { name: 'Acknowledge…' }).click();
+    const form = bar.getByTestId('bulk-acknowledge-form');
+    await form.locator('input[name=bulk-text]').fill('Seen on the dock');
+    await form.locator('input[name=bulk-password]').fill('not the password');
+    expect(await seriousViolations(page)).toEqual([]);
+    await form.getByRole('button', { name: 'Sign' }).click();
+    await bar.getByTestId('bulk-message').waitFor();
+    expect(await bar.getByTestId('bulk-message').getAttribute('role')).toBe('alert');
+    await waitText(bar.getByTestId('bulk-count'), '3 selected');
+    for (const id of ids) expect(acknowledgementOf(id)).toBeNull();
+
+    await form.locator('input[name=bulk-password]').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Sign' }).click();
+    await waitText(bar.getByTestId('bulk-message'), 'Acknowledged the alerts of 3 reports.');
+    await shot(page, 'bulk-work-acknowledged');
+    for (const id of ids) {
+      const ack = acknowledgementOf(id)!;
+      expect([ack.note, ack.meaning, ack.by.person?.login]).toEqual(['Seen on the dock', 'Reviewed', 'anna']);
+    }
+    // Acknowledged, they no longer await acknowledgement: the list asked again and they are gone.
+    await page.waitForFunction((gone) => gone.every((id) => !document.querySelector(`.rows .row[data-report-id="${id}"]`)) && document.querySelector('.rows .row[data-index="0"]') !== null, ids);
+    expect(await bar.getByTestId('bulk-count').count()).toBe(0);
+  });
+
+  it('picks the keyboard’s row with Space and flags it', async () => {
+    await page.getByTestId('report-table').focus();
+    await page.keyboard.press('ArrowDown');
+    const id = (await page.locator('.rows .row.is-selected').getAttribute('data-report-id'))!;
+    await page.keyboard.press(' ');
+    const bar = page.getByTestId('bulk-bar');
+    await waitText(bar.getByTestId('bulk-count'), '1 selected');
+    await bar.getByRole('button', { name: 'Flag', exact: true }).click();
+    await waitText(bar.getByTestId('bulk-message'), 'Flagged 1 report.');
+    expect(desk.service.service.reports.retrieve(TOOL, id).hasFlag).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
