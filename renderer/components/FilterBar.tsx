@@ -28,6 +28,7 @@ import { CsvDownload } from './CsvDownload';
 import { FacetsPanel } from './FacetsPanel';
 import { FilterChips } from './FilterChips';
 import { Popover } from './Popover';
+import { SavedViews } from './SavedViews';
 
 const TYPING_PAUSE_MS = 350;
 
@@ -353,6 +354,7 @@ export function FilterBar() {
       <Popover label={<>Counts ▾</>} title="Counts per value" testId="facets-button" className="popover--facets">
         <FacetsPanel />
       </Popover>
+      <SavedViews />
       <ColumnChooser />
       <CsvDownload />
     </form>

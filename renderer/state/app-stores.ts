@@ -84,7 +84,9 @@ export function createAppStores(listOptions: Omit<ListStoreOptions, 'getClient'>
       if (open.id !== null && open.error !== null && !open.loading) void open.reload();
     }
     if (state.session !== previous.session) {
-      ui.getState().showArrangementOf(state.session ? `${state.session.companyId}/${state.session.keyId}` : null);
+      // People share the desktop's one session key: each person's arrangement is their own.
+      const session = state.session;
+      ui.getState().showArrangementOf(session ? `${session.companyId}/${session.person ? `person:${session.person.id}` : session.keyId}` : null);
       // Whoever signs in next starts at the report list, not in the screen the last person left open.
       if (previous.session?.person && !state.session?.person) ui.getState().setView('reports');
     }

@@ -1,8 +1,8 @@
 /**
  * Which screen is shown (it lives in the URL with the filters, see url-sync.ts) and how the person
  * at the desk arranged the report browser: the columns they chose and the width of the report
- * panel. The arrangement is remembered in localStorage per signed-in key, so colleagues sharing a
- * desk each keep their own.
+ * panel, and the views they saved (named filters and sort). The arrangement is remembered in
+ * localStorage per signed-in person (or key), so colleagues sharing a desk each keep their own.
  */
 import { createStore } from 'zustand/vanilla';
 import { DEFAULT_COLUMNS, normaliseColumns } from '../lib/columns';
@@ -16,6 +16,15 @@ export interface UiOptions {
   storage?: PreferenceStorage | null;
 }
 
+/** A named view: the list's filters and sort, as the address bar carries them (lib/url-state). */
+export interface SavedView {
+  name: string;
+  search: string;
+}
+
+/** Enough for a reviewer's recurring questions; the oldest goes first beyond it. */
+export const MAX_SAVED_VIEWS = 30;
+
 export interface UiState {
   view: View;
   /** Whose arrangement is shown: `companyId/keyId`, or null before anyone signed in. */
@@ -23,11 +32,15 @@ export interface UiState {
   columns: ColumnId[];
   /** Width of the report panel beside the table, px; null until the person resizes it. */
   detailWidth: number | null;
+  views: SavedView[];
   setView(view: View): void;
   /** Loads the arrangement remembered for a signed-in key (defaults when there is none). */
   showArrangementOf(scope: string | null): void;
   setColumns(columns: readonly ColumnId[]): void;
   setDetailWidth(width: number): void;
+  /** Saves a view under a name (replacing one of the same name, case aside). */
+  saveView(name: string, search: string): void;
+  removeView(name: string): void;
 }
 
 const PREFIX = 'labeldesk.layout.';
@@ -35,7 +48,17 @@ const PREFIX = 'labeldesk.layout.';
 interface Stored {
   columns?: unknown;
   detailWidth?: unknown;
+  views?: unknown;
 }
+
+function savedViews(stored: unknown): SavedView[] {
+  if (!Array.isArray(stored)) return [];
+  return stored
+    .filter((v): v is SavedView => v !== null && typeof v === 'object' && typeof v.name === 'string' && typeof v.search === 'string' && v.name.trim() !== '')
+    .slice(-MAX_SAVED_VIEWS);
+}
+
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export function createUiStore(initial: View = 'reports', options: UiOptions = {}) {
   const storage = options.storage ?? null;
@@ -53,10 +76,10 @@ export function createUiStore(initial: View = 'reports', options: UiOptions = {}
 
   return createStore<UiState>()((set, get) => {
     function save() {
-      const { scope, columns, detailWidth } = get();
+      const { scope, columns, detailWidth, views } = get();
       if (!storage || !scope) return;
       try {
-        storage.setItem(PREFIX + scope, JSON.stringify({ columns, detailWidth }));
+        storage.setItem(PREFIX + scope, JSON.stringify({ columns, detailWidth, views }));
       } catch {
         // A full or disabled storage only means the arrangement is not remembered.
       }
@@ -66,11 +89,12 @@ export function createUiStore(initial: View = 'reports', options: UiOptions = {}
       scope: null,
       columns: [...DEFAULT_COLUMNS],
       detailWidth: null,
+      views: [],
       setView: (view) => set({ view }),
       showArrangementOf(scope) {
         const stored = read(scope);
         const width = typeof stored.detailWidth === 'number' && Number.isFinite(stored.detailWidth) ? stored.detailWidth : null;
-        set({ scope, columns: normaliseColumns(stored.columns ?? DEFAULT_COLUMNS), detailWidth: width });
+        set({ scope, columns: normaliseColumns(stored.columns ?? DEFAULT_COLUMNS), detailWidth: width, views: savedViews(stored.views) });
       },
       setColumns(columns) {
         set({ columns: normaliseColumns(columns) });
@@ -78,6 +102,15 @@ export function createUiStore(initial: View = 'reports', options: UiOptions = {}
       },
       setDetailWidth(width) {
         set({ detailWidth: Math.round(width) });
+        save();
+      },
+      saveView(name, search) {
+        const kept = get().views.filter((v) => !sameName(v.name, name));
+        set({ views: [...kept, { name: name.trim(), search }].slice(-MAX_SAVED_VIEWS) });
+        save();
+      },
+      removeView(name) {
+        set({ views: get().views.filter((v) => !sameName(v.name, name)) });
         save();
       },
     };

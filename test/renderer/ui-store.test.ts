@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COLUMNS, gridTemplate, minimumWidth, normaliseColumns } from '../../renderer/lib/columns';
-import { createUiStore } from '../../renderer/state/ui';
+import { createUiStore, MAX_SAVED_VIEWS } from '../../renderer/state/ui';
 
 function memoryStorage() {
   const map = new Map<string, string>();
@@ -44,5 +44,39 @@ describe('ui store: the arrangement of each signed-in key', () => {
     const ui = createUiStore('reports', { storage });
     ui.getState().showArrangementOf('acme/k1');
     expect(ui.getState().columns).toEqual([...DEFAULT_COLUMNS]);
+  });
+});
+
+describe('ui store: saved views', () => {
+  it('keeps each person’s views by name, a name saved again replacing the old, across restarts', () => {
+    const storage = memoryStorage();
+    const ui = createUiStore('reports', { storage });
+    ui.getState().showArrangementOf('acme/person:anna');
+    ui.getState().saveView('Critical air', '?alert=critical&mode=air');
+    ui.getState().saveView('To decide', '?review=awaitingReview');
+    ui.getState().saveView(' critical AIR ', '?alert=critical');
+    expect(ui.getState().views).toEqual([
+      { name: 'To decide', search: '?review=awaitingReview' },
+      { name: 'critical AIR', search: '?alert=critical' },
+    ]);
+
+    ui.getState().showArrangementOf('acme/person:rita');
+    expect(ui.getState().views).toEqual([]);
+
+    const again = createUiStore('reports', { storage });
+    again.getState().showArrangementOf('acme/person:anna');
+    again.getState().removeView('to decide');
+    expect(again.getState().views.map((v) => v.name)).toEqual(['critical AIR']);
+  });
+
+  it('keeps at most MAX_SAVED_VIEWS, the oldest going first, and drops entries that are not views', () => {
+    const storage = memoryStorage();
+    storage.setItem('labeldesk.layout.acme/k1', JSON.stringify({ views: [{ name: 'ok', search: '?q=1' }, { name: 3 }, null, { name: ' ', search: '' }] }));
+    const ui = createUiStore('reports', { storage });
+    ui.getState().showArrangementOf('acme/k1');
+    expect(ui.getState().views).toEqual([{ name: 'ok', search: '?q=1' }]);
+    for (let i = 0; i < MAX_SAVED_VIEWS + 2; i++) ui.getState().saveView(`v${i}`, `?q=${i}`);
+    expect(ui.getState().views).toHaveLength(MAX_SAVED_VIEWS);
+    expect(ui.getState().views[0].name).toBe('v2');
   });
 });

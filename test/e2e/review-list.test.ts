@@ -1,9 +1,16 @@
 /**
- * Bulk work in real Chromium against the real service (docs/review-and-audit.md#bulk-work): a
+ * The reviewer's list in real Chromium against the real service.
+ *
+ * Bulk work (docs/review-and-audit.md#bulk-work): a
  * person picks three reports awaiting acknowledgement (a box, then Shift on another box), is
  * refused with a wrong password and nothing is signed, then signs once and each report carries
  * its own signed acknowledgement; the rows leave the filter they no longer match. By keyboard,
  * Space picks the row the arrows are on, and Flag flags it. axe finds nothing serious on the bar.
+ *
+ * My queue and saved views (docs/review-and-audit.md#my-queue-and-saved-views): an administrator's
+ * queue is what awaits a decision, counted as the service counts it; a view saved by name comes
+ * back after a reload; another person signing in at the same desk has their own views and a
+ * reviewer's queue is the alerts to acknowledge.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +27,9 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  desk = await openDesk('bulk-work');
+  desk = await openDesk('review-list');
   addPerson(desk.service.service, 'acme', { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD });
+  desk.service.service.users.create(null, 'acme', { login: 'rita', name: 'Rita Lund', role: 'reviewer', password: PASSWORD });
   page = await (await desk.browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
   // The wrong password answers 403, which Chromium logs.
   watchProblems(page, problems, /status of 403/);
@@ -79,6 +87,49 @@ describe('bulk work', () => {
     await bar.getByRole('button', { name: 'Flag', exact: true }).click();
     await waitText(bar.getByTestId('bulk-message'), 'Flagged 1 report.');
     expect(desk.service.service.reports.retrieve(TOOL, id).hasFlag).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('opens my queue, keeps a saved view for its person, and gives another person their own', async () => {
+    const awaiting = async (review: string) => {
+      const res = await fetch(`${desk.service.url}/local/labelReports?review=${review}&pageSize=1&output=minimal`, { headers: { 'x-api-key': desk.deskKey } });
+      return String((await res.json()).totalDocuments);
+    };
+    const views = page.getByTestId('views-button');
+    const count = page.getByTestId('report-count');
+    // Another filter first: the queue replaces it.
+    await page.goto(`${desk.service.url}/?alert=critical#key=${encodeURIComponent(desk.deskKey)}`);
+    await page.locator('[data-chip=alert]:visible').waitFor();
+    await views.click();
+    await page.getByTestId('my-queue').click();
+    await waitText(page.getByTestId('my-queue'), 'My queue: reports to decide');
+    await page.locator('[data-chip=review]:visible').waitFor();
+    expect(await page.locator('[data-chip=alert]:visible').count()).toBe(0);
+    await waitText(count, await awaiting('awaitingReview'));
+
+    await page.locator('input[name=view-name]').fill('To decide');
+    await page.locator('input[name=view-name]').press('Enter');
+    await waitText(page.getByTestId('saved-view'), 'To decide');
+    await page.keyboard.press('Escape');
+    await page.locator('[data-chip=review]:visible .chip__remove').click();
+    await page.locator('[data-chip=review]:visible').waitFor({ state: 'detached' });
+
+    // A reload keeps the person signed in on this tab, and their views on this desk.
+    await page.reload();
+    await views.click();
+    await page.getByTestId('saved-view').click();
+    await page.locator('[data-chip=review]:visible').waitFor();
+    await waitText(count, await awaiting('awaitingReview'));
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('header-person').getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, 'rita', PASSWORD);
+    await views.click();
+    await waitText(page.getByTestId('my-queue'), 'My queue: alerts to acknowledge');
+    expect(await page.getByTestId('saved-view').count()).toBe(0);
+    await page.getByTestId('my-queue').click();
+    await waitText(count, await awaiting('awaitingAcknowledgement'));
+    expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 });
