@@ -5,10 +5,12 @@
  * on 127.0.0.1 (a free port, no webhook delivery), a session key that lives only in memory is
  * made for the report's owner, Chromium (playwright-core, never a downloaded browser) opens the
  * print view with it, waits until the view says it is ready, and prints A4. The CSV is the
- * readings, written straight from the database.
+ * readings, written straight from the database. Each file written is recorded in the report's
+ * access entries (docs/review-and-audit.md#who-saw-a-report) as the command line's export.
  */
 import { createWriteStream, existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Browser } from 'playwright-core';
@@ -16,6 +18,7 @@ import { buildPrintUrl, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE, TIME_ZONE_
 import { DEFAULT_STATIC_DIR } from '../host/start-service';
 import { NotFoundError } from '../model/errors';
 import type { Caller } from '../service/api-keys';
+import { COMMAND_LINE_KEY_ID } from '../service/report-access';
 import type { Service } from '../host/open-service';
 import { serviceApp } from '../host/service-app';
 import { CliError, databaseFile, EXIT_OK, openCliService, parseCommandArgs, UsageError, write, type Command, type Io } from './args';
@@ -82,6 +85,7 @@ examples:
         const owner = ownerOf(service, values.id, dbFile);
         const pdf = await reportPdf({ service, uiDir, chromium, reportId: values.id, companyId: owner, utc: values.utc === true });
         await writeFile(out, pdf);
+        service.access.exportedByCommandLine(values.id, 'pdf', ranBy());
       } finally {
         service.close();
       }
@@ -90,6 +94,7 @@ examples:
       try {
         const owner = ownerOf(service, values.id, dbFile);
         await writeLines(out, service.csv.readings(reader(owner), values.id, 'full'));
+        service.access.exportedByCommandLine(values.id, 'readingsCsv', ranBy());
       } finally {
         service.close();
       }
@@ -102,6 +107,18 @@ examples:
 /** A caller that may only read, as the given company: for the command's own reads. */
 function reader(companyId: string): Caller {
   return { keyId: 'session', companyId, permissions: new Set(['labelReports:read']) };
+}
+
+/** Who ran the command, as far as it can tell: the account and the computer. */
+function ranBy(): string {
+  let account: string;
+  try {
+    account = userInfo().username;
+  } catch {
+    // An account without a name (a container's user missing from /etc/passwd).
+    account = `uid ${process.getuid?.() ?? 'unknown'}`;
+  }
+  return `labeldesk report, run by ${account} on ${hostname()}`;
 }
 
 /** The company that owns the report: the one whose view the PDF shows. */
@@ -160,7 +177,8 @@ export async function reportPdf(options: PdfOptions): Promise<Buffer> {
   try {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const key = options.service.apiKeys.createSessionKey(options.companyId, ['labelReports:read']);
+    // The command records its export itself: the print view's reads are not views of their own.
+    const key = options.service.apiKeys.createSessionKey(options.companyId, ['labelReports:read'], COMMAND_LINE_KEY_ID);
     const context = await browser.newContext({ viewport: { width: 1000, height: 1400 } });
     try {
       const page = await context.newPage();

@@ -6,12 +6,11 @@
  * deleted from the middle breaks a link and the newest rows deleted leave a gap before the next.
  */
 import type { Statement } from 'better-sqlite3';
+import type { AccessActor, AccessFormat, AccessKind } from '../schema/report-access';
 import { entryHash, type Row } from './audit-chain';
 import type { Db } from './database';
 
-export type AccessKind = 'view' | 'print' | 'export';
-export type AccessFormat = 'json' | 'print' | 'pdf' | 'readingsCsv' | 'historyCsv' | 'listCsv';
-export type AccessActor = 'person' | 'apiKey' | 'commandLine';
+export type { AccessActor, AccessFormat, AccessKind } from '../schema/report-access';
 
 export interface AccessEntry {
   at: string;
@@ -28,6 +27,13 @@ export interface AccessEntry {
   userName: string | null;
 }
 
+/** A stored entry: its place in the chain and its hashes beside what was recorded. */
+export interface AccessRecord extends AccessEntry {
+  id: number;
+  prevHash: string | null;
+  hash: string;
+}
+
 export interface AccessProblem {
   id: number;
   kind: 'contentChanged' | 'brokenLink' | 'missingEntry';
@@ -41,6 +47,8 @@ export class AccessStore {
   private readonly allRows: Statement;
   private readonly rowsOfReport: Statement;
   private readonly countRows: Statement;
+  private readonly newestOfReport: Statement;
+  private readonly countOfReport: Statement;
 
   constructor(db: Db) {
     this.nextId = db.prepare(`SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'report_access'), 0) + 1`).pluck();
@@ -54,6 +62,10 @@ export class AccessStore {
     this.allRows = db.prepare('SELECT * FROM report_access ORDER BY id');
     this.rowsOfReport = db.prepare('SELECT * FROM report_access WHERE label_report_id = ? ORDER BY id');
     this.countRows = db.prepare('SELECT count(*) FROM report_access').pluck();
+    // Walks the report's entries on report_access_report, newest first; the command line's have no company.
+    const seenBy = 'label_report_id = @reportId AND (company_id = @companyId OR company_id IS NULL)';
+    this.newestOfReport = db.prepare(`SELECT * FROM report_access WHERE ${seenBy} ORDER BY id DESC LIMIT @limit`);
+    this.countOfReport = db.prepare(`SELECT count(*) FROM report_access WHERE ${seenBy}`).pluck();
   }
 
   /** Appends one entry, linked to the one before; in the caller's write transaction. Answers its id. */
@@ -84,6 +96,20 @@ export class AccessStore {
     return (reportId === undefined ? this.allRows.iterate() : this.rowsOfReport.iterate(reportId)) as Iterable<Row>;
   }
 
+  /** Every entry, as recorded, in chain order. */
+  *entries(): Generator<AccessRecord> {
+    for (const row of this.allRows.iterate() as Iterable<Row>) yield recordOf(row);
+  }
+
+  /** The newest `limit` entries on one report of one company and of the command line, newest first, and how many there are. */
+  newestOf(reportId: string, companyId: string, limit: number): { total: number; entries: AccessRecord[] } {
+    const args = { reportId, companyId };
+    return {
+      total: this.countOfReport.get(args) as number,
+      entries: (this.newestOfReport.all({ ...args, limit }) as Row[]).map(recordOf),
+    };
+  }
+
   count(): number {
     return this.countRows.get() as number;
   }
@@ -108,4 +134,24 @@ export class AccessStore {
     }
     return { checked, problem: null };
   }
+}
+
+function recordOf(row: Row): AccessRecord {
+  return {
+    id: row.id as number,
+    at: row.at as string,
+    reportId: row.label_report_id as string | null,
+    companyId: row.company_id as string | null,
+    kind: row.kind as AccessKind,
+    format: row.format as AccessFormat,
+    detail: row.detail as string | null,
+    actor: row.actor as AccessActor,
+    apiKeyId: row.api_key_id as string | null,
+    apiKeyName: row.api_key_name as string | null,
+    userId: row.user_id as string | null,
+    userLogin: row.user_login as string | null,
+    userName: row.user_name as string | null,
+    prevHash: row.prev_hash as string | null,
+    hash: row.hash as string,
+  };
 }

@@ -29,6 +29,7 @@ import { labelReportRoutes } from './routes/label-reports';
 import { localRoutes } from './routes/local';
 import { peopleRoutes, sessionRoutes } from './routes/people';
 import { reviewRoutes } from './routes/review';
+import { reportAccessRoutes } from './routes/report-access';
 import { changeRequestRoutes } from './routes/change-requests';
 import { webhookRoutes } from './routes/webhooks';
 import { alarmRoutes } from './routes/alarms';
@@ -114,6 +115,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(peopleRoutes(options.service, busy));
     await api.register(webhookRoutes(options.service, busy));
     await api.register(reviewRoutes(options.service, busy));
+    await api.register(reportAccessRoutes(options.service, busy));
     await api.register(changeRequestRoutes(options.service, busy));
     await api.register(insightsRoutes(options.service, busy));
     await api.register(shipmentRoutes(options.service, busy));

@@ -62,6 +62,8 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
     description: 'The comment joins the key’s company’s review and the report’s history, with the key (its id and name) as its author.',
   },
   acknowledgeLabelReportAlert: { tag: 'Review' },
+  recordLabelReportPrinted: { tag: 'Review' },
+  getLabelReportAccess: { tag: 'Review' },
   decideLabelReport: { tag: 'Review' },
   bulkLabelReports: { tag: 'Review' },
   listLabelReportChangeRequests: { tag: 'Review', description: `Each request with its change, reason, meaning, who asked and, once closed, who approved (signing) or declined it${READ}.` },

@@ -76,11 +76,11 @@ export class ApiKeys {
     return { id: record.id, key, name, companyId, permissions: record.permissions, created: record.created };
   }
 
-  /** A key for this process only, never written to the database. */
-  createSessionKey(companyId: string, permissions: readonly Permission[]): string {
+  /** A key for this process only, never written to the database; `keyId` names it in what it writes. */
+  createSessionKey(companyId: string, permissions: readonly Permission[], keyId = SESSION_KEY_ID): string {
     if (!this.companies.find(companyId)) throw new InvalidInputError('UNKNOWN_COMPANY', `unknown company '${companyId}'`);
     const key = generateKey();
-    this.sessionKeys.set(hashKey(key), { keyId: SESSION_KEY_ID, companyId, permissions: new Set(permissions) });
+    this.sessionKeys.set(hashKey(key), { keyId, companyId, permissions: new Set(permissions) });
     return key;
   }
 

@@ -13,6 +13,9 @@ import { AuditCheckpoints } from './audit-checkpoints';
 import { notFound } from './label-reports';
 import { CSV_BOM, csvLine, type CsvValue } from './report-csv';
 
+/** Who wrote an entry, in the columns of every audit CSV: the key, or the person signed in. */
+export const WHO_CSV_COLUMNS = ['apiKeyId', 'apiKeyName', 'userId', 'userLogin', 'userName'] as const;
+
 export const AUDIT_CSV_COLUMNS = [
   'table',
   'reportId',
@@ -21,11 +24,7 @@ export const AUDIT_CSV_COLUMNS = [
   'kind',
   'companyId',
   'actor',
-  'apiKeyId',
-  'apiKeyName',
-  'userId',
-  'userLogin',
-  'userName',
+  ...WHO_CSV_COLUMNS,
   'changes',
   'reason',
   'text',

@@ -17,6 +17,11 @@ import { bothWhere, unsetWhere } from '../db/unset-where';
 import type { ReviewCondition } from '../schema/review-list';
 import { readingsCsv, reportTableCsvHeader, reportTableCsvLine } from './report-csv';
 
+/** The list's CSV, a chunk at a time, and how many reports it holds. */
+export interface CsvTable extends Iterable<string> {
+  readonly reports: number;
+}
+
 /** Reports read per chunk of the list's CSV. */
 const TABLE_CHUNK = 500;
 
@@ -49,7 +54,7 @@ export class ReportCsvExport {
    * apply. The matching ids are taken at one moment (only ids are held); each chunk of reports
    * is read when the consumer asks for it, and one removed before then is left out.
    */
-  table(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] = [], unset: readonly string[] = []): Iterable<string> {
+  table(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] = [], unset: readonly string[] = []): CsvTable {
     requirePermission(caller, 'labelReports:read');
     const compiled = this.data.reports.compile(q);
     const narrow = bothWhere(reviewWhere(review, caller.companyId), unsetWhere(unset));
@@ -57,12 +62,13 @@ export class ReportCsvExport {
     // LIMIT -1: no limit in SQLite.
     const ids = this.data.read(() => this.data.reports.pageIds(caller.companyId, sql, -1, 0));
     const entries = (from: number) => this.data.read(() => this.data.reports.tableByIds(caller.companyId, ids.slice(from, from + TABLE_CHUNK)));
-    return (function* () {
+    const lines = function* () {
       yield reportTableCsvHeader();
       for (let from = 0; from < ids.length; from += TABLE_CHUNK) {
         yield entries(from).map(reportTableCsvLine).join('');
       }
-    })();
+    };
+    return { reports: ids.length, [Symbol.iterator]: lines };
   }
 }
 

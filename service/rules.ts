@@ -22,6 +22,7 @@ import { LabelIntake } from './label-intake';
 import { LabelReportService, type ReportRead } from './label-reports';
 import { reportFromBundle } from './report-from-bundle';
 import { ReportCsvExport } from './report-csv-export';
+import { ReportAccess } from './report-access';
 import { ReportHistoryService } from './report-history';
 import { ReportReviews } from './report-review';
 import type { ReportWriter } from './report-writer';
@@ -64,6 +65,8 @@ export interface ServiceRules {
   insights: InsightsService;
   /** The hash chains verified, and the trail as CSV. */
   audit: AuditTrail;
+  /** Who viewed, printed or exported which report: recorded, listed, verified, as CSV. */
+  access: ReportAccess;
   importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
   exportBundle(out: Writable): Promise<ExportCounts>;
   createDemoData(options: DemoOptions): DemoSummary;
@@ -90,6 +93,7 @@ export function composeRules(
   const webhookOutbox = new WebhookOutbox(data, reports, now);
   const users = new Users(data, now);
   const reviews = new ReportReviews(data, now, users);
+  const access = new ReportAccess(data, now);
   const rules: ServiceRules = {
     reports,
     intake: new LabelIntake(data, writer, webhookOutbox, now),
@@ -111,12 +115,16 @@ export function composeRules(
     csv: new ReportCsvExport(data),
     insights: new InsightsService(data),
     audit: new AuditTrail(data, now),
+    access,
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),
     createDemoData: (demo) => seedDemo(data, writer, demo, now),
     isEmpty: () => data.isEmpty(),
     homeCompany: () => data.read(() => data.reports.busiestOwner() ?? data.companies.all()[0]?.id ?? null),
-    close: () => data.close(),
+    close: () => {
+      access.close();
+      data.close();
+    },
   };
   return { rules, webhookOutbox };
 }

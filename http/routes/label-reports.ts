@@ -155,7 +155,7 @@ const REVIEW_LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query
 const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
 
-export function labelReportRoutes(service: Pick<ServedService, 'reports'>, options: { busyWaitMs: number; clients: ClientGate }) {
+export function labelReportRoutes(service: Pick<ServedService, 'reports' | 'access'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { clients } = options;
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
@@ -186,6 +186,8 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports'>, optio
       const caller = callerOf(request);
       const json = await clients.run(request, () => reportJson(service.reports.retrieveDocument(caller, request.params.id)));
       if (json === CLIENT_GONE) return clients.abandon(request, reply);
+      // After the read, in a write of its own: the read never waits behind another writer.
+      service.access.viewed(caller, request.params.id);
       return reply.type('application/json; charset=utf-8').send(json);
     });
 

@@ -133,7 +133,7 @@ const READ_WORDS: RouteChecks = { permission: 'labelReports:read', query: [] };
 
 type WithId = { Params: { id: string } };
 
-export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory' | 'audit'>, options: { busyWaitMs: number; clients: ClientGate }) {
+export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory' | 'audit' | 'access'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { reviews } = service;
   const { clients } = options;
   /** A read at its turn, for a client still there (client-gate.ts). */
@@ -190,6 +190,7 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
       const caller = callerOf(request);
       const text = await clients.run(request, () => service.audit.companyCsv(caller, request.params.id));
       if (text === CLIENT_GONE) return clients.abandon(request, reply);
+      service.access.exported(caller, request.params.id, 'historyCsv');
       return sendCsv(request, reply, [text], `label-report-${request.params.id}-history.csv`);
     });
 
@@ -198,6 +199,7 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
       const range = csvRange(request);
       const text = await clients.run(request, () => service.csv.readings(caller, request.params.id, range));
       if (text === CLIENT_GONE) return clients.abandon(request, reply);
+      service.access.exported(caller, request.params.id, 'readingsCsv');
       return sendCsv(request, reply, text, `label-report-${request.params.id}-readings.csv`);
     });
 
@@ -208,6 +210,7 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
       const unset = parseUnsetConditions(queryParametersOf(request).get('unset'));
       const text = await clients.run(request, () => service.csv.table(caller, query, review, unset));
       if (text === CLIENT_GONE) return clients.abandon(request, reply);
+      service.access.listExported(caller, Object.fromEntries(queryParametersOf(request)), text.reports);
       return sendCsv(request, reply, text, 'label-reports.csv');
     });
 

@@ -119,6 +119,8 @@ describe('the document', () => {
       '/local/labelReports/{id}/decision': ['put'],
       '/local/labelReports/{id}/history': ['get'],
       '/local/labelReports/{id}/history.csv': ['get'],
+      '/local/labelReports/{id}/printed': ['post'],
+      '/local/labelReports/{id}/access': ['get'],
       '/local/labelReports/{id}': ['patch'],
       '/local/labelReports/{id}/preview': ['post'],
       '/local/labelReports/{id}/readings.csv': ['get'],
