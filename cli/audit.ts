@@ -16,6 +16,7 @@ import {
   parseCommandArgs,
   plural,
   runSubcommand,
+  UsageError,
   write,
   type Command,
   type Io,
@@ -23,7 +24,7 @@ import {
 
 const USAGE = [
   'labeldesk audit verify [--db FILE] [--public-key KEY.pem]',
-  'labeldesk audit export [--db FILE] [--report ID]',
+  'labeldesk audit export [--db FILE] [--report ID | --access]',
   'labeldesk audit sign [--db FILE]',
   'labeldesk audit checkpoints [--db FILE] [--out FILE] [--key-out KEY.pem]',
 ].join('\n       ');
@@ -41,13 +42,15 @@ export const auditCommand: Command = {
   usage: USAGE,
   help: `usage: ${USAGE}
 
-  verify       checks every report's hash chains (its change log, its review entries) and names the
-               first broken entry of each: content changed, broken link, missing entry or no hash.
+  verify       checks every report's hash chains (its change log, its review entries) and the chain
+               of who viewed, printed or exported which report, and names the first broken entry
+               of each: content changed, broken link, missing entry or no hash.
                Then holds the chains to the signed checkpoints (in the database and in the file
                beside it, FILE.checkpoints.jsonl) and names, one line each, entries missing at a
                chain's end, chains recomputed, checkpoints whose signature fails or that another
                key signed, and checkpoints deleted. Exit 0 when all holds, 1 when anything does not.
-  export       writes every change log and review entry, with its hashes, as CSV to standard output
+  export       writes every change log and review entry, with its hashes, as CSV to standard output;
+               with --access, every entry of who viewed, printed or exported which report instead
   sign         signs a checkpoint of every chain now, with the key file beside the database
                (FILE.audit-key, made with mode 0600 at the first checkpoint)
   checkpoints  writes the public key and every checkpoint as JSON lines: the first line holds the
@@ -57,6 +60,7 @@ export const auditCommand: Command = {
 options:
   --db FILE           the database (default: the per-user data folder)
   --report ID         only this report's entries (export)
+  --access            the record of who viewed, printed or exported which report (export)
   --public-key PEM    hold the checkpoints to this public key, kept apart from the database (verify)
   --out FILE          where to write the checkpoints (default: standard output)
   --key-out KEY.pem   also write the public key alone, as PEM (checkpoints)
@@ -64,6 +68,7 @@ options:
 examples:
   labeldesk audit verify --db labeldesk.db
   labeldesk audit export --db labeldesk.db --report 7f3c... > trail.csv
+  labeldesk audit export --db labeldesk.db --access > access.csv
   labeldesk audit checkpoints --db labeldesk.db --out checkpoints.jsonl --key-out audit-key.pem
 `,
   run(argv: string[], io: Io): Promise<number> {
@@ -77,10 +82,14 @@ async function verify(argv: string[], io: Io): Promise<number> {
   const service = openCliService(databaseFile(values.db), 'existing');
   try {
     const result = service.audit.verify();
+    const access = service.access.verify();
     const signed = service.audit.checkpoints.verify(trusted);
     const against = signed.checkpoints === 0 ? '' : ` against ${plural(signed.checkpoints, 'checkpoint', 'checkpoints')}`;
-    const counted = `${plural(result.checked, 'entry', 'entries')} in ${plural(result.chains, 'chain', 'chains')} checked${against}`;
-    if (result.problems.length === 0 && signed.findings.length === 0) {
+    // The access chain is one chain more, of the whole table, once it has an entry.
+    const accessChains = access.checked > 0 || access.problem ? 1 : 0;
+    const counted = `${plural(result.checked + access.checked, 'entry', 'entries')} in ${plural(result.chains + accessChains, 'chain', 'chains')} checked${against}`;
+    const brokenChains = result.problems.length + (access.problem ? 1 : 0);
+    if (brokenChains === 0 && signed.findings.length === 0) {
       write(io.out, `${counted}: the audit trail is sound`);
       if (signed.newest !== null) {
         write(io.out, `the newest checkpoint is ${signed.newest.seq} of ${signed.newest.at}, signed by the audit key ${signed.fingerprint}`);
@@ -90,7 +99,7 @@ async function verify(argv: string[], io: Io): Promise<number> {
       return EXIT_OK;
     }
     const broken = [
-      result.problems.length > 0 ? `${plural(result.problems.length, 'chain is', 'chains are')} broken` : null,
+      brokenChains > 0 ? `${plural(brokenChains, 'chain is', 'chains are')} broken` : null,
       signed.findings.length > 0 ? `${plural(signed.findings.length, 'finding', 'findings')} against the checkpoints` : null,
     ].filter((part) => part !== null);
     write(io.out, `${counted}: ${broken.join(', ')}`);
@@ -98,6 +107,7 @@ async function verify(argv: string[], io: Io): Promise<number> {
       const entry = p.table === 'change_log' ? `change_log seq ${p.entry}` : `report_reviews id ${p.entry}`;
       write(io.out, `report ${p.reportId}, ${entry}: ${PROBLEM_WORDS[p.kind]}: ${p.detail}`);
     }
+    if (access.problem) write(io.out, `report_access id ${access.problem.id}: ${PROBLEM_WORDS[access.problem.kind]}: ${access.problem.detail}`);
     for (const f of signed.findings) write(io.out, f.message);
     return EXIT_FAILURE;
   } finally {
@@ -153,11 +163,12 @@ async function checkpoints(argv: string[], io: Io): Promise<number> {
 }
 
 async function exportTrail(argv: string[], io: Io): Promise<number> {
-  const { values } = parseCommandArgs(argv, { db: { type: 'string' }, report: { type: 'string' } }, false);
+  const { values } = parseCommandArgs(argv, { db: { type: 'string' }, report: { type: 'string' }, access: { type: 'boolean' } }, false);
+  if (values.access && values.report !== undefined) throw new UsageError('give --report or --access, not both');
   const service = openCliService(databaseFile(values.db), 'existing');
   try {
     io.out.write(CSV_BOM);
-    for (const line of service.audit.csv(values.report)) io.out.write(line);
+    for (const line of values.access ? service.access.csv() : service.audit.csv(values.report)) io.out.write(line);
     return EXIT_OK;
   } finally {
     service.close();

@@ -118,6 +118,8 @@ be read without LabelDesk:
   audit-trail.csv    every change log and review entry (acknowledgements, decisions with their
                      signatures, comments), with its hash chain, as 'labeldesk audit export'
                      writes it: CSV (RFC 4180), UTF-8 with a byte order mark
+  report-access.csv  who viewed, printed or exported which report, and when, with its hash
+                     chain, as 'labeldesk audit export --access' writes it: CSV as above
   reports.csv        every label report, one line per company that sees it, with its figures:
                      the columns of the report browser's Download CSV, after viewedBy
   manifest.json      the format and its version, the LabelDesk version, the time, the counts
@@ -128,7 +130,7 @@ The SQLite file was verified when written: PRAGMA integrity_check, the audit cha
 counts equal to the database's at that moment.
 `;
 
-/** The archive folder: the verified copy, the two CSVs, a README and the manifest with every file's SHA-256. */
+/** The archive folder: the verified copy, the three CSVs, a README and the manifest with every file's SHA-256. */
 async function writeArchive(dbFile: string, parent: string, io: Io): Promise<number> {
   if (!existsSync(parent)) mkdirSync(parent, { recursive: true });
   if (!statSync(parent).isDirectory()) throw new CliError(`${parent} is not a folder`);
@@ -154,6 +156,7 @@ async function writeArchive(dbFile: string, parent: string, io: Io): Promise<num
     for (const [name, what] of [
       ['labeldesk.sqlite', 'the database, SQLite 3'],
       ['audit-trail.csv', 'every change log and review entry with its hashes, CSV'],
+      ['report-access.csv', 'who viewed, printed or exported which report, with its hashes, CSV'],
       ['reports.csv', 'every label report per company that sees it, CSV'],
       ['README.txt', 'what each file is, plain text'],
     ] as const) {
@@ -181,7 +184,7 @@ async function writeArchive(dbFile: string, parent: string, io: Io): Promise<num
 }
 
 /**
- * The audit trail CSV (as `labeldesk audit export`) and the reports CSV, read from a scratch
+ * The audit trail CSV (as `labeldesk audit export`), the access CSV (as `--access`) and the reports CSV, read from a scratch
  * copy of the archived file: opening a database writes to it (its journal mode), and the
  * archived file must stay as verified.
  */
@@ -195,6 +198,9 @@ function writeCsvs(sqliteFile: string, folder: string): void {
     let trail = CSV_BOM;
     for (const line of service.audit.csv()) trail += line;
     writeFileSync(path.join(folder, 'audit-trail.csv'), trail);
+    let access = CSV_BOM;
+    for (const line of service.access.csv()) access += line;
+    writeFileSync(path.join(folder, 'report-access.csv'), access);
     let reports = CSV_BOM + csvLine(['viewedBy', ...REPORT_TABLE_CSV_COLUMNS]);
     const query = parseListQuery({ order: 'created[asc]' });
     for (const company of service.companies.all()) {

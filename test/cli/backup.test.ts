@@ -213,14 +213,14 @@ describe('restore', () => {
 });
 
 describe('the archive', () => {
-  it('is a folder of the SQLite file, the audit trail and reports as CSV, a README and a manifest with the SHA-256 of each', async () => {
+  it('is a folder of the SQLite file, the audit trail, the access record and reports as CSV, a README and a manifest with the SHA-256 of each', async () => {
     const { dbFile } = await demoSite('archive', 12);
     const archived = await runLabeldeskInProcess(['backup', '--db', dbFile, '--archive', join(dir, 'archive', 'out')]);
     expect(archived.code, archived.stderr).toBe(0);
     const [folderName] = readdirSync(join(dir, 'archive', 'out'));
     expect(folderName).toMatch(/^labeldesk-archive-\d{4}-\d\d-\d\dT\d{6}Z$/);
     const folder = join(dir, 'archive', 'out', folderName);
-    expect(readdirSync(folder).sort()).toEqual(['README.txt', 'audit-trail.csv', 'labeldesk.sqlite', 'manifest.json', 'reports.csv']);
+    expect(readdirSync(folder).sort()).toEqual(['README.txt', 'audit-trail.csv', 'labeldesk.sqlite', 'manifest.json', 'report-access.csv', 'reports.csv']);
     const manifest = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ format: 'labeldesk-archive', formatVersion: 1, labeldeskVersion: expect.any(String), counts: { reports: 12 }, verification: { ok: true } });
     for (const f of manifest.files) expect(sha256(join(folder, f.name)), f.name).toBe(f.sha256);

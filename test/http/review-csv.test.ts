@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { alertExplanationSchema, companyNameListSchema, customFieldUsageListSchema } from '../../schema/review';
 import { api, makeReport, series, startTestService, T0, type KeyName, type TestService } from '../support/service-fixture';
+import { parseCsv } from '../support/csv';
 
 let svc: TestService;
 const MANY = 230;
@@ -39,34 +40,6 @@ beforeAll(async () => {
   ]);
 });
 afterAll(() => svc.stop());
-
-/** RFC 4180 as a test reads it: fields, quotes doubled inside quoted fields, CRLF between records. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') field += text[i++];
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  expect(field).toBe('');
-  return rows;
-}
 
 async function csv(path: string, key: KeyName = 'acme') {
   const res = await fetch(svc.url + path, { headers: { 'x-api-key': svc.keys[key] } });
