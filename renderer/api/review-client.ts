@@ -27,12 +27,14 @@ import type {
   ReviewDecision,
 } from '../../schema/review';
 import { bulkBodySchema, bulkResultSchema, type BulkBody, type BulkResult } from '../../schema/bulk';
+import { printedBodySchema, reportAccessSchema, type ReportAccessList } from '../../schema/report-access';
 import { checked, parse } from './client';
 import type { ApiClient } from './client';
 
 export type { Acknowledgement, AlertExplanation, Comment, Review, ReviewDecision, ReportHistory } from '../../schema/review';
 export type { HistoryEntry, Excursion, ExplainedRule, Decision } from '../../schema/review';
 export type { BulkBody, BulkResult } from '../../schema/bulk';
+export type { AccessEntryView, ReportAccessList } from '../../schema/report-access';
 
 function reportPath(id: string, part: string): string {
   return `/local/labelReports/${encodeURIComponent(id)}/${part}`;
@@ -51,6 +53,10 @@ export interface ReviewClient {
   historyCsv(id: string, signal?: AbortSignal): Promise<string>;
   /** One action on a selection of reports, whole or not at all. */
   bulk(body: BulkBody): Promise<BulkResult>;
+  /** Tells the service the report is printed (before the print dialog) or was saved as PDF. */
+  printed(id: string, format: 'print' | 'pdf'): Promise<void>;
+  /** Who viewed, printed or exported the report, newest first (administrators). */
+  access(id: string, signal?: AbortSignal): Promise<ReportAccessList>;
 }
 
 export function reviewClient(client: ApiClient): ReviewClient {
@@ -85,6 +91,12 @@ export function reviewClient(client: ApiClient): ReviewClient {
     async bulk(body) {
       const answer = await client.request('POST', '/local/labelReports/bulk', { body: checked(bulkBodySchema, body) });
       return parse(bulkResultSchema, answer, 'the selection acted on');
+    },
+    async printed(id, format) {
+      await client.request('POST', reportPath(id, 'printed'), { body: checked(printedBodySchema, { format }) });
+    },
+    async access(id, signal) {
+      return parse(reportAccessSchema, await client.request('GET', reportPath(id, 'access'), { signal }), 'who saw the report');
     },
   };
 }

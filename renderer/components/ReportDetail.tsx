@@ -12,6 +12,7 @@ import { editRights, lockNotices, reviewRights } from '../lib/permissions';
 import type { TimeRange } from '../lib/report-view';
 import { stores, useCatalogue, useConnection, useDetail, useReview } from '../state/stores';
 import { useTimeZone } from '../state/time-zone';
+import { AccessPanel } from './AccessPanel';
 import { AlertRulesEditor } from './AlertRulesEditor';
 import { AlertsPanel } from './AlertsPanel';
 import { AlertBadge } from './AlertBadge';
@@ -82,6 +83,7 @@ function DetailBody({ report }: { report: LabelReport }) {
       <CustomFieldsEditor key={`cf:${version}`} report={report} rights={rights} notice={notices.customFields} />
       <TrimEditor key={`trim:${version}`} report={report} rights={rights} viewRange={viewRange} notice={notices.trim} />
       <HistoryPanel entries={history} error={reviewError} zone={zone} companyNames={companyNames} />
+      <AccessPanel reportId={report.id} />
     </>
   );
 }

@@ -1,7 +1,9 @@
 /**
  * What people hand on from the report: a PDF of its print view (the desktop app renders and
  * saves it; a browser prints the page, whose print styles keep only the report), its readings
- * and its audit trail as CSV.
+ * and its audit trail as CSV. Each is recorded in the report's access entries: the CSVs by the
+ * service as it answers them, a print or a saved PDF by telling the service
+ * (docs/review-and-audit.md#who-saw-a-report).
  */
 import { useState } from 'react';
 import { reviewClient } from '../api/review-client';
@@ -23,18 +25,36 @@ export function ReportOutput({ reportId }: { reportId: string }) {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
+  /** Tells the service what was handed on; false when it could not be told (and then nothing is printed). */
+  const record = async (format: 'print' | 'pdf'): Promise<boolean> => {
+    const client = stores.connection.getState().client;
+    if (!client) return false;
+    try {
+      await reviewClient(client).printed(reportId, format);
+      stores.detail.getState().accessMoved();
+      return true;
+    } catch (err) {
+      setMessage({ ok: false, text: plainApiError(err, 'print reports') });
+      return false;
+    }
+  };
+
   const savePdf = async () => {
     const bridge = window.labeldesk;
     if (!bridge) {
-      window.print();
+      setMessage(null);
+      // Recorded before the dialog opens: a print that cannot be recorded is not made.
+      if (await record('print')) window.print();
       return;
     }
     setBusy(true);
     setMessage(null);
     try {
       const result = await bridge.savePdf(reportId);
-      if (result.saved) setMessage({ ok: true, text: `Saved ${result.path}.` });
-      else if (result.reason) setMessage({ ok: false, text: `The PDF could not be made: ${result.reason}` });
+      if (result.saved) {
+        setMessage({ ok: true, text: `Saved ${result.path}.` });
+        await record('pdf');
+      } else if (result.reason) setMessage({ ok: false, text: `The PDF could not be made: ${result.reason}` });
     } finally {
       setBusy(false);
     }
@@ -48,6 +68,7 @@ export function ReportOutput({ reportId }: { reportId: string }) {
     try {
       const csv = reviewClient(client);
       download(await (what === 'readings' ? csv.readingsCsv(reportId) : csv.historyCsv(reportId)), `label-report-${reportId}-${what}.csv`);
+      stores.detail.getState().accessMoved();
     } catch (err) {
       setMessage({ ok: false, text: plainApiError(err, 'read reports') });
     } finally {

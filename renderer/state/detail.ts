@@ -64,6 +64,10 @@ export interface DetailState {
   reloadChanged(): Promise<void>;
   /** Tells the panel of change requests to read again. */
   changeRequestsMoved(): void;
+  /** Counts the prints and exports made here: the report's Access list reads again when it moves. */
+  accessVersion: number;
+  /** Tells the Access list to read again. */
+  accessMoved(): void;
   clearOutcome(): void;
   /**
    * A problem a form found before sending, shown in the section's one message line (replacing
@@ -117,6 +121,7 @@ export function createDetailStore(options: DetailStoreOptions) {
     outcome: null,
     pending: null,
     changeRequestsVersion: 0,
+    accessVersion: 0,
 
     async open(id) {
       controller?.abort();
@@ -228,6 +233,8 @@ export function createDetailStore(options: DetailStoreOptions) {
     },
 
     changeRequestsMoved: () => set({ changeRequestsVersion: get().changeRequestsVersion + 1 }),
+
+    accessMoved: () => set({ accessVersion: get().accessVersion + 1 }),
 
     clearOutcome: () => set({ outcome: null }),
 
