@@ -20,6 +20,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   app: () => import('./app'),
   insights: () => import('./insights'),
   alarms: () => import('./alarms'),
+  access: () => import('./access'),
 };
 
 /** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */
