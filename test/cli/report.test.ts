@@ -3,10 +3,12 @@
  * report's reference and each excursion's row; the CSV holds every reading; a missing report, a
  * missing Chromium or a missing UI build are told in words. The PDF, the CSV and the missing
  * Chromium go through the real binary, the other mistakes through the command line's entry in
- * this process.
+ * this process. Each file written is one entry of who saw the report, the command line's; the
+ * print view's own reads for the PDF are none.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDuration, formatHumidity, formatTemperature } from '../../renderer/lib/format';
 import { formatTime } from '../../renderer/lib/time-zone';
@@ -58,6 +60,16 @@ describe('labeldesk report', () => {
     expect(text).toContain('all times in UTC');
   }, 120_000);
 
+  it('records each file written as the command line’s export, and the print view’s reads as nothing', () => {
+    const raw = new Database(dbFile, { readonly: true });
+    try {
+      const rows = raw.prepare('SELECT label_report_id AS report, kind, format, actor, detail FROM report_access ORDER BY id').all();
+      expect(rows).toEqual([{ report: target.report.id, kind: 'export', format: 'pdf', actor: 'commandLine', detail: expect.stringMatching(/^labeldesk report, run by .+ on .+$/) }]);
+    } finally {
+      raw.close();
+    }
+  });
+
   it('writes the readings as CSV', async () => {
     const out = join(dir, 'readings.csv');
     const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', target.report.id, '--csv', out]);
@@ -69,6 +81,12 @@ describe('labeldesk report', () => {
     const first = lines[1].split(',');
     expect(first[0]).toBe(new Date(dps[0].timestamp * 1000).toISOString().replace('.000Z', 'Z'));
     expect(Number(first[1])).toBe(dps[0].temperature);
+    const raw = new Database(dbFile, { readonly: true });
+    try {
+      expect(raw.prepare("SELECT format, actor FROM report_access WHERE id = (SELECT max(id) FROM report_access)").get()).toEqual({ format: 'readingsCsv', actor: 'commandLine' });
+    } finally {
+      raw.close();
+    }
   });
 
   it('says so when the report is not there, and writes nothing', async () => {
