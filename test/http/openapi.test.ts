@@ -121,6 +121,7 @@ describe('the document', () => {
       '/local/labelReports/{id}/history.csv': ['get'],
       '/local/labelReports/{id}/printed': ['post'],
       '/local/labelReports/{id}/access': ['get'],
+      '/local/labelReports/bulk': ['post'],
       '/local/labelReports/{id}': ['patch'],
       '/local/labelReports/{id}/preview': ['post'],
       '/local/labelReports/{id}/readings.csv': ['get'],
