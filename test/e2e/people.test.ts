@@ -48,14 +48,17 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Fills a form's fields by name, then presses its button. */
+async function submitForm(form: Locator, values: Record<string, string>, button: string): Promise<void> {
+  for (const [name, value] of Object.entries(values)) await form.locator(`[name="${name}"]`).fill(value);
+  await form.getByRole('button', { name: button }).click();
+}
+
 /** Adds a person in Settings › People's form; answers their row once the table shows it. */
 async function addInSettings(users: Locator, person: { name: string; login: string; role: UserRole; password: string }): Promise<Locator> {
   const create = users.getByTestId('create-user-form');
-  await create.locator('input[name=name]').fill(person.name);
-  await create.locator('input[name=login]').fill(person.login);
   await create.locator('select[name=role]').selectOption(person.role);
-  await create.locator('input[name=password]').fill(person.password);
-  await create.getByRole('button', { name: 'Add' }).click();
+  await submitForm(create, { name: person.name, login: person.login, password: person.password }, 'Add');
   const row = users.locator(`tr[data-login=${person.login}]`);
   await row.waitFor();
   return row;
@@ -185,7 +188,8 @@ describe('people in Chromium', () => {
     await waitText(users, '10 characters');
     await reset.locator('input[name=new-password]').fill('a much longer passphrase');
     await reset.getByRole('button', { name: 'Set password' }).click();
-    await waitText(users.getByTestId('users-notice'), 'Vera Sol signs in with the new password from now on.');
+    // The company's changeAfterReset (on by default): Vera chooses her own at the next sign-in.
+    await waitText(users.getByTestId('users-notice'), 'Vera Sol signs in with the new password next, and then chooses their own.');
     await waitGone(reset);
     expect(() => service.service.users.signIn('vera', PASSWORD)).toThrow();
     expect(service.service.users.signIn('vera', 'a much longer passphrase').person.login).toBe('vera');
@@ -208,10 +212,7 @@ describe('people in Chromium', () => {
     expect(await page.getByTestId('report-table').count()).toBe(0);
     const form = screen.getByTestId('change-password-form');
     const attempt = async (current: string, next: string, again = next) => {
-      await form.locator('input[name=current-password]').fill(current);
-      await form.locator('input[name=new-password]').fill(next);
-      await form.locator('input[name=new-password-again]').fill(again);
-      await form.getByRole('button', { name: 'Change password and go on' }).click();
+      await submitForm(form, { 'current-password': current, 'new-password': next, 'new-password-again': again }, 'Change password and go on');
     };
     const refusal = screen.getByRole('alert');
     // Judged on the screen: nothing is sent.
@@ -246,6 +247,91 @@ describe('people in Chromium', () => {
     await page.getByTestId('report-table').waitFor();
     expect(await page.getByTestId('change-password').count()).toBe(0);
     expect(service.service.users.listAll('acme').find((u) => u.login === 'otto')?.passwordChangeDue).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps each person’s e-mail address and the company’s password rules in Settings › People, refusing a bad one in words before sending', async () => {
+    await page.getByTestId('header-person').getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, 'anna', PASSWORD);
+    await page.getByRole('tablist', { name: 'Screens' }).getByRole('tab', { name: 'Settings' }).click();
+    const users = page.getByTestId('users-settings');
+    const writes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET' && /\/local\/(users|settings)/.test(request.url())) writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+
+    // A person with an address alarm e-mails reach; a malformed one is refused on the page.
+    const create = users.getByTestId('create-user-form');
+    await submitForm(create, { name: 'Lena Holm', login: 'lena', email: 'lena at example', password: 'lena was given this' }, 'Add');
+    await waitText(users.getByRole('alert'), '“lena at example” is not an e-mail address.');
+    expect(writes).toEqual([]);
+    await submitForm(create, { email: 'lena@example.com' }, 'Add');
+    await waitText(users.locator('tr[data-login=lena]'), 'lena@example.com');
+    expect(writes).toEqual(['POST /local/users']);
+
+    // Vera's address added, then taken away again.
+    const vera = users.locator('tr[data-login=vera]');
+    await waitText(vera, 'none');
+    await vera.getByRole('button', { name: 'Edit vera' }).click();
+    const edit = users.getByTestId('edit-user-form');
+    await submitForm(edit, { 'edit-email': 'vera@' }, 'Save');
+    await waitText(users.getByRole('alert'), '“vera@” is not an e-mail address.');
+    await submitForm(edit, { 'edit-email': 'vera@example.com' }, 'Save');
+    await waitText(vera, 'vera@example.com');
+    await waitGone(edit);
+    const emailOf = (login: string) => service.service.users.listAll('acme').find((u) => u.login === login)?.email;
+    expect([emailOf('lena'), emailOf('vera')]).toEqual(['lena@example.com', 'vera@example.com']);
+    await vera.getByRole('button', { name: 'Edit vera' }).click();
+    await submitForm(edit, { 'edit-email': '' }, 'Save');
+    await waitGone(edit);
+    await waitText(vera, 'none');
+    expect(emailOf('vera')).toBeNull();
+
+    // The password rules: out of range refused in the service's own bounds, then saved.
+    const policy = users.getByTestId('password-policy-form');
+    expect(await policy.locator('input[name=passwordMinLength]').inputValue()).toBe('10');
+    writes.length = 0;
+    await submitForm(policy, { passwordMinLength: '7' }, 'Save password rules');
+    await waitText(users.getByRole('alert'), 'The least length of a password is a whole number from 8 to 128.');
+    await submitForm(policy, { passwordMinLength: '12', passwordHistory: '' }, 'Save password rules');
+    await waitText(users.getByRole('alert'), 'The earlier passwords that may not come back is a whole number from 0 to 24 (0: no rule).');
+    expect(writes).toEqual([]);
+    await policy.locator('input[name=changeAfterReset]').uncheck();
+    await submitForm(policy, { passwordHistory: '3', passwordExpiryDays: '30' }, 'Save password rules');
+    await waitText(users.getByTestId('users-notice'), 'The password rules are saved');
+    expect(writes).toEqual(['PUT /local/settings']);
+    expect(service.service.users.settings({ keyId: 'test', companyId: 'acme', permissions: new Set(PERMISSIONS) })).toMatchObject({
+      passwordMinLength: 12,
+      passwordHistory: 3,
+      passwordExpiryDays: 30,
+      changeAtFirstSignIn: true,
+      changeAfterReset: false,
+    });
+    await waitText(create, 'Password (at least 12 characters)');
+    // Without a change after a reset, the reset password is the person's from now on.
+    await users.locator('tr[data-login=lena]').getByRole('button', { name: 'Reset password of lena' }).click();
+    const reset = users.getByTestId('reset-password-form');
+    await submitForm(reset, { 'new-password': 'eleven char' }, 'Set password');
+    await waitText(users.getByRole('alert'), 'at least 12 characters');
+    await submitForm(reset, { 'new-password': 'lena has twelve+' }, 'Set password');
+    await waitText(users.getByTestId('users-notice'), 'Lena Holm signs in with the new password from now on.');
+
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await seriousViolations(page, '[data-testid=users-settings]')).toEqual([]);
+    await users.scrollIntoViewIfNeeded();
+    await shot(page, 'people-settings');
+    await page.setViewportSize({ width: 1600, height: 1000 });
+
+    // The change screen states the rules as saved.
+    service.service.users.saveSettings(null, 'acme', { changeAfterReset: true });
+    service.service.users.resetPassword(null, service.service.users.listAll('acme').find((u) => u.login === 'vera')!.id, 'vera was reset here');
+    await page.getByTestId('header-person').getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, 'vera', 'vera was reset here');
+    const screen = page.getByTestId('change-password');
+    await waitText(screen.getByTestId('change-password-why'), 'An administrator reset your password');
+    await waitText(screen.getByTestId('password-rules'), 'At least 12 characters.');
+    await waitText(screen.getByTestId('password-rules'), 'None of your last 3 passwords');
+    await waitText(screen.getByTestId('password-rules'), 'It lasts 30 days');
     expect(problems).toEqual([]);
   });
 });
