@@ -8,7 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultDatabaseFile } from '../host/data-folder';
 import { openService, type Service } from '../host/open-service';
 import { Refusal } from '../model/errors';
-import { isFault } from '../db/faults';
+import { FolderNotWritableError, isFault, whyFolderRefusesWrites } from '../db/faults';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -124,7 +124,11 @@ export function checkDatabaseFile(file: string, mode: 'existing' | 'create'): vo
   } else if (mode === 'existing') {
     throw new CliError(`there is no database at ${file} (create one with 'labeldesk import' or 'labeldesk demo')`);
   } else if (!existsSync(path.dirname(file))) {
-    throw new CliError(`cannot create the database ${file}: the folder ${path.dirname(file)} does not exist`);
+    const folder = path.dirname(file);
+    // A path through a file (ENOTDIR) is no missing folder: it names a file where a folder should be.
+    const why = whyFolderRefusesWrites(folder);
+    if (why !== null && why !== 'it does not exist') throw new FolderNotWritableError(folder, `the database ${file} cannot be created there`, why);
+    throw new CliError(`cannot create the database ${file}: the folder ${folder} does not exist`);
   }
 }
 

@@ -5,7 +5,7 @@
  * names the file or folder and says what to do. The HTTP layer gives each its status
  * (http/errors.ts), the command line prints the message as its one line.
  */
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 
 /** The disk under the database (or a backup, an export) has no room: nothing was written. */
@@ -143,8 +143,30 @@ export function whyFolderRefusesWrites(folder: string): string | null {
   } catch (err) {
     const code = codeOf(err);
     if (code === 'EEXIST') return null;
-    if (code === 'ENOENT') return 'it does not exist';
+    // A folder that is there and still answers ENOENT is a system folder (/proc) that takes no files.
+    if (code === 'ENOENT') return existsSync(folder) ? 'it takes no new files' : 'it does not exist';
     return REFUSED_WRITE[code] ?? code ?? 'refused';
+  }
+}
+
+/**
+ * Makes `folder` and the folders above it that are missing, one level at a time. Node's
+ * `mkdirSync(…, { recursive: true })` never returns in a folder that answers every mkdir with
+ * ENOENT, as /proc does (it takes the answer for a missing parent and goes up and down again);
+ * here each level is made once, and its refusal thrown.
+ */
+export function makeFolder(folder: string): void {
+  const missing: string[] = [];
+  for (let at = path.resolve(folder); !existsSync(at); at = path.dirname(at)) {
+    missing.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      if (codeOf(err) !== 'EEXIST') throw err;
+    }
   }
 }
 

@@ -27,7 +27,7 @@ import {
 } from '../db/backup';
 import { checkpointFileOf } from '../db/audit-checkpoints';
 import { DataStore } from '../db/data-store';
-import { DatabaseDamagedError, databaseFault, DiskFullError, fileFault, isDiskFull, whyNoRoomFor } from '../db/faults';
+import { DatabaseDamagedError, databaseFault, DiskFullError, fileFault, FolderNotWritableError, isDiskFull, makeFolder, whyNoRoomFor } from '../db/faults';
 import { AuditTrail } from './audit-trail';
 import { verifyOffThread } from './backup-verify-worker';
 import { tmpdir } from 'node:os';
@@ -291,9 +291,11 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupRun>
   const now = options.now ?? (() => new Date());
   const at = now();
   try {
-    mkdirSync(options.dir, { recursive: true });
+    makeFolder(options.dir);
   } catch (err) {
-    const fault = fileFault(err, options.dir, NOT_WRITTEN);
+    // ENOENT from a mkdir whose parent is there: a system folder (/proc) that takes no folders.
+    const noNewFolders = (err as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(path.dirname(path.resolve(options.dir)));
+    const fault = noNewFolders ? new FolderNotWritableError(options.dir, NOT_WRITTEN, 'the folder it is in takes no new folders') : fileFault(err, options.dir, NOT_WRITTEN);
     return unwritable(options, at, fault?.message ?? `the folder ${options.dir} cannot be made: ${(err as Error).message}`);
   }
   let n = 0;
