@@ -6,13 +6,13 @@ import type { Delivery, Webhook } from '../../schema/webhooks';
 import { DELIVERY_STATUS_TEXT, deliveryErrorText, messageTypeText } from '../lib/webhook-text';
 import { stores, useWebhooks } from '../state/stores';
 import { ErrorBanner } from './ErrorBanner';
+import { formatIsoTime } from '../lib/time-zone';
+import { useTimeZone } from '../state/time-zone';
 
 /**
  * Seconds matter here, as staff compare an attempt with the receiver's own log; the year does
  * not, as attempts are kept 30 days, and leaving it out keeps the table within 1280 pixels.
  */
-const TIME = new Intl.DateTimeFormat(undefined, { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const at = (iso: string) => TIME.format(new Date(iso));
 
 function Response({ delivery }: { delivery: Delivery }) {
   if (delivery.responseStatus === null) return <span className="muted">{delivery.status === 'pending' ? '—' : 'no answer'}</span>;
@@ -36,6 +36,7 @@ function Problem({ error }: { error: string | null }) {
 }
 
 export function DeliveryLog({ webhook }: { webhook: Webhook }) {
+  const zone = useTimeZone();
   const log = useWebhooks((s) => (s.log?.webhookId === webhook.id ? s.log : null));
   const pageSize = useWebhooks((s) => s.pageSize);
   const redelivering = useWebhooks((s) => s.busy?.webhookId === webhook.id && s.busy.action === 'redeliver');
@@ -85,7 +86,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
             <tbody>
               {log.deliveries.map((d) => (
                 <tr key={d.id} data-testid="delivery" data-status={d.status}>
-                  <td>{at(d.at)}</td>
+                  <td>{formatIsoTime(d.at, zone, true)}</td>
                   <td>
                     {messageTypeText(d.type)}
                     <span className="muted small">, attempt {d.attempt}</span>
@@ -98,7 +99,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
                   <td data-testid="delivery-response" className="nowrap">
                     <Response delivery={d} />
                   </td>
-                  <td className="nowrap">{d.nextAttemptAt ? at(d.nextAttemptAt) : '—'}</td>
+                  <td className="nowrap">{d.nextAttemptAt ? formatIsoTime(d.nextAttemptAt, zone, true) : '—'}</td>
                   <td className="actions">
                     {webhook.enabled && newestEntries.has(d.id) && (
                       <button

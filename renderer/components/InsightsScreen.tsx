@@ -30,6 +30,7 @@ import {
 } from '../../contract/insights-tables';
 import { CUSTOM_FIELD_PREFIX } from '../../schema/insights';
 import { toApiParams } from '../lib/list-query';
+import { localZoneName } from '../lib/time-zone';
 import type { ListFilters, RangeFilter } from '../lib/list-query';
 import { stores, useCatalogue, useConnection, useList } from '../state/stores';
 import { FilterChips } from './FilterChips';
@@ -40,7 +41,7 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineContro
 
 const COLOURS = { reports: '#3b6ea5', share: '#c0392b', bins: '#5b8c5a', alert: ['#9e9e9e', '#5b8c5a', '#e6a23c', '#c0392b'], decision: ['#5b8c5a', '#c0392b', '#e6a23c', '#9e9e9e'] };
 
-export const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+export const LOCAL_ZONE = localZoneName() ?? 'UTC';
 
 type Period = 'week' | 'month';
 type TimeField = 'created' | 'startTime';

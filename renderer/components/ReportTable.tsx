@@ -101,7 +101,7 @@ const CELL_PADDING = 18;
 
 /**
  * The width the date columns need in this locale and zone: the widest of a year's dates at
- * late and early hours (month names and AM/PM differ in length), drawn in the table's own font,
+ * late and early hours (month names differ in length), drawn in the table's own font,
  * so a date is never cut whatever the language of the desk.
  */
 function useDateWidths(scroller: RefObject<HTMLDivElement | null>, zone: TimeZoneSetting): MeasuredWidths {

@@ -12,6 +12,7 @@ import type { Decision, ReviewAuthor } from '../../schema/review';
 import { alertLevelInfo } from '../lib/format';
 import { decisionLabel, personText } from '../lib/history-text';
 import type { ReviewRights } from '../lib/permissions';
+import { signerZone } from '../lib/signer-zone';
 import { formatIsoTime } from '../lib/time-zone';
 import type { TimeZoneSetting } from '../lib/time-zone';
 import type { ReviewAction } from '../state/review';
@@ -23,12 +24,12 @@ export function authorText(author: ReviewAuthor): string {
   return `${author.keyName ? `key “${author.keyName}”` : `an unnamed key (${author.keyId.slice(0, 8)})`} (a tool)`;
 }
 
-/** Who and when; for a signature also its meaning and the time in the signer's own zone. */
+/** Who and when; for a signature also its meaning and the time on the signer's own clock (what they saw when they signed), zone named. */
 function ByLine({ author, at, zone, signed }: { author: ReviewAuthor; at: string; zone: TimeZoneSetting; signed?: { meaning?: string; zone?: string } }) {
   if (signed?.meaning) {
     return (
       <span className="comment__meta" data-testid="signature">
-        signed “{signed.meaning}” by {authorText(author)}, {signedTime(at, signed.zone ?? 'UTC')} ({signed.zone ?? 'UTC'})
+        signed “{signed.meaning}” by {authorText(author)}, {formatIsoTime(at, { iana: signed.zone ?? 'UTC' }, true)} ({signed.zone ?? 'UTC'})
       </span>
     );
   }
@@ -39,26 +40,12 @@ function ByLine({ author, at, zone, signed }: { author: ReviewAuthor; at: string
   );
 }
 
-/** The moment of signing on the signer's own clock: what they saw when they signed. */
-function signedTime(at: string, zone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(at));
-  } catch {
-    return at;
-  }
-}
-
 const MEANING: Record<'acknowledge' | Decision, string> = {
   acknowledge: SIGNATURE_MEANINGS.acknowledgement,
   released: SIGNATURE_MEANINGS.released,
   rejected: SIGNATURE_MEANINGS.rejected,
   onHold: SIGNATURE_MEANINGS.onHold,
 };
-
-/** The signer's IANA time zone, as the browser knows it. */
-function signerZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
 
 /**
  * An electronic signature: names what is signed and asks for the password again. The dialog

@@ -8,7 +8,8 @@ import type { FormEvent } from 'react';
 import { PERMISSIONS } from '../../schema/report';
 import type { Permission } from '../../schema/report';
 import type { ApiKeyInfo } from '../api/client';
-import { formatIso } from '../lib/format';
+import { formatIsoTime, formatTime, type TimeZoneSetting } from '../lib/time-zone';
+import { useTimeZone } from '../state/time-zone';
 import { personText } from '../lib/history-text';
 import { browserEnv } from '../state/connection';
 import { stores, useConnection, useKeys } from '../state/stores';
@@ -33,8 +34,8 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   'sync:manage': 'Manage sync with a remote (settings, conflicts, refused edits)',
 };
 
-function when(value: string | number): string {
-  return typeof value === 'number' ? new Date(value * 1000).toLocaleString() : formatIso(value);
+function when(value: string | number, zone: TimeZoneSetting): string {
+  return typeof value === 'number' ? formatTime(value, zone) : formatIsoTime(value, zone);
 }
 
 function SessionPanel() {
@@ -152,6 +153,7 @@ function CreateKeyForm() {
 const REVOKED_OWN_KEY = 'You revoked the key this window was signed in with, so it is signed out. Sign in with another key to go on.';
 
 function KeyRow({ k, isThisKey }: { k: ApiKeyInfo; isThisKey: boolean }) {
+  const zone = useTimeZone();
   const revoking = useKeys((s) => s.revoking === k.id);
   const name = k.name ?? 'unnamed';
   const revoke = async () => {
@@ -169,8 +171,8 @@ function KeyRow({ k, isThisKey }: { k: ApiKeyInfo; isThisKey: boolean }) {
         )}
       </td>
       <td>{k.permissions.map((p) => PERMISSION_TEXT[p].replace(/ \(.*\)$/, '')).join(', ')}</td>
-      <td>{when(k.created)}</td>
-      <td>{k.revoked !== null ? `Revoked ${when(k.revoked)}` : 'Active'}</td>
+      <td>{when(k.created, zone)}</td>
+      <td>{k.revoked !== null ? `Revoked ${when(k.revoked, zone)}` : 'Active'}</td>
       <td className="actions">
         {k.revoked === null && (
           <ConfirmAction

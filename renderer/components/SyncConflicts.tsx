@@ -7,7 +7,8 @@
  * sent that this computer did not take, and why.
  */
 import type { DeadLetter, SyncConflict } from '../api/sync-client';
-import { formatIso } from '../lib/format';
+import { formatIsoTime } from '../lib/time-zone';
+import { useTimeZone } from '../state/time-zone';
 import { deadLetterReason, fieldsText, fieldText, valueText } from '../lib/sync-text';
 import { stores, useSync } from '../state/stores';
 import { ConfirmAction } from './ConfirmAction';
@@ -28,13 +29,14 @@ function ReportLink({ id }: { id: string }) {
 }
 
 function FieldConflict({ conflict, canManage }: { conflict: SyncConflict; canManage: boolean }) {
+  const zone = useTimeZone();
   const acting = useSync((s) => s.acting === conflict.id);
   const resolve = (keep: 'local' | 'remote') => void stores.sync.getState().resolveConflict(conflict.id, keep);
   return (
     <li className="sync-conflict" data-testid={`conflict-${conflict.id}`}>
       <p className="sync-conflict__head">
         <strong>{fieldText(conflict.field)}</strong> of report <ReportLink id={conflict.labelReportId} />{' '}
-        <span className="muted small">(seen {formatIso(conflict.at)})</span>
+        <span className="muted small">(seen {formatIsoTime(conflict.at, zone)})</span>
       </p>
       <div className="sync-conflict__values" role="group" aria-label={`${fieldText(conflict.field)}: values`}>
         <div className="sync-value">
@@ -71,12 +73,13 @@ function FieldConflict({ conflict, canManage }: { conflict: SyncConflict; canMan
 }
 
 function GoneConflict({ conflict, canManage }: { conflict: SyncConflict; canManage: boolean }) {
+  const zone = useTimeZone();
   const acting = useSync((s) => s.acting === conflict.id);
   return (
     <li className="sync-conflict sync-conflict--gone" data-testid={`conflict-${conflict.id}`}>
       <p className="sync-conflict__head">
         <strong>Report <code>{conflict.labelReportId}</code> is no longer shared with this company.</strong>{' '}
-        <span className="muted small">(seen {formatIso(conflict.at)})</span>
+        <span className="muted small">(seen {formatIsoTime(conflict.at, zone)})</span>
       </p>
       <p data-testid="conflict-gone-text">
         The remote deleted it or withdrew this company’s access, so it has been removed from this computer. The change made here to{' '}
@@ -95,6 +98,7 @@ function GoneConflict({ conflict, canManage }: { conflict: SyncConflict; canMana
 }
 
 function DeadLetterRow({ letter, canManage }: { letter: DeadLetter; canManage: boolean }) {
+  const zone = useTimeZone();
   const acting = useSync((s) => s.acting === letter.id);
   return (
     <tr data-testid={`dead-letter-${letter.id}`}>
@@ -109,7 +113,7 @@ function DeadLetterRow({ letter, canManage }: { letter: DeadLetter; canManage: b
           The remote said: “{letter.message}” (HTTP {letter.status})
         </span>
       </td>
-      <td>{formatIso(letter.at)}</td>
+      <td>{formatIsoTime(letter.at, zone)}</td>
       <td className="actions">
         {canManage && (
           <>
@@ -131,6 +135,7 @@ function DeadLetterRow({ letter, canManage }: { letter: DeadLetter; canManage: b
 }
 
 export function SyncConflicts({ canManage }: { canManage: boolean }) {
+  const zone = useTimeZone();
   const conflicts = useSync((s) => s.conflicts);
   const deadLetters = useSync((s) => s.deadLetters);
   const refused = useSync((s) => s.refused);
@@ -210,7 +215,7 @@ export function SyncConflicts({ canManage }: { canManage: boolean }) {
                         <code>{r.labelReportId}</code>
                       </td>
                       <td>{r.reason}</td>
-                      <td>{formatIso(r.at)}</td>
+                      <td>{formatIsoTime(r.at, zone)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -7,7 +7,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { DEFAULT_EVENT_TYPES, REPORT_EVENT_TYPES, createWebhookBodySchema } from '../../schema/webhooks';
 import type { ReportEventType, Webhook } from '../../schema/webhooks';
-import { formatIso } from '../lib/format';
+import { formatIsoTime } from '../lib/time-zone';
+import { useTimeZone } from '../state/time-zone';
 import { EVENT_TEXT } from '../lib/webhook-text';
 import type { EndpointFields } from '../state/webhooks';
 import { stores, useConnection, useWebhooks } from '../state/stores';
@@ -116,6 +117,7 @@ function EndpointOutcome({ webhookId }: { webhookId: string }) {
 }
 
 function Endpoint({ webhook }: { webhook: Webhook }) {
+  const zone = useTimeZone();
   const busy = useWebhooks((s) => (s.busy?.webhookId === webhook.id ? s.busy.action : null));
   const rotated = useWebhooks((s) => (s.rotated?.webhookId === webhook.id ? s.rotated.secret : null));
   const logOpen = useWebhooks((s) => s.log?.webhookId === webhook.id);
@@ -173,7 +175,7 @@ function Endpoint({ webhook }: { webhook: Webhook }) {
             </ul>
           </dd>
           <dt>Added</dt>
-          <dd>{formatIso(webhook.created)}</dd>
+          <dd>{formatIsoTime(webhook.created, zone)}</dd>
         </dl>
       )}
       <div className="webhook__actions" role="group" aria-label={`Actions for ${webhook.url}`}>

@@ -1,24 +1,9 @@
 /**
- * Turning API values into words for people at a warehouse desk: local dates and times (the
- * report panel's times, in a chosen zone, are in time-zone.ts),
- * durations like "2 h 15 min", temperatures with units and alert levels by name.
+ * Turning API values into words for people at a warehouse desk (dates and times, in the zone
+ * chosen in the header, are in time-zone.ts): durations like "2 h 15 min", temperatures with units and alert levels by name.
  * Every time field of the API is epoch seconds and every duration is seconds (docs/api.md#units-and-formats).
  */
 import type { Mode, ReportType, Role, Status } from '../../schema/report';
-
-const DATE_TIME = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** Local date and time of an ISO 8601 instant (`created`, `updated`). */
-export function formatIso(iso: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : DATE_TIME.format(new Date(ms));
-}
 
 /**
  * Seconds as the two largest units that matter: "45 s", "12 min", "2 h 15 min", "3 d 4 h".

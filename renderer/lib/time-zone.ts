@@ -14,7 +14,7 @@ export function isTimeZoneSetting(value: unknown): value is TimeZoneSetting {
 }
 
 /** The IANA name of the desk's own zone ("Europe/Berlin"), or null where the runtime does not say. */
-function localZoneName(): string | null {
+export function localZoneName(): string | null {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
   } catch {
@@ -34,45 +34,61 @@ export function zoneShortLabel(zone: TimeZoneSetting): string {
   return zone === 'utc' ? 'UTC' : (localZoneName() ?? 'local time');
 }
 
+/**
+ * Where a time is shown: the zone chosen in the header, or a named IANA zone (a signature's time
+ * on the signer's own clock).
+ */
+export type ShownZone = TimeZoneSetting | { iana: string };
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(zone: TimeZoneSetting, style: 'full' | 'seconds' | 'short' | 'day' | 'clock'): Intl.DateTimeFormat {
-  const key = `${zone}:${style}`;
+/**
+ * The one formatter of every time the app shows: the desk's language for month names and order,
+ * always on a 24-hour clock, so no panel reads "2:05 PM" beside another's "14:05".
+ */
+function formatter(zone: ShownZone, style: 'full' | 'seconds' | 'short' | 'day' | 'clock'): Intl.DateTimeFormat {
+  const timeZone = typeof zone === 'object' ? zone.iana : zone === 'utc' ? 'UTC' : undefined;
+  const key = `${timeZone ?? ''}:${style}`;
   let f = formats.get(key);
   if (!f) {
-    const base: Intl.DateTimeFormatOptions = zone === 'utc' ? { timeZone: 'UTC' } : {};
     const parts: Record<typeof style, Intl.DateTimeFormatOptions> = {
       full: { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' },
       seconds: { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' },
       short: { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' },
       day: { month: 'short', day: '2-digit' },
-      clock: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+      clock: { hour: '2-digit', minute: '2-digit' },
     };
-    f = new Intl.DateTimeFormat(undefined, { ...base, ...parts[style] });
+    const hours = style === 'day' ? {} : { hourCycle: 'h23' as const };
+    f = new Intl.DateTimeFormat(undefined, { ...(timeZone ? { timeZone } : {}), ...parts[style], ...hours });
     formats.set(key, f);
   }
   return f;
 }
 
 /** Date and time of epoch seconds in the zone, "Nov 22, 2026, 14:05" (with seconds when asked). */
-export function formatTime(seconds: number, zone: TimeZoneSetting, withSeconds = false): string {
+export function formatTime(seconds: number, zone: ShownZone, withSeconds = false): string {
   if (!Number.isFinite(seconds)) return '—';
-  return formatter(zone, withSeconds ? 'seconds' : 'full').format(new Date(seconds * 1000));
+  try {
+    return formatter(zone, withSeconds ? 'seconds' : 'full').format(new Date(seconds * 1000));
+  } catch {
+    // A zone name this runtime does not know (a signature from elsewhere): the instant in UTC, said so.
+    return `${formatter('utc', withSeconds ? 'seconds' : 'full').format(new Date(seconds * 1000))} UTC`;
+  }
 }
 
 /** An ISO 8601 instant (`created`, `updated`, review and history times) in the zone. */
-export function formatIsoTime(iso: string, zone: TimeZoneSetting, withSeconds = false): string {
+export function formatIsoTime(iso: string, zone: ShownZone, withSeconds = false): string {
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? iso : formatTime(ms / 1000, zone, withSeconds);
 }
 
 /** "Nov 22" of epoch seconds in the zone. */
-export function formatDay(seconds: number, zone: TimeZoneSetting): string {
+export function formatDay(seconds: number, zone: ShownZone): string {
   return formatter(zone, 'day').format(new Date(seconds * 1000));
 }
 
 /** "14:05" of epoch seconds in the zone. */
-export function formatClock(seconds: number, zone: TimeZoneSetting): string {
+export function formatClock(seconds: number, zone: ShownZone): string {
   return formatter(zone, 'clock').format(new Date(seconds * 1000));
 }
 

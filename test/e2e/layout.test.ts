@@ -393,6 +393,39 @@ describe('report browser layout on desk screens', () => {
     }
   });
 
+  it('at 1920 with the report open and Updated shown, shows every date whole and gives Reference no room the dates lack', async () => {
+    const { context, page } = await openApp(SIZES[2]);
+    try {
+      await page.getByTestId('columns-button').click();
+      await page.getByTestId('column-chooser').locator('input[name=updated]').check();
+      await page.keyboard.press('Escape');
+      await page.locator('.row--header [data-column=updated]').waitFor();
+      await page.locator('.rows .row[data-report-id]').nth(1).click();
+      await page.getByTestId('report-detail').locator('h2').waitFor();
+      const widths = () =>
+        page.getByTestId('report-table').evaluate((table) => {
+          const cell = (id: string) => table.querySelector<HTMLElement>(`.row--header [data-column=${id}]`)!.getBoundingClientRect();
+          const view = table.getBoundingClientRect();
+          return { reference: cell('reference').width, updatedRight: cell('updated').right, viewRight: view.left + table.clientWidth, scrolls: table.scrollWidth > table.clientWidth + 1 };
+        });
+      const m = await widths();
+      // Reference takes the room left over only when every column is in view; a table that scrolls sideways keeps it at its least.
+      if (m.scrolls) expect(m.reference).toBeLessThanOrEqual(COLUMN_INFO.reference.minWidth + 1);
+      else expect(m.updatedRight).toBeLessThanOrEqual(m.viewRight + 0.5);
+      await expectDatesWhole(page, 'created');
+      await expectDatesWhole(page, 'updated');
+      // Scrolled to the far end, Updated's header and dates are whole in view.
+      await page.getByTestId('report-table').evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+      await expect.poll(async () => (await widths()).updatedRight <= (await widths()).viewRight + 0.5).toBe(true);
+      expectHeadersWhole(await measure(page), ['updated']);
+      await shot(page, 'layout-1920x1080-report-updated');
+      await page.getByTestId('columns-button').click();
+      await page.getByRole('button', { name: 'Default columns' }).click();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('removes a filter with its chip, and downloads every match as CSV', async () => {
     const { context, page } = await openApp(SIZES[0], '?status=active&alert=moderateOrWorse');
     try {

@@ -2,7 +2,8 @@
  * A reviewer's desk in real Chromium against the real service: the decision form offers only
  * what the person's role may sign; and when the local service stops answering (its requests
  * held by the browser, never answered), the report panel and the header say so instead of
- * "Loading report…" and the last sync state, and come back by themselves. The page's clock is
+ * "Loading report…" and the last sync state, and come back by themselves. A signature and the
+ * history beside it read on the same 24-hour clock. The page's clock is
  * moved past the read deadline rather than slept through.
  */
 import type { Page, Route } from 'playwright-core';
@@ -45,6 +46,27 @@ describe('the reviewer’s desk', () => {
       return (await res.json()) as { mayDecide?: string[] };
     }, desk.service.url);
     expect(session.mayDecide).toEqual(['rejected', 'onHold']);
+  });
+
+  it('shows the signature and the history on one 24-hour clock, each zone named', async () => {
+    const detail = page.getByTestId('report-detail');
+    await detail.getByTestId('acknowledge-form').locator('button[type=submit]').click();
+    const dialog = page.getByTestId('signature-dialog');
+    await dialog.locator('input[name=signature-password]').fill(PASSWORD);
+    await dialog.locator('button[type=submit]').click();
+    await waitGone(dialog);
+    const signature = detail.getByTestId('signature').first();
+    await waitText(signature, 'Rita Vogel');
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await waitText(signature, `(${zone})`);
+    await waitText(detail.locator('.history-list'), 'Rita Vogel');
+    const texts = [await signature.textContent(), await detail.locator('.history-list').textContent(), await detail.getByTestId('facts').textContent().catch(() => '')];
+    const clock = /\b([01]\d|2[0-3]):[0-5]\d\b/;
+    for (const text of texts) expect(text ?? '').not.toMatch(/\d\s?(AM|PM)\b/);
+    expect(texts[0]).toMatch(clock);
+    expect(texts[1]).toMatch(clock);
+    await waitText(detail, 'Newest first; times in');
+    await shot(page, 'review-desk-signature');
   });
 
   it('says the local service does not answer, in the report panel and the header, and comes back', async () => {

@@ -1,6 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   formatClock,
+  formatDay,
+  formatIsoTime,
   formatTime,
   fromDateTimeInput,
   toDateTimeInput,
@@ -65,5 +70,40 @@ describe('time zone of the report panel', () => {
     expect(createTimeZoneStore(storage).getState().zone).toBe('utc');
     saved.set(TIME_ZONE_STORAGE_KEY, 'mars');
     expect(createTimeZoneStore(storage).getState().zone).toBe('local');
+  });
+});
+
+describe('one format of date and time', () => {
+  const late = Date.UTC(2026, 10, 22, 23, 5, 9) / 1000;
+
+  it('is on a 24-hour clock in every zone and style, a signer’s zone included', () => {
+    for (const zone of ['utc', 'local', { iana: 'America/New_York' }, { iana: 'Asia/Tokyo' }] as const) {
+      for (const text of [formatTime(late, zone), formatTime(late, zone, true), formatClock(late, zone)]) {
+        expect(text).not.toMatch(/AM|PM|a\.m\.|p\.m\./i);
+        expect(text).toMatch(/\b([01]\d|2[0-3]):\d\d\b/);
+      }
+    }
+    expect(formatTime(late, 'utc')).toContain('23:05');
+    expect(formatTime(late, 'utc', true)).toContain('23:05:09');
+    expect(formatClock(late, 'local')).toBe('00:05');
+    expect(formatDay(late, 'utc')).toMatch(/22/);
+  });
+
+  it('shows a signer’s zone as the header’s zone is shown: the same text for the same zone', () => {
+    const iso = new Date(late * 1000).toISOString();
+    expect(formatIsoTime(iso, { iana: 'UTC' }, true)).toBe(formatIsoTime(iso, 'utc', true));
+    expect(formatIsoTime(iso, { iana: 'Europe/Berlin' })).toBe(formatIsoTime(iso, 'local'));
+    // A zone name this runtime does not know: the time in UTC, said so.
+    expect(formatTime(late, { iana: 'Mars/Olympus' })).toBe(`${formatTime(late, 'utc')} UTC`);
+  });
+
+  it('is made in renderer/lib/time-zone.ts alone: no other part of the UI formats a date itself', () => {
+    const root = fileURLToPath(new URL('../../renderer/', import.meta.url));
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+    const own = join(root, 'lib', 'time-zone.ts');
+    const formatting = /new Intl\.DateTimeFormat\(|\.toLocale(Date|Time)String\(|new Date\([^)]*\)\.toLocaleString\(/;
+    const offenders = files(root).filter((f) => f !== own && formatting.test(readFileSync(f, 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });
