@@ -60,7 +60,10 @@ function SessionPanel() {
           <strong>{session.companyName}</strong> ({session.companyId}) — key from {from}, service at <code>{baseUrl}</code>
         </p>
       )}
-      <p className="muted small">This key may: {session.permissions.map((p) => PERMISSION_TEXT[p].replace(/ \(.*\)$/, '')).join(' · ') || 'nothing'}</p>
+      <p className="muted small" data-testid="session-may">
+        {/* A person's permissions are their role's, whatever key the window came with. */}
+        {session.person ? 'Your role may' : 'This key may'}: {session.permissions.map((p) => PERMISSION_TEXT[p].replace(/ \(.*\)$/, '')).join(' · ') || 'nothing'}
+      </p>
       <button type="button" className="button" onClick={() => stores.connection.getState().useAnotherKey(browserEnv())}>
         Use another key
       </button>

@@ -254,6 +254,10 @@ describe('people in Chromium', () => {
     await page.getByTestId('header-person').getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, 'anna', PASSWORD);
     await page.getByRole('tablist', { name: 'Screens' }).getByRole('tab', { name: 'Settings' }).click();
+    // A person is signed in: the panel names them and their role, not where the window's key came from.
+    await waitText(page.getByTestId('session-person'), 'Anna Berg (anna), admin');
+    expect(await page.getByTestId('session-company').textContent()).not.toContain('key from');
+    await waitText(page.getByTestId('session-may'), 'Your role may: ');
     const users = page.getByTestId('users-settings');
     const writes: string[] = [];
     page.on('request', (request) => {
