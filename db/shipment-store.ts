@@ -1,14 +1,13 @@
 /**
- * SQL of shipments (docs/shipments.md): the list read from the kept `shipment_groups` rows, with
- * the rows of a reference used again after the gap cut into shipments here, by window functions
- * over its listing rows; a shipment's labels; the facts a company keeps on a shipment and their
+ * SQL of shipments (docs/shipments.md): the list read from the kept `shipment_listing` rows, one
+ * per shipment, each filter and order by its own index; a shipment's labels; the facts a company keeps on a shipment and their
  * log; the shipment decisions, the review entry each wrote on each report, and their withdrawals.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { figuresOf, referenceKeyOf, SHIPMENT_GROUP_COLUMNS } from './read-model/shipments';
+import { referenceKeyOf } from './read-model/shipments';
 
-/** A shipment as the list sees it: a kept group, or a piece of one cut at the gap. */
+/** A shipment as the list sees it: its kept row. */
 export interface ShipmentRow {
   refKey: string;
   reference: string;
@@ -90,10 +89,6 @@ export interface DecisionRow extends EntryAuthor {
   withdrawal: { reportId: string; text: string; at: string } | null;
 }
 
-/** Where a shipment's review stands, from its tally (docs/shipments.md#review-state). */
-const STATE = `CASE WHEN g.rejected > 0 THEN 'rejected' WHEN g.on_hold > 0 THEN 'onHold' WHEN g.unacknowledged > 0 THEN 'awaitingAcknowledgement'
-  WHEN g.released = g.labels THEN 'released' ELSE 'awaitingReview' END`;
-
 /** The facts row of the shipment a row `g` is: by its id (model/shipment.ts#shipmentId). */
 const FACT = (column: string) =>
   `(SELECT f.${column} FROM shipment_facts f WHERE f.company_id = @company AND f.shipment_id = g.ref_key || '@' || substr(g.first_created, 1, 10))`;
@@ -102,21 +97,6 @@ const REF = referenceKeyOf('l');
 
 /** The company's review of a listing row `l`. */
 const REVIEW_JOIN = `LEFT JOIN review_current r ON r.label_report_id = l.id AND r.company_id = @company`;
-
-/**
- * The pieces of the company's groups whose creation spans more than the gap: its listing rows in
- * creation order, numbered by how many gaps come before each.
- */
-const PIECES = `
-  spanning AS (SELECT s.ref_key FROM shipment_groups s WHERE s.ck = @ck AND s.span_seconds > @gap),
-  m AS (SELECT l.id, l.ck, ${REF} AS ref_key, l.created, l.calc_start_time, l.alert_level, r.decision, r.acknowledged_level,
-               unixepoch(l.created) - unixepoch(lag(l.created) OVER (PARTITION BY ${REF} ORDER BY l.created, l.id)) AS since
-          FROM report_listing l ${REVIEW_JOIN}
-         WHERE l.ck = @ck AND l.label_reference <> '' AND ${REF} IN spanning),
-  p AS (SELECT m.*, sum(coalesce(m.since > @gap, 0)) OVER (PARTITION BY m.ref_key ORDER BY m.created, m.id) AS piece FROM m),
-  pieces(${SHIPMENT_GROUP_COLUMNS}) AS (SELECT p.ck, p.ref_key, ${figuresOf('p', 'p')} FROM p GROUP BY p.ref_key, p.piece)`;
-
-const KEPT = `SELECT ${SHIPMENT_GROUP_COLUMNS} FROM shipment_groups WHERE ck = @ck AND (span_seconds IS NULL OR span_seconds <= @gap)`;
 
 const ORDER_COLUMNS: Record<ShipmentOrderKey, string> = {
   created: 'g.first_created',
@@ -128,7 +108,6 @@ const ORDER_COLUMNS: Record<ShipmentOrderKey, string> = {
 export class ShipmentStore {
   private readonly statements = new Map<string, Statement>();
   private readonly selectCk: Statement;
-  private readonly hasSpanning: Statement;
   private readonly selectMembers: Statement;
   private readonly selectReference: Statement;
   private readonly selectFacts: Statement;
@@ -147,7 +126,6 @@ export class ShipmentStore {
 
   constructor(private readonly db: Db) {
     this.selectCk = db.prepare('SELECT ck FROM company_keys WHERE company_id = ?').pluck();
-    this.hasSpanning = db.prepare('SELECT 1 FROM shipment_groups WHERE ck = ? AND span_seconds > ? LIMIT 1').pluck();
     this.selectMembers = db.prepare(
       `SELECT l.id, l.label_reference, l.created, l.alert_level, r.decision, r.withdrawn, r.acknowledged_level
          FROM report_listing l ${REVIEW_JOIN}
@@ -200,36 +178,33 @@ export class ShipmentStore {
   }
 
   /** A page of the company's shipments meeting the conditions, and how many meet them. */
-  page(companyId: string, gapSeconds: number, query: ShipmentPageQuery): { rows: ShipmentRow[]; total: number } {
+  page(companyId: string, query: ShipmentPageQuery): { rows: ShipmentRow[]; total: number } {
     const ck = this.ckOf(companyId);
     if (ck === undefined) return { rows: [], total: 0 };
     const { where, params } = conditionsSql(query.conditions);
-    const bind = { ...params, ck, company: companyId, gap: gapSeconds };
-    const source = this.sourceOf(ck, gapSeconds);
+    const bind = { ...params, ck, company: companyId };
     const direction = query.descending ? 'DESC' : 'ASC';
-    // A shipment not yet started sorts after every started one, either way.
+    // A shipment not yet started sorts after every started one, either way; ties newest first.
     const order =
       query.order === 'firstStart'
         ? `g.first_start IS NULL, g.first_start ${direction}, g.first_created DESC, g.ref_key`
         : `${ORDER_COLUMNS[query.order]} ${direction}${query.order === 'created' ? '' : ', g.first_created DESC'}, g.ref_key`;
-    const rows = this.statement(`${source.with} SELECT ${rowColumns()} FROM ${source.from} g WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({
+    const rows = this.statement(`SELECT ${rowColumns()} FROM shipment_listing g WHERE g.ck = @ck AND ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({
       ...bind,
       limit: query.limit,
       offset: query.offset,
     }) as RawRow[];
-    const total = this.statement(`${source.with} SELECT count(*) FROM ${source.from} g WHERE ${where}`).pluck().get(bind) as number;
+    const total = this.statement(`SELECT count(*) FROM shipment_listing g WHERE g.ck = @ck AND ${where}`).pluck().get(bind) as number;
     return { rows: rows.map((r) => this.rowOf(ck, r)), total };
   }
 
   /** One shipment by its reference key and the UTC day of its first report; undefined when the company has none such. */
-  one(companyId: string, gapSeconds: number, key: string, day: string): ShipmentRow | undefined {
+  one(companyId: string, key: string, day: string): ShipmentRow | undefined {
     const ck = this.ckOf(companyId);
     if (ck === undefined) return undefined;
-    const source = this.sourceOf(ck, gapSeconds);
-    const row = this.statement(`${source.with} SELECT ${rowColumns()} FROM ${source.from} g WHERE g.ref_key = @key AND substr(g.first_created, 1, 10) = @day`).get({
+    const row = this.statement(`SELECT ${rowColumns()} FROM shipment_listing g WHERE g.ck = @ck AND g.ref_key = @key AND g.first_created >= @day AND g.first_created < @day || 'U'`).get({
       ck,
       company: companyId,
-      gap: gapSeconds,
       key,
       day,
     }) as RawRow | undefined;
@@ -249,12 +224,6 @@ export class ShipmentStore {
       withdrawn: m.withdrawn === 1,
       acknowledgedLevel: m.acknowledged_level,
     }));
-  }
-
-  /** The source of the list's rows: the kept groups, and the pieces of those spanning the gap when there are any. */
-  private sourceOf(ck: number, gapSeconds: number): { with: string; from: string } {
-    if (this.hasSpanning.get(ck, gapSeconds) === undefined) return { with: '', from: '(' + KEPT + ')' };
-    return { with: `WITH ${PIECES}`, from: `(${KEPT} UNION ALL SELECT ${SHIPMENT_GROUP_COLUMNS} FROM pieces)` };
   }
 
   private rowOf(ck: number, r: RawRow): ShipmentRow {
@@ -378,8 +347,8 @@ interface EntryRow {
 }
 
 function rowColumns(): string {
-  return `g.ref_key, g.labels, g.worst_alert, g.first_created, g.last_created, g.first_start, ${STATE} AS state,
-    ${FACT('product')} AS product, ${FACT('legs')} AS legs, ${FACT('origin')} AS origin, ${FACT('destination')} AS destination`;
+  return `g.ref_key, g.labels, g.worst_alert, g.first_created, g.last_created, g.first_start, g.state, g.product,
+    ${FACT('legs')} AS legs, ${FACT('origin')} AS origin, ${FACT('destination')} AS destination`;
 }
 
 function conditionsSql(c: ShipmentConditions): { where: string; params: Record<string, unknown> } {
@@ -390,18 +359,16 @@ function conditionsSql(c: ShipmentConditions): { where: string; params: Record<s
     c.alertLevels.forEach((v, i) => (params[`alert${i}`] = v));
   }
   if (c.states?.length) {
-    parts.push(`(${STATE}) IN (${c.states.map((_, i) => `@state${i}`).join(', ')})`);
+    parts.push(`g.state IN (${c.states.map((_, i) => `@state${i}`).join(', ')})`);
     c.states.forEach((v, i) => (params[`state${i}`] = v));
   }
   if (c.labelsMin !== undefined) (parts.push('g.labels >= @labelsMin'), (params.labelsMin = c.labelsMin));
   if (c.labelsMax !== undefined) (parts.push('g.labels <= @labelsMax'), (params.labelsMax = c.labelsMax));
   if (c.startFrom !== undefined) (parts.push('g.first_start >= @startFrom'), (params.startFrom = c.startFrom));
   if (c.startTo !== undefined) (parts.push('g.first_start <= @startTo'), (params.startTo = c.startTo));
-  if (c.product !== undefined) (parts.push(`${FACT('product')} = @product COLLATE NOCASE`), (params.product = c.product));
-  if (c.mode !== undefined) {
-    parts.push(`EXISTS (SELECT 1 FROM json_each(coalesce(${FACT('legs')}, '[]')) j WHERE j.value ->> '$.mode' = @mode)`);
-    params.mode = c.mode;
-  }
+  // The product column compares without case; a shipment without facts has neither product nor modes.
+  if (c.product !== undefined) (parts.push('g.product = @product'), (params.product = c.product));
+  if (c.mode !== undefined) (parts.push("g.modes IS NOT NULL AND instr(g.modes, ',' || @mode || ',') > 0"), (params.mode = c.mode));
   return { where: parts.join(' AND '), params };
 }
 

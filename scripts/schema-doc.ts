@@ -23,7 +23,7 @@ const DECLARED_IN: Record<string, string> = {
   'group figures': 'group-figures.ts',
   custom_field_pair_counts: 'custom-field-pair-counts.ts',
   review_current: 'review-current.ts',
-  shipment_groups: 'shipments.ts',
+  shipment_listing: 'shipments.ts',
 };
 
 const oneLine = (sql: string) => sql.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').trim();

@@ -12,7 +12,7 @@ import { ConflictError, InvalidInputError, NotFoundError, RoleForbiddenError } f
 import type { Report } from '../model/report';
 import { roleOf } from '../model/report';
 import type { ReviewEntry } from '../model/review-entry';
-import { budgetWords, parseShipmentId, SHIPMENT_GAP_SECONDS, shipmentId } from '../model/shipment';
+import { budgetWords, parseShipmentId, shipmentId } from '../model/shipment';
 import type { DecisionBody, ReviewAuthor } from '../schema/review';
 import type { BudgetLimit, BudgetUse, Shipment, ShipmentDecision, ShipmentFactChange, ShipmentFacts, ShipmentFactsBody, ShipmentLabel, ShipmentLeg, ShipmentList, ShipmentReadings, ShipmentSummary } from '../schema/shipment';
 import { SHIPMENT_STATE_VALUES, TRANSPORT_MODES } from '../schema/shipment';
@@ -111,7 +111,7 @@ export class Shipments {
   list(caller: Caller, query: ShipmentListQuery): ShipmentList {
     requirePermission(caller, 'labelReports:read');
     const { rows, total } = this.data.read(() =>
-      this.data.shipments.page(caller.companyId, SHIPMENT_GAP_SECONDS, {
+      this.data.shipments.page(caller.companyId, {
         conditions: query.conditions,
         order: query.order,
         descending: query.descending,
@@ -281,7 +281,7 @@ export class Shipments {
 
   private rowOf(caller: Caller, id: string): ShipmentRow {
     const parsed = parseShipmentId(id);
-    const row = parsed && this.data.shipments.one(caller.companyId, SHIPMENT_GAP_SECONDS, parsed.key, parsed.day);
+    const row = parsed && this.data.shipments.one(caller.companyId, parsed.key, parsed.day);
     if (!row) throw new NotFoundError('SHIPMENT_NOT_FOUND', `no shipment '${id}' is visible to this API key`);
     return row;
   }

@@ -1,8 +1,8 @@
 /**
- * The kept shipment groups (db/read-model/shipments.ts) hold exactly what their rebuild writes
+ * The kept shipment rows (db/read-model/shipments.ts) hold exactly what their rebuild writes
  * after every kind of write: activations, PATCHes, taps, imports, sync, bundles, removals,
- * decisions, acknowledgements and label references moved between shipments written in different
- * cases and spaces; and the reference key SQL computes is the one model/shipment.ts computes.
+ * decisions, acknowledgements, label references moved between shipments written in different
+ * cases and spaces, reports created either side of the gap, and facts written; and the reference key SQL computes is the one model/shipment.ts computes.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,36 +12,83 @@ import { SHIPMENTS, referenceKeyOf } from '../../db/read-model/shipments';
 import { Refusal } from '../../model/errors';
 import { referenceKey, splitByGap } from '../../model/shipment';
 import { assertAsyncProperty, assertProperty } from '../support/property';
-import { COMPANIES } from '../support/service-fixture';
+import { COMPANIES, makeReport, series, T0 } from '../support/service-fixture';
+import { parseShipmentQuery } from '../../service/shipments';
+import { TRANSPORT_MODES } from '../../schema/shipment';
 import { applyWrite, callerOf, closeAll, openAll, OWNERS, writeCommands, type Open, type WriteCommand } from './kept-counts-writes';
 import { temporaryFolder } from './migration-fixture';
 
 const dir = temporaryFolder('labeldesk-shipment-groups-');
 
-type Command = { kind: 'write'; write: WriteCommand } | { kind: 'reference'; id: string; by: (typeof OWNERS)[number]; reference: string } | { kind: 'acknowledge'; id: string; by: (typeof OWNERS)[number] };
+type Command =
+  | { kind: 'write'; write: WriteCommand }
+  | { kind: 'reference'; id: string; by: (typeof OWNERS)[number]; reference: string }
+  | { kind: 'acknowledge'; id: string; by: (typeof OWNERS)[number] }
+  | { kind: 'dated'; id: string; owner: (typeof OWNERS)[number]; reference: string; created: string; alert: boolean }
+  | { kind: 'facts'; by: (typeof OWNERS)[number]; nth: number; product: string | null; modes: (typeof TRANSPORT_MODES)[number][] };
 
 const REFERENCES = ['S-1', 's-1 ', 'S -1', 'S-2', ''];
 const ids = fc.nat(5).map((i) => `r${i}`);
+/** Creations around the gap: 45 days apart (one shipment), 60 (still one) and 61 (a new one). */
+const CREATED = ['2026-01-01T08:00:00.000Z', '2026-02-15T08:00:00.000Z', '2026-04-16T08:00:00.000Z', '2026-06-16T09:00:00.000Z', '2026-06-01T08:00:00.000Z'];
 const command: fc.Arbitrary<Command> = fc.oneof(
   writeCommands({ reports: 6, modes: 2, decisions: true }).map((write) => ({ kind: 'write' as const, write })),
   fc.record({ kind: fc.constant('reference' as const), id: ids, by: fc.constantFrom(...OWNERS), reference: fc.constantFrom(...REFERENCES) }),
   fc.record({ kind: fc.constant('acknowledge' as const), id: ids, by: fc.constantFrom(...OWNERS) }),
+  fc.record({
+    kind: fc.constant('dated' as const),
+    id: ids,
+    owner: fc.constantFrom(...OWNERS),
+    reference: fc.constantFrom(...REFERENCES),
+    created: fc.constantFrom(...CREATED),
+    alert: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('facts' as const),
+    by: fc.constantFrom(...OWNERS),
+    nth: fc.nat(3),
+    product: fc.constantFrom('Vaccine X', 'vaccine x', null),
+    modes: fc.subarray([...TRANSPORT_MODES].slice(0, 3)),
+  }),
 );
 
 async function apply(open: Open, c: Command): Promise<void> {
   if (c.kind === 'write') return applyWrite(open, c.write);
+  if (c.kind === 'dated') {
+    const datapoints = series(T0, 600, c.alert ? [4, 12, 5] : [4, 5, 5]);
+    return open.service.putReport(makeReport(c.id, { companyId: c.owner, created: c.created, labelReference: c.reference, reportedSenseData: { datapoints } }), { kind: 'import' });
+  }
   try {
-    if (c.kind === 'reference') open.service.reports.update(callerOf(c.by), c.id, { labelReference: c.reference });
+    if (c.kind === 'facts') {
+      const list = open.service.shipments.list(callerOf(c.by), parseShipmentQuery(() => undefined));
+      const shipment = list.data[c.nth % Math.max(1, list.data.length)];
+      if (!shipment) return;
+      const legs = c.modes.map((mode) => ({ mode, from: 'A', to: 'B' }));
+      open.service.shipments.putFacts(callerOf(c.by), shipment.id, { product: c.product, legs, reason: 'checked' });
+    } else if (c.kind === 'reference') open.service.reports.update(callerOf(c.by), c.id, { labelReference: c.reference });
     else open.service.reviews.acknowledge(callerOf(c.by), c.id, {});
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
   }
 }
 
-const rowsOf = (raw: Database.Database) => (raw.prepare('SELECT * FROM shipment_groups ORDER BY ck, ref_key').raw().all() as unknown[][]).map((r) => JSON.stringify(r));
+const rowsOf = (raw: Database.Database) => (raw.prepare('SELECT * FROM shipment_listing ORDER BY ck, ref_key, first_created').raw().all() as unknown[][]).map((r) => JSON.stringify(r));
+
+/** The shipments model/shipment.ts makes of the listing rows: company, key, first creation, labels. */
+function modelShipments(raw: Database.Database): string[] {
+  const rows = raw.prepare(`SELECT ck, label_reference, created FROM report_listing WHERE label_reference <> ''`).all() as { ck: number; label_reference: string; created: string }[];
+  const byKey = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const key = `${r.ck}\u0000${referenceKey(r.label_reference)}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), r]);
+  }
+  return [...byKey].flatMap(([key, reports]) => splitByGap(reports).map((p) => `${key.replace('\u0000', ' ')} ${p[0].created} ${p.length}`)).sort();
+}
 
 function expectKeptExact(raw: Database.Database, step: string): void {
   const kept = rowsOf(raw);
+  const keys = (raw.prepare('SELECT ck, ref_key, first_created, labels FROM shipment_listing').raw().all() as unknown[][]).map((r) => r.join(' ')).sort();
+  expect(keys, step).toEqual(modelShipments(raw));
   raw.exec('BEGIN');
   try {
     raw.exec(SHIPMENTS.rebuild);
