@@ -181,21 +181,17 @@ export class ShipmentStore {
   page(companyId: string, query: ShipmentPageQuery): { rows: ShipmentRow[]; total: number } {
     const ck = this.ckOf(companyId);
     if (ck === undefined) return { rows: [], total: 0 };
-    const { where, params } = conditionsSql(query.conditions);
-    const bind = { ...params, ck, company: companyId };
-    const direction = query.descending ? 'DESC' : 'ASC';
-    // A shipment not yet started sorts after every started one, either way; ties newest first.
-    const order =
-      query.order === 'firstStart'
-        ? `g.first_start IS NULL, g.first_start ${direction}, g.first_created DESC, g.ref_key`
-        : `${ORDER_COLUMNS[query.order]} ${direction}${query.order === 'created' ? '' : ', g.first_created DESC'}, g.ref_key`;
-    const rows = this.statement(`SELECT ${rowColumns()} FROM shipment_listing g WHERE g.ck = @ck AND ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({
-      ...bind,
-      limit: query.limit,
-      offset: query.offset,
-    }) as RawRow[];
-    const total = this.statement(`SELECT count(*) FROM shipment_listing g WHERE g.ck = @ck AND ${where}`).pluck().get(bind) as number;
+    const { page, count, bind } = pageSql(ck, companyId, query);
+    const rows = this.statement(page).all(bind) as RawRow[];
+    const total = this.statement(count).pluck().get(bind) as number;
     return { rows: rows.map((r) => this.rowOf(ck, r)), total };
+  }
+
+  /** How SQLite reads a page and its count: the lines of EXPLAIN QUERY PLAN, for the plan tests. */
+  plans(companyId: string, query: ShipmentPageQuery): { page: string[]; count: string[] } {
+    const { page, count, bind } = pageSql(this.ckOf(companyId) ?? -1, companyId, query);
+    const explain = (sql: string) => (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(bind) as { detail: string }[]).map((r) => r.detail);
+    return { page: explain(page), count: explain(count) };
   }
 
   /** One shipment by its reference key and the UTC day of its first report; undefined when the company has none such. */
@@ -349,6 +345,26 @@ interface EntryRow {
 function rowColumns(): string {
   return `g.ref_key, g.labels, g.worst_alert, g.first_created, g.last_created, g.first_start, g.state, g.product,
     ${FACT('legs')} AS legs, ${FACT('origin')} AS origin, ${FACT('destination')} AS destination`;
+}
+
+/**
+ * The SQL of a page and of its count. Each order walks an index of shipment_listing
+ * (db/read-model/shipments.ts) with its ties broken the same way, newest first for `desc`: a
+ * shipment not yet started comes after every started one either way, so the ascending order by
+ * first start walks the index that puts them last.
+ */
+function pageSql(ck: number, companyId: string, query: ShipmentPageQuery): { page: string; count: string; bind: Record<string, unknown> } {
+  const { where, params } = conditionsSql(query.conditions);
+  const d = query.descending ? 'DESC' : 'ASC';
+  const order =
+    query.order === 'firstStart' && !query.descending
+      ? 'g.first_start IS NULL, g.first_start, g.first_created, g.ref_key'
+      : `${query.order === 'created' ? '' : `${ORDER_COLUMNS[query.order]} ${d}, `}g.first_created ${d}, g.ref_key ${d}`;
+  return {
+    page: `SELECT ${rowColumns()} FROM shipment_listing g WHERE g.ck = @ck AND ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    count: `SELECT count(*) FROM shipment_listing g WHERE g.ck = @ck AND ${where}`,
+    bind: { ...params, ck, company: companyId, limit: query.limit, offset: query.offset },
+  };
 }
 
 function conditionsSql(c: ShipmentConditions): { where: string; params: Record<string, unknown> } {

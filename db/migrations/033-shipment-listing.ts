@@ -35,6 +35,7 @@ CREATE INDEX shipment_listing_alert ON shipment_listing (ck, worst_alert, first_
 CREATE INDEX shipment_listing_state ON shipment_listing (ck, state, first_created);
 CREATE INDEX shipment_listing_labels ON shipment_listing (ck, labels, first_created);
 CREATE INDEX shipment_listing_start ON shipment_listing (ck, first_start, first_created);
+CREATE INDEX shipment_listing_start_first ON shipment_listing (ck, first_start IS NULL, first_start, first_created);
 CREATE INDEX shipment_listing_product ON shipment_listing (ck, product, first_created) WHERE product IS NOT NULL;
 CREATE INDEX shipment_listing_modes ON shipment_listing (ck, first_created, modes) WHERE modes IS NOT NULL;
 CREATE TRIGGER shipment_listing_listing_insert AFTER INSERT ON report_listing WHEN NEW.label_reference <> '' BEGIN
