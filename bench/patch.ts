@@ -234,7 +234,7 @@ function withVerbose<T>(verbose: (sql: string) => void, open: () => T): T {
   }
 }
 
-function serve(dbFile: string): Promise<{ child: ChildProcess; url: string }> {
+export function serve(dbFile: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['bin/labeldesk.js', 'serve', '--db', dbFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -260,7 +260,7 @@ function cpuMsOf(pid: number): number {
 }
 
 /** The 1, 5 and 15 minute load averages, as uptime prints them. */
-function loadAverage(): string {
+export function loadAverage(): string {
   return loadavg()
     .map((n) => n.toFixed(1))
     .join(', ');

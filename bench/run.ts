@@ -21,6 +21,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   insights: () => import('./insights'),
   alarms: () => import('./alarms'),
   access: () => import('./access'),
+  shipments: () => import('./shipments'),
 };
 
 /** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */

@@ -89,20 +89,16 @@ export interface DecisionRow extends EntryAuthor {
   withdrawal: { reportId: string; text: string; at: string } | null;
 }
 
-/** The facts row of the shipment a row `g` is: by its id (model/shipment.ts#shipmentId). */
-const FACT = (column: string) =>
-  `(SELECT f.${column} FROM shipment_facts f WHERE f.company_id = @company AND f.shipment_id = g.ref_key || '@' || substr(g.first_created, 1, 10))`;
-
 const REF = referenceKeyOf('l');
 
 /** The company's review of a listing row `l`. */
 const REVIEW_JOIN = `LEFT JOIN review_current r ON r.label_report_id = l.id AND r.company_id = @company`;
 
 const ORDER_COLUMNS: Record<ShipmentOrderKey, string> = {
-  created: 'g.first_created',
-  worstAlert: 'g.worst_alert',
-  labels: 'g.labels',
-  firstStart: 'g.first_start',
+  created: 'first_created',
+  worstAlert: 'worst_alert',
+  labels: 'labels',
+  firstStart: 'first_start',
 };
 
 export class ShipmentStore {
@@ -181,30 +177,60 @@ export class ShipmentStore {
   page(companyId: string, query: ShipmentPageQuery): { rows: ShipmentRow[]; total: number } {
     const ck = this.ckOf(companyId);
     if (ck === undefined) return { rows: [], total: 0 };
-    const { page, count, bind } = pageSql(ck, companyId, query);
+    const { page, count, bind } = this.pageSql(ck, companyId, query);
     const rows = this.statement(page).all(bind) as RawRow[];
     const total = this.statement(count).pluck().get(bind) as number;
-    return { rows: rows.map((r) => this.rowOf(ck, r)), total };
+    return { rows: rows.map((r) => this.rowOf(ck, companyId, r)), total };
   }
 
   /** How SQLite reads a page and its count: the lines of EXPLAIN QUERY PLAN, for the plan tests. */
-  plans(companyId: string, query: ShipmentPageQuery): { page: string[]; count: string[] } {
-    const { page, count, bind } = pageSql(this.ckOf(companyId) ?? -1, companyId, query);
+  plans(companyId: string, query: ShipmentPageQuery): { page: string[]; count: string[]; sorts: boolean } {
+    const { page, count, bind, sorts } = this.pageSql(this.ckOf(companyId) ?? -1, companyId, query);
     const explain = (sql: string) => (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(bind) as { detail: string }[]).map((r) => r.detail);
-    return { page: explain(page), count: explain(count) };
+    return { page: explain(page), count: explain(count), sorts };
+  }
+
+  /**
+   * The SQL of a page and of its count. A page either walks its order's index, testing each row
+   * against the conditions, or searches the conditions' index and sorts what it finds: it sorts
+   * when the matches are fewer than √(page end × shipments), the most a walk may read before it
+   * fills the page when the matches lie evenly along the order (as the report list decides,
+   * docs/benchmarks.md#plans-guarded-for-every-key). A `+` before a column keeps SQLite from
+   * reading that term by an index, so the plan is the one chosen here, whatever the statistics.
+   */
+  private pageSql(ck: number, companyId: string, query: ShipmentPageQuery): { page: string; count: string; bind: Record<string, unknown>; sorts: boolean } {
+    const c = query.conditions;
+    const searched = conditionsSql(c, 'k', null);
+    const bind = { ...searched.params, ck, company: companyId, limit: query.limit, offset: query.offset };
+    const count = `SELECT count(*) FROM shipment_listing k WHERE k.ck = @ck AND ${searched.where}`;
+    let sorts = false;
+    if (searched.where !== '1') {
+      const matches = this.statement(count).pluck().get(bind) as number;
+      const shipments = this.statement('SELECT count(*) FROM shipment_listing k WHERE k.ck = @ck').pluck().get({ ck }) as number;
+      // A range of first starts is a range of creations too, near enough: walked in another order
+      // its matches lie together, not evenly, and a walk would read every shipment after them.
+      const startRange = (c.startFrom !== undefined || c.startTo !== undefined) && query.order !== 'firstStart';
+      sorts = startRange || matches * matches < (query.offset + query.limit) * shipments;
+    }
+    // A walk may still search its own order's column: that index is the one walked.
+    const where = sorts ? searched.where : conditionsSql(c, 'k', ORDER_COLUMNS[query.order]).where;
+    // The page's keys first, read from the index alone where the conditions allow; then its rows.
+    const keys = `SELECT k.ref_key, k.first_created FROM shipment_listing k WHERE k.ck = @ck AND ${where} ORDER BY ${orderSql(query, 'k', sorts ? '+' : '')} LIMIT @limit OFFSET @offset`;
+    const page = `SELECT ${ROW_COLUMNS} FROM shipment_listing g WHERE g.ck = @ck AND (g.ref_key, g.first_created) IN (${keys}) ORDER BY ${orderSql(query, 'g', '+')}`;
+    return { page, count, bind, sorts };
   }
 
   /** One shipment by its reference key and the UTC day of its first report; undefined when the company has none such. */
   one(companyId: string, key: string, day: string): ShipmentRow | undefined {
     const ck = this.ckOf(companyId);
     if (ck === undefined) return undefined;
-    const row = this.statement(`SELECT ${rowColumns()} FROM shipment_listing g WHERE g.ck = @ck AND g.ref_key = @key AND g.first_created >= @day AND g.first_created < @day || 'U'`).get({
+    const row = this.statement(`SELECT ${ROW_COLUMNS} FROM shipment_listing g WHERE g.ck = @ck AND g.ref_key = @key AND g.first_created >= @day AND g.first_created < @day || 'U'`).get({
       ck,
       company: companyId,
       key,
       day,
     }) as RawRow | undefined;
-    return row && this.rowOf(ck, row);
+    return row && this.rowOf(ck, companyId, row);
   }
 
   /** The labels of the shipment: the reference's listing rows created within its first and last. */
@@ -222,7 +248,9 @@ export class ShipmentStore {
     }));
   }
 
-  private rowOf(ck: number, r: RawRow): ShipmentRow {
+  /** A kept row as the list answers it, with the rest of its facts (the row holds the product and modes). */
+  private rowOf(ck: number, companyId: string, r: RawRow): ShipmentRow {
+    const facts = this.selectFacts.get(companyId, `${r.ref_key}@${r.first_created.slice(0, 10)}`) as FactsRow | undefined;
     return {
       refKey: r.ref_key,
       reference: (this.selectReference.get({ ck, key: r.ref_key, created: r.first_created }) as string | undefined) ?? r.ref_key,
@@ -233,9 +261,9 @@ export class ShipmentStore {
       firstStart: r.first_start,
       state: r.state,
       product: r.product,
-      legs: r.legs,
-      origin: r.origin,
-      destination: r.destination,
+      legs: facts?.legs ?? null,
+      origin: facts?.origin ?? null,
+      destination: facts?.destination ?? null,
     };
   }
 
@@ -312,9 +340,6 @@ interface RawRow {
   first_start: number | null;
   state: string;
   product: string | null;
-  legs: string | null;
-  origin: string | null;
-  destination: string | null;
 }
 
 interface MemberRow {
@@ -342,50 +367,47 @@ interface EntryRow {
   at: string;
 }
 
-function rowColumns(): string {
-  return `g.ref_key, g.labels, g.worst_alert, g.first_created, g.last_created, g.first_start, g.state, g.product,
-    ${FACT('legs')} AS legs, ${FACT('origin')} AS origin, ${FACT('destination')} AS destination`;
+const ROW_COLUMNS = 'g.ref_key, g.labels, g.worst_alert, g.first_created, g.last_created, g.first_start, g.state, g.product';
+
+/**
+ * The order of a page: each walks an index of shipment_listing (db/read-model/shipments.ts) with
+ * its ties broken the same way, by first creation in the order's direction; a shipment not yet
+ * started comes after every started one either way, so the ascending order by first start walks
+ * the index that puts them last, unless a range of first starts leaves none such. `plain` ('+') keeps the order from an index: the page sorts.
+ */
+function orderSql(query: ShipmentPageQuery, t: string, plain: '' | '+'): string {
+  const d = query.descending ? 'DESC' : 'ASC';
+  // With a range of first starts, every match has started: the plain order walks the range.
+  const started = query.conditions.startFrom !== undefined || query.conditions.startTo !== undefined;
+  if (query.order === 'firstStart' && !query.descending && !started) return `${plain}${t}.first_start IS NULL, ${t}.first_start, ${t}.first_created, ${t}.ref_key`;
+  return `${query.order === 'created' ? '' : `${plain}${t}.${ORDER_COLUMNS[query.order]} ${d}, `}${plain}${t}.first_created ${d}, ${t}.ref_key ${d}`;
 }
 
 /**
- * The SQL of a page and of its count. Each order walks an index of shipment_listing
- * (db/read-model/shipments.ts) with its ties broken the same way, newest first for `desc`: a
- * shipment not yet started comes after every started one either way, so the ascending order by
- * first start walks the index that puts them last.
+ * The conditions over a row `t`. With `searchable` not null, a `+` before every column but that
+ * one keeps SQLite from searching an index by it: the page walks its order's index instead.
  */
-function pageSql(ck: number, companyId: string, query: ShipmentPageQuery): { page: string; count: string; bind: Record<string, unknown> } {
-  const { where, params } = conditionsSql(query.conditions);
-  const d = query.descending ? 'DESC' : 'ASC';
-  const order =
-    query.order === 'firstStart' && !query.descending
-      ? 'g.first_start IS NULL, g.first_start, g.first_created, g.ref_key'
-      : `${query.order === 'created' ? '' : `${ORDER_COLUMNS[query.order]} ${d}, `}g.first_created ${d}, g.ref_key ${d}`;
-  return {
-    page: `SELECT ${rowColumns()} FROM shipment_listing g WHERE g.ck = @ck AND ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-    count: `SELECT count(*) FROM shipment_listing g WHERE g.ck = @ck AND ${where}`,
-    bind: { ...params, ck, company: companyId, limit: query.limit, offset: query.offset },
-  };
-}
-
-function conditionsSql(c: ShipmentConditions): { where: string; params: Record<string, unknown> } {
-  const parts: string[] = ['1'];
+function conditionsSql(c: ShipmentConditions, t: string, searchable: string | null): { where: string; params: Record<string, unknown> } {
+  const parts: string[] = [];
   const params: Record<string, unknown> = {};
+  const g = (column: string) => `${searchable === null || searchable === column ? '' : '+'}${t}.${column}`;
   if (c.alertLevels?.length) {
-    parts.push(`g.worst_alert IN (${c.alertLevels.map((_, i) => `@alert${i}`).join(', ')})`);
+    parts.push(`${g('worst_alert')} IN (${c.alertLevels.map((_, i) => `@alert${i}`).join(', ')})`);
     c.alertLevels.forEach((v, i) => (params[`alert${i}`] = v));
   }
   if (c.states?.length) {
-    parts.push(`g.state IN (${c.states.map((_, i) => `@state${i}`).join(', ')})`);
+    parts.push(`${g('state')} IN (${c.states.map((_, i) => `@state${i}`).join(', ')})`);
     c.states.forEach((v, i) => (params[`state${i}`] = v));
   }
-  if (c.labelsMin !== undefined) (parts.push('g.labels >= @labelsMin'), (params.labelsMin = c.labelsMin));
-  if (c.labelsMax !== undefined) (parts.push('g.labels <= @labelsMax'), (params.labelsMax = c.labelsMax));
-  if (c.startFrom !== undefined) (parts.push('g.first_start >= @startFrom'), (params.startFrom = c.startFrom));
-  if (c.startTo !== undefined) (parts.push('g.first_start <= @startTo'), (params.startTo = c.startTo));
-  // The product column compares without case; a shipment without facts has neither product nor modes.
-  if (c.product !== undefined) (parts.push('g.product = @product'), (params.product = c.product));
-  if (c.mode !== undefined) (parts.push("g.modes IS NOT NULL AND instr(g.modes, ',' || @mode || ',') > 0"), (params.mode = c.mode));
-  return { where: parts.join(' AND '), params };
+  if (c.labelsMin !== undefined) (parts.push(`${g('labels')} >= @labelsMin`), (params.labelsMin = c.labelsMin));
+  if (c.labelsMax !== undefined) (parts.push(`${g('labels')} <= @labelsMax`), (params.labelsMax = c.labelsMax));
+  if (c.startFrom !== undefined) (parts.push(`${g('first_start')} >= @startFrom`), (params.startFrom = c.startFrom));
+  if (c.startTo !== undefined) (parts.push(`${g('first_start')} <= @startTo`), (params.startTo = c.startTo));
+  // The product column compares without case; a shipment without facts has neither product nor
+  // modes. Their indexes are partial (the shipments with facts), found by the IS NOT NULL term.
+  if (c.product !== undefined) (parts.push(`${g('product')} IS NOT NULL AND ${g('product')} = @product`), (params.product = c.product));
+  if (c.mode !== undefined) (parts.push(`${g('modes')} IS NOT NULL AND instr(${t}.modes, ',' || @mode || ',') > 0`), (params.mode = c.mode));
+  return { where: parts.length === 0 ? '1' : parts.join(' AND '), params };
 }
 
 function authorColumns(a: EntryAuthor): [string | null, string | null, string | null, string | null, string | null] {

@@ -167,12 +167,13 @@ const rowsOf = (db: Db, table: string, columns: readonly string[]) =>
   db.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}" ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`).raw().all();
 
 /**
- * What a database holds besides what the read model derives: every table but the kept ones,
- * SQLite's own, the text index's and the audit backfill's (a task, done at the first open), with
- * its columns and rows.
+ * What a database holds besides what the read model derives: every table but the kept ones (and
+ * those a later migration replaced: migration 33's shipment_listing took the place of
+ * shipment_groups), SQLite's own, the text index's and the audit backfill's (a task, done at the
+ * first open), with its columns and rows.
  */
 function heldRows(db: Db): Map<string, { columns: string[]; rows: unknown[][] }> {
-  const kept = new Set(READ_MODEL.flatMap((d) => d.tables.map((t) => t.name)));
+  const kept = new Set([...READ_MODEL.flatMap((d) => d.tables.map((t) => t.name)), 'shipment_groups']);
   const held = new Map<string, { columns: string[]; rows: unknown[][] }>();
   for (const table of tables(db)) {
     if (kept.has(table) || table.startsWith('report_text_') || table === 'audit_backfill') continue;
@@ -184,7 +185,7 @@ function heldRows(db: Db): Map<string, { columns: string[]; rows: unknown[][] }>
 
 /** The kept tables of whole numbers and texts (the group figures' sums of reals aside), each as rows. */
 function keptRows(db: Db): Record<string, unknown[][]> {
-  const exact = ['report_listing', 'custom_field_elements', 'listing_counts', 'custom_field_counts', 'custom_field_totals', 'custom_field_pair_counts', 'review_current'];
+  const exact = ['report_listing', 'custom_field_elements', 'listing_counts', 'custom_field_counts', 'custom_field_totals', 'custom_field_pair_counts', 'review_current', 'shipment_listing'];
   return Object.fromEntries(
     exact.map((table) => [table, rowsOf(db, table, (db.pragma(`table_info("${table}")`) as { name: string }[]).map((c) => c.name)) as unknown[][]]),
   );
