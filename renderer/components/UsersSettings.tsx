@@ -178,11 +178,12 @@ export function UsersSettings() {
                 <td>
                   {u.locked && (
                     <button type="button" className="button button--small" onClick={() => void run(() => api.unlockUser(u.id))}>
-                      Unlock
+                      Unlock<span className="visually-hidden"> {u.login}</span>
                     </button>
                   )}{' '}
                   <button type="button" className="button button--small" onClick={() => void run(() => api.updateUser(u.id, { disabled: !u.disabled }))}>
                     {u.disabled ? 'Enable' : 'Disable'}
+                    <span className="visually-hidden"> {u.login}</span>
                   </button>{' '}
                   <button
                     type="button"

@@ -276,6 +276,8 @@ describe('people in Chromium', () => {
     // Vera's address added, then taken away again.
     const vera = users.locator('tr[data-login=vera]');
     await waitText(vera, 'none');
+    // Each row's buttons name their person, for a screen reader that lists the buttons alone.
+    expect(await users.getByRole('button', { name: 'Disable vera', exact: true }).count()).toBe(1);
     await vera.getByRole('button', { name: 'Edit vera' }).click();
     const edit = users.getByTestId('edit-user-form');
     await submitForm(edit, { 'edit-email': 'vera@' }, 'Save');
