@@ -10,6 +10,7 @@ import { formatCustomValue } from '../lib/format';
 import type { EditRights } from '../lib/permissions';
 import { plainZodError } from '../lib/plain-words';
 import { stores, useDetail } from '../state/stores';
+import { CustomFieldFacts } from './FactsPanel';
 import { ReadOnlyReason, SaveMessage } from './SaveMessage';
 
 export type ValueKind = 'text' | 'number' | 'list';
@@ -98,10 +99,14 @@ export function CustomFieldsEditor({ report, rights, notice }: { report: LabelRe
   return (
     <section className="panel" aria-labelledby="cf-title">
       <h3 id="cf-title">Custom fields</h3>
+      {/* On paper the rows, being forms, are left out: the fields print as words instead, as the print view lists them. */}
+      <div className="print-only">
+        <CustomFieldFacts report={report} />
+      </div>
       {fields.length === 0 ? (
-        <p className="muted">No custom fields on this report.</p>
+        <p className="muted no-print">No custom fields on this report.</p>
       ) : (
-        <ul className="cf-list">
+        <ul className="cf-list no-print">
           {fields.map((f) => (
             <FieldRow key={`${f.customFieldId}:${JSON.stringify(f.value)}`} id={f.customFieldId} value={f.value} locked={locked} />
           ))}

@@ -1,7 +1,7 @@
 /** The label and its configuration as they were when the run started, and who holds the report. */
 import type { ReactNode } from 'react';
 import type { LabelReport } from '../../schema/report';
-import { formatDuration, modeLabel, roleLabel, statusLabel, typeLabel } from '../lib/format';
+import { formatCustomValue, formatDuration, modeLabel, roleLabel, statusLabel, typeLabel } from '../lib/format';
 import { formatIsoTime, formatTime } from '../lib/time-zone';
 import { useTimeZone } from '../state/time-zone';
 
@@ -11,6 +11,24 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
       <dt>{label}</dt>
       <dd>{children}</dd>
     </>
+  );
+}
+
+/**
+ * The report's custom fields as words, one fact each: the print view's list, and on paper the
+ * report panel's in place of its editor (a form, which the printout leaves out).
+ */
+export function CustomFieldFacts({ report }: { report: LabelReport }) {
+  const fields = report.customFields ?? [];
+  if (fields.length === 0) return <p>None.</p>;
+  return (
+    <dl className="facts" data-testid="custom-field-facts">
+      {fields.map((f) => (
+        <Fact key={f.customFieldId} label={f.customFieldId}>
+          {formatCustomValue(f.value)}
+        </Fact>
+      ))}
+    </dl>
   );
 }
 

@@ -11,7 +11,7 @@ import type { LabelReport } from '../../schema/report';
 import type { AlertExplanation, HistoryEntry, Review } from '../../schema/review';
 import type { Limits } from '../../schema/sense';
 import { reviewClient } from '../api/review-client';
-import { formatCustomValue, statusLabel } from '../lib/format';
+import { statusLabel } from '../lib/format';
 import { limitsSentence } from '../lib/readings';
 import { decisionLabel } from '../lib/history-text';
 import { plainApiError } from '../lib/plain-words';
@@ -24,7 +24,7 @@ import { explanationInZone } from '../lib/zoned-text';
 import { AlertBadge } from './AlertBadge';
 import { AlertRules, TimeOutside } from './AlertRules';
 import { ExcursionTable } from './ExcursionTable';
-import { FactsPanel } from './FactsPanel';
+import { CustomFieldFacts, FactsPanel } from './FactsPanel';
 import { FiguresPanel } from './FiguresPanel';
 import { HistoryList } from './HistoryPanel';
 import { ReportChart } from './ReportChart';
@@ -59,7 +59,6 @@ function PrintedReport({ data, connection, onDrawn }: { data: PrintData; connect
   const { report, alerts, review, history, companyNames } = data;
   const limits = report.senseConfig.limits;
   const trim = trimRange(report);
-  const fields = report.customFields ?? [];
   return (
     <>
       <header>
@@ -90,18 +89,7 @@ function PrintedReport({ data, connection, onDrawn }: { data: PrintData; connect
       <p>{trim ? `Trimmed to ${formatTime(trim.start, zone, true)} – ${formatTime(trim.end, zone, true)}: the figures and the alert are for this range.` : 'Not trimmed: the whole run counts.'}</p>
 
       <h2>Custom fields</h2>
-      {fields.length === 0 ? (
-        <p>None.</p>
-      ) : (
-        <dl className="facts">
-          {fields.map((f) => (
-            <div key={f.customFieldId} style={{ display: 'contents' }}>
-              <dt>{f.customFieldId}</dt>
-              <dd>{formatCustomValue(f.value)}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      <CustomFieldFacts report={report} />
 
       <h2>Review</h2>
       <dl className="review-state">

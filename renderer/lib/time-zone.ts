@@ -22,11 +22,14 @@ export function localZoneName(): string | null {
   }
 }
 
-/** How the zone is named beside times: "UTC", or "local time (Europe/Berlin)". */
+/**
+ * How the zone is named beside times: "UTC", or "local time (Europe/Berlin)" — the local zone
+ * named even where it is UTC, so a sentence never says "local time" beside a header saying "UTC".
+ */
 export function zoneLabel(zone: TimeZoneSetting): string {
   if (zone === 'utc') return 'UTC';
   const name = localZoneName();
-  return name && name !== 'UTC' ? `local time (${name})` : 'local time';
+  return name ? `local time (${name})` : 'local time';
 }
 
 /** Short form for tight places (table headers, axis titles): "UTC" or the local zone's name. */

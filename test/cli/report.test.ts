@@ -70,6 +70,19 @@ describe('labeldesk report', () => {
     }
   });
 
+  it('names the zone of the desk it runs on beside the times, and numbers each page, in the PDF', async () => {
+    const out = join(dir, 'report-local.pdf');
+    // A desk whose own zone is UTC: the sentence and the tables name the same one zone.
+    const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', target.report.id, '--pdf', out, '--ui', uiDir], { TZ: 'UTC' });
+    expect(run.code).toBe(0);
+    const { lines, pages } = await pdfText(out);
+    const text = lines.join(' ');
+    expect(text).toContain('all times in local time (UTC)');
+    expect(text).toContain('Start (UTC)');
+    expect(text).not.toMatch(/all times in local time(?! \(UTC\))/);
+    for (let n = 1; n <= pages; n++) expect(lines).toContain(`Page ${n} of ${pages}`);
+  }, 120_000);
+
   it('writes the readings as CSV', async () => {
     const out = join(dir, 'readings.csv');
     const run = await runLabeldesk(dir, ['report', '--db', dbFile, '--id', target.report.id, '--csv', out]);

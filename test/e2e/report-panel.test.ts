@@ -266,6 +266,12 @@ describe('the report panel in Chromium', () => {
       const screenWidth = (await canvas.boundingBox())!.width;
       await page.emulateMedia({ media: 'print' });
       await expect.poll(async () => (await canvas.boundingBox())!.width).toBeGreaterThan(screenWidth + 100);
+      // The owner's badge reads without its fill (printers drop fills): dark text on white, a heavy frame.
+      const owner = await detail.locator('.role--owner').first().evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { color: style.color, background: style.backgroundColor, border: style.borderTopWidth, shown: el.getBoundingClientRect().width > 0 };
+      });
+      expect(owner).toEqual({ color: 'rgb(0, 0, 0)', background: 'rgb(255, 255, 255)', border: '3px', shown: true });
       // The chart as the print draws it: read at once, before the screen's resize observer undoes it.
       ticks = await page.evaluate(() => {
         window.dispatchEvent(new Event('beforeprint'));
@@ -291,11 +297,17 @@ describe('the report panel in Chromium', () => {
     } finally {
       cliService.close();
     }
-    const texts = {
-      app: (await pdfText(files.app)).lines,
-      view: (await pdfText(files.view)).lines,
-      cli: (await pdfText(files.cli)).lines,
-    };
+    const read = { app: await pdfText(files.app), view: await pdfText(files.view), cli: await pdfText(files.cli) };
+    const texts = { app: read.app.lines, view: read.view.lines, cli: read.cli.lines };
+    for (const [name, pdf] of Object.entries(read)) {
+      // Every page says which it is of how many.
+      expect(pdf.pages, `${name} PDF pages`).toBeGreaterThan(1);
+      for (let n = 1; n <= pdf.pages; n++) expect(pdf.lines, `${name} PDF: page ${n} of ${pdf.pages}`).toContain(`Page ${n} of ${pdf.pages}`);
+      // The custom fields as words under their own heading, not an empty box (the value is in the history too).
+      const heading = pdf.lines.findIndex((l) => l === 'Custom fields');
+      expect(heading, `${name} PDF: a Custom fields heading`).toBeGreaterThanOrEqual(0);
+      expect(bare(pdf.lines[heading + 1] ?? ''), `${name} PDF: the field under Custom fields`).toBe(bare('e2e_carrier Nordfrakt'));
+    }
 
     // The chart's time axis runs to the end of the readings: its last tick lies within one step of it.
     expect(ticks.length).toBeGreaterThan(2);

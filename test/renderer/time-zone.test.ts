@@ -34,6 +34,15 @@ describe('time zone of the report panel', () => {
     expect(zoneLabel('local')).toBe('local time (Europe/Berlin)');
   });
 
+  it('names the local zone even where it is UTC', () => {
+    process.env.TZ = 'UTC';
+    try {
+      expect(zoneLabel('local')).toBe('local time (UTC)');
+    } finally {
+      process.env.TZ = 'Europe/Berlin';
+    }
+  });
+
   it('shows the same instant in UTC and in local time', () => {
     const t = Date.UTC(2026, 10, 22, 13, 5, 0) / 1000;
     expect(formatClock(t, 'utc')).toBe('13:05');
