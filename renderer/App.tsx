@@ -1,6 +1,6 @@
 /**
  * The renderer's frame: the Connect screen until a key is accepted, the sign-in screen once the
- * company has people, the new-password screen while a change is due, then the report browser or the settings, with the company and the person
+ * company has people, the new-password screen while a change is due, then the report browser, the shipments or the settings, with the company and the person
  * always visible (staff of several companies share a desk), locked over the page when idle.
  */
 import { AlarmsHeader, AlarmsScreen } from './components/AlarmsScreen';
@@ -11,6 +11,7 @@ import { OfflineIndicator } from './components/OfflineIndicator';
 import { ChangePasswordScreen, FirstAdmin, LockScreen, PersonBadge, SignInScreen, useIdleLock } from './components/PeopleScreens';
 import { ReportBrowser } from './components/ReportBrowser';
 import { SettingsScreen } from './components/SettingsScreen';
+import { ShipmentsScreen } from './components/ShipmentsScreen';
 import { SyncIndicator } from './components/SyncIndicator';
 import { stores, useConnection, useUi } from './state/stores';
 import { TIME_ZONES, zoneLabel } from './lib/time-zone';
@@ -36,7 +37,7 @@ function ZoneChoice() {
 function Header() {
   const view = useUi((s) => s.view);
   const company = useConnection((s) => s.session?.companyName ?? '');
-  const tab = (id: 'reports' | 'insights' | 'alarms' | 'settings', label: string) => (
+  const tab = (id: 'reports' | 'shipments' | 'insights' | 'alarms' | 'settings', label: string) => (
     <button
       type="button"
       role="tab"
@@ -52,6 +53,7 @@ function Header() {
       <span className="app-header__brand">LabelDesk</span>
       <nav role="tablist" aria-label="Screens" className="tabs">
         {tab('reports', 'Reports')}
+        {tab('shipments', 'Shipments')}
         {tab('insights', 'Insights')}
         {tab('alarms', 'Alarms')}
         {tab('settings', 'Settings')}
@@ -100,7 +102,7 @@ export function App() {
       <Header />
       <FirstAdmin />
       {locked && <LockScreen />}
-      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : view === 'insights' ? <InsightsScreen /> : view === 'alarms' ? <AlarmsScreen /> : <ReportBrowser />}</main>
+      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : view === 'insights' ? <InsightsScreen /> : view === 'alarms' ? <AlarmsScreen /> : view === 'shipments' ? <ShipmentsScreen /> : <ReportBrowser />}</main>
     </div>
   );
 }

@@ -40,7 +40,7 @@ function ByLine({ author, at, zone, signed }: { author: ReviewAuthor; at: string
   );
 }
 
-const MEANING: Record<'acknowledge' | Decision, string> = {
+export const MEANING: Record<'acknowledge' | Decision, string> = {
   acknowledge: SIGNATURE_MEANINGS.acknowledgement,
   released: SIGNATURE_MEANINGS.released,
   rejected: SIGNATURE_MEANINGS.rejected,
@@ -51,9 +51,23 @@ const MEANING: Record<'acknowledge' | Decision, string> = {
  * An electronic signature: names what is signed and asks for the password again. The dialog
  * stays open on a refusal, with its words; it closes when the signature is written.
  */
-function SignatureDialog({ meaning, action, onSign, onCancel }: { meaning: string; action: ReviewAction; onSign: (password: string) => Promise<boolean>; onCancel: () => void }) {
+export function SignatureDialog({
+  meaning,
+  action,
+  onSign,
+  onCancel,
+  status,
+}: {
+  meaning: string;
+  action: ReviewAction;
+  onSign: (password: string) => Promise<boolean>;
+  onCancel: () => void;
+  /** Where the signature stands when another screen than the report's review signs (a shipment's release). */
+  status?: { busy: boolean; outcome: { ok: boolean; message: string } | null };
+}) {
   const [password, setPassword] = useState('');
-  const busy = useReview((s) => s.busy === action);
+  const reviewBusy = useReview((s) => s.busy === action);
+  const busy = status ? status.busy : reviewBusy;
   const person = useConnection((s) => s.session?.person);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -74,7 +88,7 @@ function SignatureDialog({ meaning, action, onSign, onCancel }: { meaning: strin
           <span className="field__label">Password</span>
           <input name="signature-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus required />
         </label>
-        <Outcome action={action} />
+        {status ? <OutcomeMessage action={action} outcome={status.outcome} /> : <Outcome action={action} />}
         <div className="review-form__row">
           <button type="submit" className="button button--primary" disabled={busy || password === ''}>
             {busy ? 'Signing…' : 'Sign'}
@@ -91,6 +105,11 @@ function SignatureDialog({ meaning, action, onSign, onCancel }: { meaning: strin
 
 function Outcome({ action }: { action: ReviewAction }) {
   const outcome = useReview((s) => (s.outcome?.action === action ? s.outcome : null));
+  return <OutcomeMessage action={action} outcome={outcome} />;
+}
+
+/** What became of a review action, in words: said at once (a status), or as an alert when refused. */
+export function OutcomeMessage({ action, outcome }: { action: ReviewAction; outcome: { ok: boolean; message: string } | null }) {
   if (!outcome) return null;
   return (
     <p className={`save-message save-message--${outcome.ok ? 'ok' : 'error'}`} role={outcome.ok ? 'status' : 'alert'} data-testid={`review-${action}-message`}>
