@@ -118,6 +118,16 @@ export function OutcomeMessage({ action, outcome }: { action: ReviewAction; outc
   );
 }
 
+/** The reason a decision or a change of a verdict input is logged with: always asked for. */
+export function ReasonField({ name, value, onChange, disabled }: { name: string; value: string; onChange: (value: string) => void; disabled?: boolean }) {
+  return (
+    <label className="field">
+      <span className="field__label">Reason (required)</span>
+      <textarea name={name} value={value} onChange={(e) => onChange(e.target.value)} required aria-required="true" disabled={disabled} />
+    </label>
+  );
+}
+
 function DecisionForm() {
   const busy = useReview((s) => s.busy === 'decide');
   // Nothing preselected: a release is never one click away by default.
@@ -160,10 +170,7 @@ function DecisionForm() {
           </span>
         )}
       </fieldset>
-      <label className="field">
-        <span className="field__label">Reason (required)</span>
-        <textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} required aria-required="true" />
-      </label>
+      <ReasonField name="reason" value={reason} onChange={setReason} />
       <div className="review-form__row">
         <button type="submit" className="button button--primary" disabled={busy || decision === null}>
           {busy ? 'Saving…' : signs ? 'Sign decision…' : 'Save decision'}

@@ -31,7 +31,7 @@ import { stores, useConnection } from '../state/stores';
 import { useTimeZone } from '../state/time-zone';
 import { AlertBadge } from './AlertBadge';
 import { CHART_COLORS } from './ReportChart';
-import { MEANING, SignatureDialog } from './ReviewPanel';
+import { MEANING, ReasonField, SignatureDialog } from './ReviewPanel';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
 
@@ -493,10 +493,7 @@ function FactsEditor({ shipment, onSaved }: { shipment: Shipment; onSaved: () =>
           Add limit
         </button>
       </fieldset>
-      <label className="field">
-        <span className="field__label">Reason (required)</span>
-        <textarea name="facts-reason" value={reason} onChange={(e) => setReason(e.target.value)} required aria-required="true" />
-      </label>
+      <ReasonField name="facts-reason" value={reason} onChange={setReason} />
       <div className="review-form__row">
         <button type="submit" className="button button--primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save facts'}
@@ -574,10 +571,7 @@ function ReleaseForm({ shipment, onDecided, zone }: { shipment: Shipment; onDeci
           </label>
         ))}
       </fieldset>
-      <label className="field">
-        <span className="field__label">Reason (required)</span>
-        <textarea name="shipment-reason" value={reason} onChange={(e) => setReason(e.target.value)} required aria-required="true" disabled={unacknowledged.length > 0} />
-      </label>
+      <ReasonField name="shipment-reason" value={reason} onChange={setReason} disabled={unacknowledged.length > 0} />
       <div className="review-form__row">
         <button type="submit" className="button button--primary" disabled={busy || decision === null || unacknowledged.length > 0}>
           {busy ? 'Saving…' : signs ? 'Sign decision…' : 'Save decision'}
