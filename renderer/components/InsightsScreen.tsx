@@ -305,6 +305,10 @@ export function InsightsScreen() {
   return (
     <div className="insights" data-testid="insights" data-ready={data !== null && error === null}>
       <div className="insights__controls no-print">
+        {/* Staff release shipments, not labels: the shipments list is one step from the figures. */}
+        <button type="button" className="button" data-testid="insights-shipments" onClick={() => stores.ui.getState().setView('shipments')}>
+          Shipments
+        </button>
         <label className="field">
           <span className="field__label">Per</span>
           <select name="period" value={period} onChange={(e) => setPeriod(e.target.value as Period)}>

@@ -5,6 +5,7 @@
  * their alerts and reviews, its facts changed with a reason and its budget in words; a shipment
  * whose label's alert awaits acknowledgement cannot be decided; and an approver releases a
  * shipment with one signature, which every label's review then shows; axe finds nothing serious.
+ * The list also opens from Insights.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +145,18 @@ describe('shipments at the desk', () => {
       });
     });
   }
+
+  it('opens from Insights', async () => {
+    const page = await shipmentsAt(DESK_SIZES[0]);
+    try {
+      await page.getByRole('tab', { name: 'Insights' }).click();
+      await page.getByTestId('insights-shipments').click();
+      await page.getByTestId('shipment-table').locator('tbody tr').first().waitFor();
+      expect(await page.getByRole('tab', { name: 'Shipments' }).getAttribute('aria-selected')).toBe('true');
+    } finally {
+      await page.context().close();
+    }
+  });
 
   it('met no page errors', () => {
     expect(problems).toEqual([]);
