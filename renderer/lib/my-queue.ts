@@ -4,7 +4,7 @@
  * administrator decides on reports still without a decision; a tool's key (a desk without
  * people) is shown what awaits review. A viewer signs nothing, so has no queue.
  */
-import type { UserRole } from '../../model/person';
+import type { UserRoleName } from '../../schema/people';
 import type { ReviewFilter } from './list-query';
 
 export interface Queue {
@@ -13,7 +13,7 @@ export interface Queue {
   title: string;
 }
 
-export function queueOf(role: UserRole | undefined): Queue | null {
+export function queueOf(role: UserRoleName | undefined): Queue | null {
   if (role === 'viewer') return null;
   if (role === 'reviewer') return { review: 'awaitingAcknowledgement', title: 'My queue: alerts to acknowledge' };
   return { review: 'awaitingReview', title: 'My queue: reports to decide' };
