@@ -7,7 +7,8 @@
  * holds every reading with only those in view in the DOM, says which limit a reading is beyond
  * and which the trim leaves out, and a jump from an excursion lands on its first reading. The
  * app's report panel printed to PDF says what the command line's PDF of the same report says,
- * with the whole chart and none of the screen's forms or messages.
+ * with the whole chart and none of the screen's forms or messages. An administrator's key sees
+ * who opened, exported and printed the report under Access, newest first; a read-only key sees no Access.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ import { confirmChange, launchChromium, prepare, shot, waitAttr, waitText, watch
 let dir: string;
 let dbFile: string;
 let uiDir: string;
-let service: { url: string; close(): Promise<void> };
+let service: Awaited<ReturnType<typeof startService>>;
 let browser: Browser;
 let target: ReportWithExcursions;
 let editor: CreatedApiKey;
@@ -405,8 +406,46 @@ describe('the report panel in Chromium', () => {
         expect(await detail.getByTestId(form).count(), form).toBe(0);
       }
       expect(await detail.getByTestId('toggle-flag').isDisabled()).toBe(true);
+      expect(await detail.getByTestId('access-panel').count()).toBe(0);
     } finally {
       await page.context().close();
+    }
+  });
+
+  it('shows an administrator who opened, exported and printed the report, newest first', async () => {
+    const admin = service.service.apiKeys.create('acme', ['labelReports:read', 'labelReports:update', 'apiKeys:manage'], 'Audit desk');
+    const id = second.id;
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const page = await context.newPage();
+    watchProblems(page, problems);
+    // The print dialog itself is the browser's: here it only says it was asked for.
+    await page.addInitScript(() => {
+      window.print = () => document.body.setAttribute('data-printed', 'true');
+    });
+    await page.goto(`${service.url}/?report=${encodeURIComponent(id)}#key=${encodeURIComponent(admin.key)}`);
+    try {
+      const detail = page.getByTestId('report-detail');
+      const access = detail.getByTestId('access-panel');
+      await access.waitFor();
+      await access.locator('summary').click();
+      const entries = access.getByTestId('access-entry');
+      // The tests before opened this report too, with the editor's key: the company's entries all show.
+      await waitText(entries, 'key “Audit desk” viewed');
+      const before = await entries.count();
+      const download = page.waitForEvent('download');
+      await detail.getByTestId('save-csv').click();
+      await download;
+      await expect.poll(() => entries.count()).toBe(before + 1);
+      await detail.getByTestId('save-pdf').click();
+      await waitAttr(page.locator('body'), 'data-printed', 'true');
+      await expect.poll(() => entries.count()).toBe(before + 2);
+      const lines = (await entries.allTextContents()).slice(0, 3);
+      expect(lines.map((l) => l.replace(/^.*?key “Audit desk” /, ''))).toEqual(['printed', 'exported the readings CSV', 'viewed']);
+      await waitText(access.locator('summary'), `Access (${before + 2})`);
+      await access.scrollIntoViewIfNeeded();
+      await shot(page, 'report-access');
+    } finally {
+      await context.close();
     }
   });
 
