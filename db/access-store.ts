@@ -49,6 +49,8 @@ export class AccessStore {
   private readonly countRows: Statement;
   private readonly newestOfReport: Statement;
   private readonly countOfReport: Statement;
+  private readonly newest: Statement;
+  private readonly hashById: Statement;
 
   constructor(db: Db) {
     this.nextId = db.prepare(`SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'report_access'), 0) + 1`).pluck();
@@ -66,6 +68,8 @@ export class AccessStore {
     const seenBy = 'label_report_id = @reportId AND (company_id = @companyId OR company_id IS NULL)';
     this.newestOfReport = db.prepare(`SELECT * FROM report_access WHERE ${seenBy} ORDER BY id DESC LIMIT @limit`);
     this.countOfReport = db.prepare(`SELECT count(*) FROM report_access WHERE ${seenBy}`).pluck();
+    this.newest = db.prepare('SELECT id, hash FROM report_access ORDER BY id DESC LIMIT 1');
+    this.hashById = db.prepare('SELECT hash FROM report_access WHERE id = ?').pluck();
   }
 
   /** Appends one entry, linked to the one before; in the caller's write transaction. Answers its id. */
@@ -108,6 +112,17 @@ export class AccessStore {
       total: this.countOfReport.get(args) as number,
       entries: (this.newestOfReport.all({ ...args, limit }) as Row[]).map(recordOf),
     };
+  }
+
+  /** Where the chain stands, as a signed checkpoint names it: its entry count, its newest entry and that entry's hash. */
+  head(): { entries: number; lastId: number; head: string | null } {
+    const newest = this.newest.get() as { id: number; hash: string } | undefined;
+    return { entries: this.count(), lastId: newest?.id ?? 0, head: newest?.hash ?? null };
+  }
+
+  /** The stored hash of one entry, if it is there. */
+  hashOf(id: number): string | undefined {
+    return this.hashById.get(id) as string | undefined;
   }
 
   count(): number {

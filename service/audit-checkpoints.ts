@@ -39,6 +39,11 @@ export interface CheckpointBody {
   previous: string | null;
   /** Each table's entry count and newest entry number. */
   tables: Record<AuditTable, { entries: number; lastId: number }>;
+  /**
+   * The one chain of who viewed, printed or exported which report (db/access-store.ts): its entry
+   * count, newest entry and that entry's hash. Absent from checkpoints signed before it was kept.
+   */
+  access?: { entries: number; lastId: number; head: string | null };
   /** The chains of each table that moved since the checkpoint before it, by report. */
   chains: Record<AuditTable, SignedChain[]>;
 }
@@ -131,9 +136,9 @@ export class AuditCheckpoints {
     return this.data.read(() => {
       const newest = this.data.checkpoints.newest();
       if (newest === null) return true;
-      const signed = signedTables(newest.body);
+      const { tables: signed, access } = signedHeads(newest.body);
       // New entries only: entries deleted since are what verify finds against this checkpoint, not a change to sign.
-      return AUDIT_TABLES.some((t) => signed[t]?.lastId !== this.data.audit.lastId(t));
+      return AUDIT_TABLES.some((t) => signed[t]?.lastId !== this.data.audit.lastId(t)) || (access?.lastId ?? 0) !== this.data.access.head().lastId;
     });
   }
 
@@ -161,7 +166,7 @@ export class AuditCheckpoints {
       const at = this.now().toISOString();
       if (this.data.checkpoints.publicKey() === null) this.data.checkpoints.setPublicKey(pem, at);
       const newest = this.data.checkpoints.newest();
-      const before = newest === null ? null : { tables: signedTables(newest.body) };
+      const before = newest === null ? null : { tables: signedHeads(newest.body).tables };
       const seq = (newest?.seq ?? 0) + 1;
       const tables = {} as CheckpointBody['tables'];
       const chains = {} as CheckpointBody['chains'];
@@ -169,7 +174,9 @@ export class AuditCheckpoints {
         tables[table] = { entries: this.data.audit.count(table), lastId: this.data.audit.lastId(table) };
         chains[table] = this.data.audit.heads(table, before?.tables[table]?.lastId ?? 0).map((h) => [h.reportId, h.length, h.lastId, h.head]);
       }
-      const content: CheckpointBody = { format: CHECKPOINT_FORMAT, version: CHECKPOINT_VERSION, seq, at, publicKey: pem, previous: newest?.hash ?? null, tables, chains };
+      // Before `chains`, so that signedHeads reads it without the chains.
+      const access = this.data.access.head();
+      const content: CheckpointBody = { format: CHECKPOINT_FORMAT, version: CHECKPOINT_VERSION, seq, at, publicKey: pem, previous: newest?.hash ?? null, tables, access, chains };
       const body = JSON.stringify(content);
       const stored: StoredCheckpoint = { seq, at, body, signature: sign(null, Buffer.from(body, 'utf8'), key).toString('base64'), hash: bodyHash(body) };
       this.data.checkpoints.append(stored);
@@ -309,6 +316,7 @@ class CheckpointCheck {
     }
 
     this.checkChains(holding.map((h) => h.body));
+    this.checkAccess(holding.map((h) => h.body));
     const newest = holding.at(-1);
     return {
       checkpoints: seqs.length,
@@ -360,6 +368,28 @@ class CheckpointCheck {
     }
   }
 
+  /** The access chain as the newest checkpoint that names it signed it: no shorter, its newest entry as signed. */
+  private checkAccess(bodies: CheckpointBody[]): void {
+    const signing = bodies.filter((b) => b.access !== undefined && b.access.lastId > 0).at(-1);
+    if (!signing?.access) return;
+    const signed = signing.access;
+    const by = `checkpoint ${signing.seq} of ${signing.at}`;
+    const current = this.data.access.head();
+    if (current.lastId < signed.lastId) {
+      this.find(
+        'truncated',
+        `the access record ends at id ${current.lastId}, but ${by} signed it at id ${signed.lastId}: its entries after id ${current.lastId} up to id ${signed.lastId} are missing`,
+      );
+      return;
+    }
+    const hash = this.data.access.hashOf(signed.lastId);
+    if (hash === undefined) {
+      this.find('entryRemoved', `the access record has no id ${signed.lastId}, which ${by} signed as its newest entry: it was removed`);
+    } else if (hash !== signed.head) {
+      this.find('recomputed', `the access record at id ${signed.lastId} hashes to ${short(hash)}, but ${by} signed ${short(signed.head)} there: it was recomputed or changed after it was signed`);
+    }
+  }
+
   private stateProblem(table: AuditTable, reportId: string, state: SignedState): { kind: CheckpointFindingKind; words: string } | null {
     const words = TABLE_WORDS[table];
     const by = `checkpoint ${state.seq} of ${state.at}`;
@@ -380,12 +410,13 @@ class CheckpointCheck {
 type Verdict = { ok: true; body: CheckpointBody } | { ok: false; kind: 'badSignature' | 'otherKey'; words: string };
 
 /**
- * The `tables` of a body this service wrote (the newest row, to know what moved since): read from
- * the part before `chains`, which at a million reports is tens of megabytes not worth parsing.
+ * The `tables` and `access` of a body this service wrote (the newest row, to know what moved
+ * since): read from the part before `chains`, which at a million reports is tens of megabytes not
+ * worth parsing.
  */
-function signedTables(body: string): CheckpointBody['tables'] {
+function signedHeads(body: string): Pick<CheckpointBody, 'tables' | 'access'> {
   const end = body.indexOf(',"chains":');
-  return (JSON.parse(end < 0 ? body : `${body.slice(0, end)}}`) as CheckpointBody).tables;
+  return JSON.parse(end < 0 ? body : `${body.slice(0, end)}}`) as CheckpointBody;
 }
 
 /** A stored checkpoint against the key it must be signed by (null: its own, where the database has none). */

@@ -2,8 +2,9 @@
  * The record of who saw a report in the audit commands, on a real file a real server wrote:
  * a person and a tool's key read and export over HTTP, `labeldesk report --csv` exports from the
  * command line; `labeldesk audit export --access` lists each with its hashes, the archive holds
- * the same CSV, `labeldesk audit verify` finds the chain sound, then names the entry edited and
- * the entry deleted behind the service's back.
+ * the same CSV and the archive's backup signs a checkpoint of the chain; `labeldesk audit verify`
+ * finds the chain sound, then names the entry edited and the entries deleted behind the service's
+ * back, the newest ones by the checkpoint even with the table's id counter put back.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +86,9 @@ it('the archive holds the same access CSV', async () => {
 });
 
 it('audit verify finds the chain sound, then names an edited and a deleted entry', async () => {
+  // A checkpoint signed now names the chain with all six entries.
+  const signed = await runLabeldeskInProcess(['audit', 'sign', '--db', dbFile]);
+  expect(signed.code, signed.stderr).toBe(0);
   const sound = await runLabeldesk(dir, ['audit', 'verify', '--db', dbFile]);
   expect(sound.code, sound.stdout + sound.stderr).toBe(0);
   expect(sound.stdout).toMatch(/entries in \d+ chains checked( against [^:]+)?: the audit trail is sound/);
@@ -104,6 +108,15 @@ it('audit verify finds the chain sound, then names an edited and a deleted entry
   const cut = await runLabeldesk(dir, ['audit', 'verify', '--db', dbFile]);
   expect(cut.code).toBe(1);
   expect(cut.stdout).toContain('report_access id 6: missing entry: the newest entries after 5 up to 6 are missing');
+
+  // The id counter put back as well: the chain alone no longer tells, the signed checkpoint does.
+  const counter = new Database(dbFile);
+  counter.prepare("UPDATE sqlite_sequence SET seq = 5 WHERE name = 'report_access'").run();
+  counter.close();
+  const hidden = await runLabeldesk(dir, ['audit', 'verify', '--db', dbFile]);
+  expect(hidden.code).toBe(1);
+  expect(hidden.stdout).not.toContain('report_access id');
+  expect(hidden.stdout).toMatch(/the access record ends at id 5, but checkpoint \d+ of \S+ signed it at id 6: its entries after id 5 up to id 6 are missing/);
 
   const middle = new Database(dbFile);
   middle.prepare('DELETE FROM report_access WHERE id = 3').run();
