@@ -11,6 +11,7 @@ import { Chart, Legend, LinearScale, LineController, LineElement, PointElement, 
 import type { ChartConfiguration, ChartDataset, Plugin, Scale } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { LabelReport } from '../../schema/report';
 import type { Limits } from '../../schema/sense';
 import { niceScale, timeStep, timeTicks } from '../lib/chart-ticks';
@@ -245,6 +246,23 @@ function placeTicks(chart: Chart, box: HTMLElement | null): void {
   );
 }
 
+/** After a zoom or pan: the readings of the new window drawn (peaks kept), and the window told. */
+function viewChanged(chart: Chart, input: ChartInput, onView: (range: TimeRange | null) => void): void {
+  const x = chart.scales.x;
+  const range = chart.isZoomedOrPanned() ? { start: x.min, end: x.max } : null;
+  const shown = range ?? input.span;
+  if (shown) {
+    chart.data.datasets[0].data = downsampleWindow(input.temperature, shown.start, shown.end);
+    if (input.humidity && chart.data.datasets[1]) chart.data.datasets[1].data = downsampleWindow(input.humidity, shown.start, shown.end);
+    chart.update('none');
+  }
+  onView(range);
+}
+
+/** How far one key press zooms (a factor) and pans (a share of the window). */
+const KEY_ZOOM = 1.5;
+const KEY_PAN = 0.25;
+
 function buildConfig({ report, input, view, zone, print, onView, onDrawn, ticksBox }: BuildOptions): ChartConfiguration<'line', XY[]> {
   const limits = report.senseConfig.limits;
   const window = view ?? input.span ?? { start: 0, end: 1 };
@@ -284,17 +302,7 @@ function buildConfig({ report, input, view, zone, print, onView, onDrawn, ticksB
   const newDayTicks = new Set<number>();
   let stepIsDays = false;
 
-  const tellView = ({ chart }: { chart: Chart }) => {
-    const x = chart.scales.x;
-    const range = chart.isZoomedOrPanned() ? { start: x.min, end: x.max } : null;
-    const shown = range ?? input.span;
-    if (shown) {
-      chart.data.datasets[0].data = downsampleWindow(input.temperature, shown.start, shown.end);
-      if (input.humidity && chart.data.datasets[1]) chart.data.datasets[1].data = downsampleWindow(input.humidity, shown.start, shown.end);
-      chart.update('none');
-    }
-    onView(range);
-  };
+  const tellView = ({ chart }: { chart: Chart }) => viewChanged(chart, input, onView);
   const minRange = Math.max(report.senseConfig.interval * 4, 60);
   const axisTitle = (text: string, color: string) => ({ display: true, text, color, font: { weight: 'bold' as const } });
   return {
@@ -402,7 +410,9 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
   const chartRef = useRef<Chart<'line', XY[]> | null>(null);
   // The zoomed window survives an edit of the same report (new limits redraw, the view stays).
   const viewRef = useRef<{ id: string; range: TimeRange | null }>({ id: report.id, range: null });
-  const [zoomed, setZoomed] = useState(false);
+  // The window shown, null for the whole run (said on the chart for tools and tests: data-view-start/end).
+  const [view, setView] = useState<TimeRange | null>(null);
+  const zoomed = view !== null;
   const ticksRef = useRef<HTMLDivElement>(null);
   const zone = useTimeZone();
   const input = useMemo(() => prepare(report), [report]);
@@ -410,6 +420,7 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
   onViewRangeRef.current = onViewRange;
   const onDrawnRef = useRef(onDrawn);
   onDrawnRef.current = onDrawn;
+  const onViewRef = useRef<(range: TimeRange | null) => void>(() => {});
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -417,9 +428,10 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
     if (viewRef.current.id !== report.id) viewRef.current = { id: report.id, range: null };
     const onView = (range: TimeRange | null) => {
       viewRef.current.range = range;
-      setZoomed(range !== null);
+      setView(range);
       onViewRangeRef.current?.(range);
     };
+    onViewRef.current = onView;
     const chart = new Chart(
       canvas,
       buildConfig({
@@ -434,7 +446,7 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
       }),
     );
     chartRef.current = chart;
-    setZoomed(viewRef.current.range !== null);
+    setView(viewRef.current.range);
     // The canvas keeps the pixel size of the screen unless told: drawn anew at paper size before
     // printing (print.css scales it to the page in any case), and back to the screen's after.
     const beforePrint = () => chart.resize(PRINT_SIZE.width, PRINT_SIZE.height);
@@ -463,12 +475,53 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
   }
 
   const shown = input.span;
+  const resetView = () => {
+    const chart = chartRef.current;
+    if (chart && shown) {
+      chart.resetZoom('none');
+      chart.data.datasets[0].data = downsampleWindow(input.temperature, shown.start, shown.end);
+      if (input.humidity && chart.data.datasets[1]) chart.data.datasets[1].data = downsampleWindow(input.humidity, shown.start, shown.end);
+      chart.update('none');
+    }
+    viewRef.current.range = null;
+    setView(null);
+    onViewRangeRef.current?.(null);
+  };
+  /** Zoom and pan without a mouse: the toolbar's buttons and the chart's keys do the same. */
+  const step = (action: 'in' | 'out' | 'earlier' | 'later') => {
+    const chart = chartRef.current;
+    if (!chart) return;
+    if (action === 'in' || action === 'out') chart.zoom({ x: action === 'in' ? KEY_ZOOM : 1 / KEY_ZOOM });
+    else chart.pan({ x: (action === 'earlier' ? 1 : -1) * (chart.chartArea.right - chart.chartArea.left) * KEY_PAN });
+    viewChanged(chart, input, onViewRef.current);
+  };
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const action = { '+': 'in', '=': 'in', '-': 'out', ArrowLeft: 'earlier', ArrowRight: 'later' }[e.key] as Parameters<typeof step>[0] | undefined;
+    if (action) step(action);
+    else if (e.key === '0' || e.key === 'Home') resetView();
+    else return;
+    e.preventDefault();
+  };
   return (
     <div className={`chart${print ? ' chart--print' : ''}`}>
       {!print && (
         <div className="chart__toolbar">
           <span className="muted small">
-            {input.readings.toLocaleString()} readings (peaks kept when drawn) · wheel or pinch to zoom, drag to pan
+            {input.readings.toLocaleString()} readings (peaks kept when drawn) · wheel or pinch to zoom, drag to pan; on the chart + and − zoom, ← and → pan, 0 resets
+          </span>
+          <span className="chart__steps" role="group" aria-label="Zoom and pan">
+            <button type="button" className="button button--small" onClick={() => step('in')} data-testid="chart-zoom-in">
+              Zoom in
+            </button>
+            <button type="button" className="button button--small" onClick={() => step('out')} disabled={!zoomed} data-testid="chart-zoom-out">
+              Zoom out
+            </button>
+            <button type="button" className="button button--small" onClick={() => step('earlier')} disabled={!zoomed} data-testid="chart-earlier">
+              ◀ Earlier
+            </button>
+            <button type="button" className="button button--small" onClick={() => step('later')} disabled={!zoomed} data-testid="chart-later">
+              Later ▶
+            </button>
           </span>
           <label className="chart__zone">
             <span>Times in</span>
@@ -485,24 +538,23 @@ export function ReportChart({ report, onViewRange, print = false, onDrawn }: Rep
             type="button"
             className="button button--small"
             disabled={!zoomed}
-            onClick={() => {
-              const chart = chartRef.current;
-              if (chart && shown) {
-                chart.resetZoom('none');
-                chart.data.datasets[0].data = downsampleWindow(input.temperature, shown.start, shown.end);
-                if (input.humidity && chart.data.datasets[1]) chart.data.datasets[1].data = downsampleWindow(input.humidity, shown.start, shown.end);
-                chart.update('none');
-              }
-              viewRef.current.range = null;
-              setZoomed(false);
-              onViewRangeRef.current?.(null);
-            }}
+            onClick={resetView}
           >
             Reset zoom
           </button>
         </div>
       )}
-      <div className="chart__canvas">
+      <div
+        className="chart__canvas"
+        {...(!print && {
+          tabIndex: 0,
+          role: 'group',
+          'aria-label': 'Chart: + and − zoom, ← and → pan, 0 resets',
+          onKeyDown: onKey,
+        })}
+        data-view-start={view ? Math.round(view.start) : undefined}
+        data-view-end={view ? Math.round(view.end) : undefined}
+      >
         <canvas
           ref={canvasRef}
           role="img"

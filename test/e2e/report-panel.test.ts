@@ -473,6 +473,61 @@ describe('the report panel in Chromium', () => {
     }
   });
 
+  it('zooms, pans and picks a trim from the chart with the keyboard alone', async () => {
+    const page = await open(editor.key, `?report=${encodeURIComponent(target.report.id)}`);
+    try {
+      const detail = page.getByTestId('report-detail');
+      await detail.getByTestId('chart-tick').first().waitFor();
+      const chart = detail.locator('.chart__canvas');
+      const view = async () => {
+        const [start, end] = await Promise.all([chart.getAttribute('data-view-start'), chart.getAttribute('data-view-end')]);
+        return start === null || end === null ? null : { start: Number(start), end: Number(end) };
+      };
+      const dps = target.report.calculatedSenseData.datapoints;
+      const run = dps.at(-1)!.timestamp - dps[0].timestamp;
+      const width = async () => {
+        const v = await view();
+        return v ? v.end - v.start : run;
+      };
+      expect(await view()).toBeNull();
+      await chart.focus();
+      await page.keyboard.press('+');
+      await expect.poll(width).toBeLessThan(run * 0.75);
+      const once = await width();
+      await page.keyboard.press('+');
+      await expect.poll(width).toBeLessThan(once * 0.75);
+      const twice = (await view())!;
+      // Later, then earlier again: the window moves by a share of itself and keeps its width.
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(async () => (await view())!.start).toBeLessThan(twice.start);
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(async () => (await view())!.start).toBeGreaterThan(twice.start);
+      expect(Math.abs((await width()) - (twice.end - twice.start))).toBeLessThanOrEqual(2);
+      // The toolbar's buttons do the same from the keyboard.
+      const before = await width();
+      await detail.getByTestId('chart-zoom-out').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(width).toBeGreaterThan(before * 1.3);
+      // The window shown becomes the trim's range, ready to apply.
+      const shown = (await view())!;
+      await detail.getByRole('button', { name: 'Use zoomed range' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => detail.locator('input[name=trimStart]').inputValue()).not.toBe('');
+      const start = await detail.locator('input[name=trimStart]').inputValue();
+      const startSeconds = await page.evaluate((text) => Date.parse(text) / 1000, start);
+      // The view's start, within the second the attribute rounds to.
+      expect(Math.abs(startSeconds - shown.start)).toBeLessThanOrEqual(1);
+      await shot(page, 'report-chart-keyboard');
+      // 0 on the chart shows the whole run again.
+      await chart.focus();
+      await page.keyboard.press('0');
+      await expect.poll(view).toBeNull();
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('ran without console errors or CSP violations', () => {
     expect(problems).toEqual([]);
   });
