@@ -38,7 +38,8 @@ export const reportCommand: Command = {
 
 Writes the report as an A4 PDF (the app's print view: header, chart, figures, limits and alert
 rules, excursions, trim, custom fields, the owner's review and comments, the history) or its
-readings as CSV (timestamp in ISO 8601 UTC, temperature, humidity, inTrimmedRange).
+readings as CSV (timestamp in ISO 8601 UTC, temperature, humidity, inTrimmedRange, then each
+reading's verdict against the limits, in or out, and the report's reference, units and limits).
 
 options:
   --db FILE     the database (default: the per-user data folder)

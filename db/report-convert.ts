@@ -128,7 +128,7 @@ export function minimalFromRow(row: MinimalReportRow): MinimalLabelReport {
   };
 }
 
-export function tableEntryFromRow(row: ReportTableRow): ReportTableRecord {
+export function tableEntryFromRow(row: ReportTableRow): Omit<ReportTableRecord, 'decision'> {
   return {
     id: row.id,
     labelReference: row.label_reference,
@@ -141,6 +141,9 @@ export function tableEntryFromRow(row: ReportTableRow): ReportTableRecord {
     hasFlag: row.has_flag === 1,
     isArchived: row.is_archived === 1,
     ownerCompanyName: row.company_name,
+    excursions: row.excursions ?? 0,
+    excursionSeconds: row.excursion_seconds ?? 0,
+    degreeHours: row.degree_hours ?? 0,
   };
 }
 

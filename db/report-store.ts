@@ -59,6 +59,9 @@ export interface ReportTableRow {
   company_name: string;
   has_flag: number;
   is_archived: number;
+  excursions: number | null;
+  excursion_seconds: number | null;
+  degree_hours: number | null;
 }
 
 /** A compiled filter: a SQL condition over the listing alias l with positional parameters. */
@@ -558,8 +561,11 @@ export class ReportStore {
   }
 
   /** The columns of the list's table (and its CSV) for these reports, in the order of `ids`. */
-  tableByIds(companyId: string, ids: readonly string[]): ReportTableRecord[] {
-    const columns = 'r.id, r.label_reference, r.label_uid, r.label_name, r.status, r.alert_level, r.created, r.updated';
+  tableByIds(companyId: string, ids: readonly string[]): Omit<ReportTableRecord, 'decision'>[] {
+    const columns = `r.id, r.label_reference, r.label_uid, r.label_name, r.status, r.alert_level, r.created, r.updated,
+      json_extract(r.calculated, '$.numberOfViolations.all') AS excursions,
+      json_extract(r.calculated, '$.durationOfViolations.all') AS excursion_seconds,
+      json_extract(r.calculated, '$.analysedValues.temperature.degreeHour') AS degree_hours`;
     return inOrder(ids, this.byIds(`SELECT ${columns}, ${CALLER_COLUMNS} ${VISIBLE_FROM}`, companyId, ids) as ReportTableRow[]).map(
       tableEntryFromRow,
     );

@@ -5,6 +5,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { CustomFieldUse, ReviewEntry, ReviewKind } from '../model/review-entry';
+import type { CurrentDecision } from '../model/report-table';
 import type { Decision } from '../schema/review';
 import type { AuditChain } from './audit-chain';
 import type { Db } from './database';
@@ -42,6 +43,7 @@ export class ReviewStore {
   private readonly selectEntries: Statement;
   private readonly selectFieldUsage: Statement;
   private readonly selectCompanies: Statement;
+  private readonly selectDecisions: Statement;
 
   constructor(
     db: Db,
@@ -66,6 +68,15 @@ export class ReviewStore {
         WHERE l.ck = (SELECT ck FROM company_keys WHERE company_id = ?)
         GROUP BY e.field
         ORDER BY reports DESC, e.field`,
+    );
+    // The decision standing (review_current) with its entry: the company's newest decision entry,
+    // found by the (report, company, id) index.
+    this.selectDecisions = db.prepare(
+      `SELECT rc.label_report_id AS id, rc.decision, rr.user_name, rr.user_login, rr.api_key_name, rr.at
+         FROM review_current rc
+         JOIN report_reviews rr ON rr.id = (SELECT MAX(x.id) FROM report_reviews x
+                                             WHERE x.label_report_id = rc.label_report_id AND x.company_id = rc.company_id AND x.kind = 'decision')
+        WHERE rc.company_id = ? AND rc.decision IS NOT NULL AND rc.label_report_id IN (SELECT value FROM json_each(?))`,
     );
     // One probe per company (there are few), each ending at the first report both see.
     this.selectCompanies = db.prepare(
@@ -131,6 +142,24 @@ export class ReviewStore {
       hasText: row.has_text === 1,
       hasNumber: row.has_number === 1,
     }));
+  }
+
+  /** The company's current decision of each of these reports that has one, by report id. */
+  currentDecisions(companyId: string, ids: readonly string[]): Map<string, CurrentDecision> {
+    const rows = this.selectDecisions.all(companyId, JSON.stringify(ids)) as {
+      id: string;
+      decision: Decision;
+      user_name: string | null;
+      user_login: string | null;
+      api_key_name: string | null;
+      at: string;
+    }[];
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { decision: r.decision, person: r.user_name === null ? null : { name: r.user_name, login: r.user_login ?? '' }, keyName: r.api_key_name, at: r.at },
+      ]),
+    );
   }
 
   /** The company itself and every company holding an access entry on a report it sees, by name. */

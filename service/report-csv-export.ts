@@ -61,7 +61,12 @@ export class ReportCsvExport {
     const sql = narrow === null ? compiled : { ...compiled, where: `(${compiled.where}) AND (${narrow.sql})`, params: [...compiled.params, ...narrow.params] };
     // LIMIT -1: no limit in SQLite.
     const ids = this.data.read(() => this.data.reports.pageIds(caller.companyId, sql, -1, 0));
-    const entries = (from: number) => this.data.read(() => this.data.reports.tableByIds(caller.companyId, ids.slice(from, from + TABLE_CHUNK)));
+    const entries = (from: number) =>
+      this.data.read(() => {
+        const chunk = ids.slice(from, from + TABLE_CHUNK);
+        const decisions = this.data.reviews.currentDecisions(caller.companyId, chunk);
+        return this.data.reports.tableByIds(caller.companyId, chunk).map((r) => ({ ...r, decision: decisions.get(r.id) ?? null }));
+      });
     const lines = function* () {
       yield reportTableCsvHeader();
       for (let from = 0; from < ids.length; from += TABLE_CHUNK) {
@@ -77,6 +82,6 @@ function readingsOf(report: Report, range: CsvRange): Iterable<string> {
   if (range === 'trimmed' && trim === null) {
     throw new InvalidInputError('INVALID_PARAMETER', "range 'trimmed': the report has no trim; ask for range=full");
   }
-  return readingsCsv(toTimeline(decodeDatapoints(report.datapoints)), trim, range);
+  return readingsCsv(toTimeline(decodeDatapoints(report.datapoints)), trim, range, { reference: report.labelReference, limits: report.senseConfig.limits });
 }
 

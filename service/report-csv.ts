@@ -4,7 +4,8 @@
  * text starts with a UTF-8 byte order mark, without which spreadsheet programs read the
  * non-ASCII characters of names (`Rotterdam → Oslo`, `°`) in the wrong encoding.
  */
-import type { Trim } from '../schema/sense';
+import type { Limits, Trim } from '../schema/sense';
+import { thresholdsFromLimits, violationFlag } from '../sense/violations';
 import type { CsvRange } from '../schema/review';
 import { ALERT_LEVEL_NAMES } from '../sense/alert-rules';
 
@@ -38,7 +39,31 @@ export function isoSeconds(epochSeconds: number): string {
 
 /* ---------- readings ---------- */
 
-export const READINGS_CSV_COLUMNS = ['timestamp', 'temperature', 'humidity', 'inTrimmedRange'] as const;
+/**
+ * The reading's own columns first, as they always were; then whether it is within the limits
+ * (`in`) or beyond one (`out`: strictly beyond, as the alert counts it), and the report's
+ * reference, units and limits on every line, so a line read on its own says what it was judged by.
+ */
+export const READINGS_CSV_COLUMNS = [
+  'timestamp',
+  'temperature',
+  'humidity',
+  'inTrimmedRange',
+  'verdict',
+  'reference',
+  'temperatureUnit',
+  'humidityUnit',
+  'minTemperature',
+  'maxTemperature',
+  'minHumidity',
+  'maxHumidity',
+] as const;
+
+/** What every line of a report's readings is judged by and named with. */
+export interface ReadingsAbout {
+  reference: string;
+  limits: Limits;
+}
 
 /** The readings as the engine holds them: sorted columns, NaN for an absent humidity. */
 export interface ReadingColumns {
@@ -48,21 +73,35 @@ export interface ReadingColumns {
 }
 
 /**
- * The readings CSV in chunks of about `perChunk` lines, header first. `range: 'trimmed'` keeps
+ * The readings CSV in chunks of about `perChunk` lines, header first; `about` gives the report's
+ * reference and limits. `range: 'trimmed'` keeps
  * the readings of the trim only (the caller makes sure there is one); `inTrimmedRange` says of
  * each reading whether the trim keeps it, and is empty when the report has no trim.
  */
-export function* readingsCsv(readings: ReadingColumns, trim: Trim | null, range: CsvRange, perChunk = 2000): Generator<string> {
+export function* readingsCsv(readings: ReadingColumns, trim: Trim | null, range: CsvRange, about: ReadingsAbout, perChunk = 2000): Generator<string> {
   let chunk = CSV_BOM + csvLine(READINGS_CSV_COLUMNS);
   let lines = 0;
   const { timestamps, temperatures, humidities } = readings;
+  const { limits } = about;
+  const thresholds = thresholdsFromLimits(limits);
+  // The same on every line: written once.
+  const fixed = csvLine([
+    about.reference,
+    '°C',
+    humidities === null ? null : '%RH',
+    limits.minTemperature,
+    limits.maxTemperature,
+    limits.minHumidity ?? null,
+    limits.maxHumidity ?? null,
+  ]);
   for (let i = 0; i < timestamps.length; i++) {
     const t = timestamps[i];
     const inTrim = trim === null ? null : t >= trim.startTime && t <= trim.endTime;
     if (range === 'trimmed' && inTrim !== true) continue;
     const h = humidities === null ? Number.NaN : humidities[i];
     // Every field is a time or a number: none needs quoting, so the line is written directly.
-    chunk += `${isoSeconds(t)},${csvField(temperatures[i])},${csvField(Number.isNaN(h) ? null : h)},${csvField(inTrim)}${CRLF}`;
+    const verdict = violationFlag(temperatures[i], h, thresholds) === 0 ? 'in' : 'out';
+    chunk += `${isoSeconds(t)},${csvField(temperatures[i])},${csvField(Number.isNaN(h) ? null : h)},${csvField(inTrim)},${verdict},${fixed}`;
     if (++lines === perChunk) {
       yield chunk;
       chunk = '';
@@ -75,9 +114,13 @@ export function* readingsCsv(readings: ReadingColumns, trim: Trim | null, range:
 /* ---------- the list's table ---------- */
 
 export type { ReportTableRecord } from '../model/report-table';
-import type { ReportTableRecord } from '../model/report-table';
+import type { CurrentDecision, ReportTableRecord } from '../model/report-table';
 
-/** Header names, in the table's order; `alert` is the level in words beside its number. */
+/**
+ * Header names, in the table's order; `alert` is the level in words beside its number. Then the
+ * company's decision standing (empty when none), who signed it and when, and the whole run's
+ * excursions: how many, the seconds beyond a limit and the degree-hours.
+ */
 export const REPORT_TABLE_CSV_COLUMNS = [
   'id',
   'reference',
@@ -91,7 +134,19 @@ export const REPORT_TABLE_CSV_COLUMNS = [
   'flag',
   'archived',
   'ownerCompany',
+  'decision',
+  'decisionSignedBy',
+  'decisionSignedAt',
+  'excursions',
+  'excursionSeconds',
+  'degreeHours',
 ] as const;
+
+/** Who signed a decision, as the history names them: "Anna Berg (anna)", or a tool's key. */
+function signerText(d: CurrentDecision): string {
+  if (d.person) return d.person.login ? `${d.person.name} (${d.person.login})` : d.person.name;
+  return d.keyName ? `key ${d.keyName} (a tool)` : 'a tool';
+}
 
 export function reportTableCsvHeader(): string {
   return CSV_BOM + csvLine(REPORT_TABLE_CSV_COLUMNS);
@@ -111,5 +166,11 @@ export function reportTableCsvLine(r: ReportTableRecord): string {
     r.hasFlag,
     r.isArchived,
     r.ownerCompanyName,
+    r.decision?.decision ?? null,
+    r.decision ? signerText(r.decision) : null,
+    r.decision?.at ?? null,
+    r.excursions,
+    r.excursionSeconds,
+    r.degreeHours,
   ]);
 }

@@ -226,7 +226,9 @@ describe('the archive', () => {
     for (const f of manifest.files) expect(sha256(join(folder, f.name)), f.name).toBe(f.sha256);
     expect(rows(join(folder, 'labeldesk.sqlite'), 'SELECT count(*) FROM label_reports')).toBe(12);
     const reports = readFileSync(join(folder, 'reports.csv'), 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter((l) => l !== '');
-    expect(reports[0]).toBe('viewedBy,id,reference,labelUid,labelName,status,alertLevel,alert,created,updated,flag,archived,ownerCompany');
+    expect(reports[0]).toBe(
+      'viewedBy,id,reference,labelUid,labelName,status,alertLevel,alert,created,updated,flag,archived,ownerCompany,decision,decisionSignedBy,decisionSignedAt,excursions,excursionSeconds,degreeHours',
+    );
     expect(new Set(reports.slice(1).map((l) => l.split(',')[1])).size).toBe(12);
     const trail = readFileSync(join(folder, 'audit-trail.csv'), 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter((l) => l !== '');
     expect(trail.length - 1).toBe(manifest.counts.changeLogEntries + manifest.counts.reviewEntries);

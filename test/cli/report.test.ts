@@ -89,7 +89,7 @@ describe('labeldesk report', () => {
     expect(run.code).toBe(0);
     const lines = readFileSync(out, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
     const dps = target.report.calculatedSenseData.datapoints;
-    expect(lines[0]).toBe('timestamp,temperature,humidity,inTrimmedRange');
+    expect(lines[0]).toBe('timestamp,temperature,humidity,inTrimmedRange,verdict,reference,temperatureUnit,humidityUnit,minTemperature,maxTemperature,minHumidity,maxHumidity');
     expect(lines).toHaveLength(dps.length + 1);
     const first = lines[1].split(',');
     expect(first[0]).toBe(new Date(dps[0].timestamp * 1000).toISOString().replace('.000Z', 'Z'));

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { reportAccessSchema } from '../../schema/report-access';
 import { api, makeReport, startTestService, type TestService } from '../support/service-fixture';
 import { openApiFit, type FitCheck } from '../support/openapi-fit';
+import { READINGS_CSV_COLUMNS } from '../../service/report-csv';
 
 const PASSWORD = 'correct horse battery';
 let svc: TestService;
@@ -57,7 +58,7 @@ describe('who saw a report', () => {
     expect(printed.status).toBe(204);
     expect((await call('/local/labelReports/r1/printed', { token: vera, method: 'POST', body: { format: 'pdf' } })).status).toBe(204);
     const readings = await call('/local/labelReports/r1/readings.csv', { token: vera });
-    expect([readings.status, String(readings.body).replace(/^\uFEFF/, '').split('\r\n')[0]]).toEqual([200, 'timestamp,temperature,humidity,inTrimmedRange']);
+    expect([readings.status, String(readings.body).replace(/^\uFEFF/, '').split('\r\n')[0]]).toEqual([200, READINGS_CSV_COLUMNS.join(',')]);
     expect((await call('/local/labelReports/r1/history.csv', { token: vera })).status).toBe(200);
     const list = await call('/local/labelReports.csv?filter=status[eq]active&order=created[desc]', { token: vera });
     expect(list.status).toBe(200);

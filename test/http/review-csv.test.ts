@@ -56,16 +56,34 @@ describe('GET /local/labelReports.csv', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="label-reports.csv"');
     expect(res.bom).toBe(true);
     const [header, ...lines] = res.rows;
-    expect(header).toEqual(['id', 'reference', 'labelUid', 'labelName', 'status', 'alertLevel', 'alert', 'created', 'updated', 'flag', 'archived', 'ownerCompany']);
+    expect(header).toEqual([
+      'id', 'reference', 'labelUid', 'labelName', 'status', 'alertLevel', 'alert', 'created', 'updated', 'flag', 'archived', 'ownerCompany',
+      'decision', 'decisionSignedBy', 'decisionSignedAt', 'excursions', 'excursionSeconds', 'degreeHours',
+    ]);
     const page = await api(svc, '/v2/labelReports?filter=status[eq]active&output=minimal&pageSize=1');
     expect(lines).toHaveLength(page.body.totalDocuments);
     expect(lines.length).toBeGreaterThan(100);
     const ids = lines.map((l) => l[0]);
     expect(ids).toEqual([...ids].sort().reverse());
     const line = lines.find((l) => l[0] === 'bulk-226')!;
-    expect(line).toEqual(['bulk-226', 'PO-226', 'uid-bulk-226', 'Label bulk-226', 'active', '1', 'Moderate', '2026-06-01T08:00:00.000Z', '2026-06-01T08:00:00.000Z', 'false', 'false', 'Acme Cold Chain']);
+    expect(line.slice(0, 12)).toEqual(['bulk-226', 'PO-226', 'uid-bulk-226', 'Label bulk-226', 'active', '1', 'Moderate', '2026-06-01T08:00:00.000Z', '2026-06-01T08:00:00.000Z', 'false', 'false', 'Acme Cold Chain']);
+    // No decision yet; the whole run's excursions as the report has them.
+    const report = (await api(svc, '/v2/labelReports/bulk-226')).body;
+    const figures = report.calculatedSenseData;
+    expect(line.slice(12)).toEqual(['', '', '', String(figures.numberOfViolations.all), String(figures.durationOfViolations.all), String(figures.analysedValues.temperature.degreeHour)]);
     // A reference with a comma and quotes survives the trip.
     expect(lines.find((l) => l[0] === 'bulk-012')![1]).toBe('SHP-12, "fragile"');
+  });
+
+  test('the company’s decision standing, who signed it and when', async () => {
+    expect((await api(svc, '/local/labelReports/bulk-226/decision', { method: 'PUT', body: { decision: 'onHold', reason: 'checking the log' } })).status).toBe(200);
+    const decided = (await api(svc, '/local/labelReports/bulk-226/review')).body.decision;
+    const lines = (await csv('/local/labelReports.csv?filter=status[eq]active')).rows;
+    const line = lines.find((l) => l[0] === 'bulk-226')!;
+    expect(line.slice(12, 15)).toEqual(['onHold', decided.by.keyName ? `key ${decided.by.keyName} (a tool)` : 'a tool', decided.at]);
+    // Another company sees its own decision: none.
+    const nordic = (await csv('/local/labelReports.csv', 'nordic')).rows.find((l) => l[0] === 'bulk-225');
+    if (nordic) expect(nordic.slice(12, 15)).toEqual(['', '', '']);
   });
 
   test('custom field conditions and the caller company’s view: its flag, the owner by name', async () => {
@@ -74,7 +92,7 @@ describe('GET /local/labelReports.csv', () => {
     const lines = res.rows.slice(1);
     // nordic sees every fifth report; of those, the odd ones are DSV's.
     expect(lines.map((l) => l[0])).toEqual(Array.from({ length: MANY }, (_, i) => i).filter((i) => i % 10 === 5).map((i) => `bulk-${String(i).padStart(3, '0')}`));
-    expect(lines.find((l) => l[0] === 'bulk-005')!.slice(9)).toEqual(['true', 'false', 'Acme Cold Chain']);
+    expect(lines.find((l) => l[0] === 'bulk-005')!.slice(9, 12)).toEqual(['true', 'false', 'Acme Cold Chain']);
   });
 
   test('refuses what the list refuses, before any text', async () => {
@@ -87,16 +105,19 @@ describe('GET /local/labelReports.csv', () => {
 });
 
 describe('GET /local/labelReports/:id/readings.csv', () => {
-  test('every reading, the trim marked', async () => {
+  test('every reading, the trim marked, each judged against the limits it names', async () => {
     const res = await csv('/local/labelReports/r-humid/readings.csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="label-report-r-humid-readings.csv"');
+    const reference = (await api(svc, '/v2/labelReports/r-humid')).body.labelReference as string;
+    // Each reading with its verdict against the limits (2–8 °C, 30–70 %RH), the reference, units and limits.
+    const about = [reference, '°C', '%RH', '2', '8', '30', '70'];
     expect(res.rows).toEqual([
-      ['timestamp', 'temperature', 'humidity', 'inTrimmedRange'],
-      ['2026-05-28T20:26:40Z', '4', '50', 'false'],
-      ['2026-05-28T20:36:40Z', '5', '75', 'true'],
-      ['2026-05-28T20:46:40Z', '9', '72', 'true'],
-      ['2026-05-28T20:56:40Z', '5', '20', 'false'],
+      ['timestamp', 'temperature', 'humidity', 'inTrimmedRange', 'verdict', 'reference', 'temperatureUnit', 'humidityUnit', 'minTemperature', 'maxTemperature', 'minHumidity', 'maxHumidity'],
+      ['2026-05-28T20:26:40Z', '4', '50', 'false', 'in', ...about],
+      ['2026-05-28T20:36:40Z', '5', '75', 'true', 'out', ...about],
+      ['2026-05-28T20:46:40Z', '9', '72', 'true', 'out', ...about],
+      ['2026-05-28T20:56:40Z', '5', '20', 'false', 'out', ...about],
     ]);
   });
 
