@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { AccessStore } from './access-store';
 import { AuditChain, type ChainReport } from './audit-chain';
 import type { Db } from './database';
 import { isDamage } from './faults';
@@ -107,6 +108,8 @@ export interface CopyInspection {
   counts: BackupCounts;
   /** The audit chains as `labeldesk audit verify` checks them; null before schema 13, which has none. */
   chains: ChainReport | null;
+  /** The chain of who saw which report, as `labeldesk audit verify` checks it; null before the schema that keeps it. */
+  access: ReturnType<AccessStore['verify']> | null;
 }
 
 /**
@@ -119,12 +122,13 @@ export function inspectCopy(file: string): CopyInspection {
   try {
     const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
-    if (integrity.length !== 1 || integrity[0] !== 'ok') return { integrity, schemaVersion, counts: countRows(db), chains: null };
+    if (integrity.length !== 1 || integrity[0] !== 'ok') return { integrity, schemaVersion, counts: countRows(db), chains: null, access: null };
     return db.transaction(() => ({
       integrity,
       schemaVersion,
       counts: countRows(db),
       chains: tableExists(db, 'audit_backfill') ? new AuditChain(db).verify() : null,
+      access: tableExists(db, 'report_access') ? new AccessStore(db).verify() : null,
     }))();
   } finally {
     db.close();

@@ -216,6 +216,8 @@ export function judgeCopy(inspection: CopyInspection, expected?: Partial<BackupC
     const first = chains.problems[0];
     problems.push(`${chains.problems.length} audit chain(s) broken, the first: report ${first.reportId}, ${first.table} entry ${first.entry}: ${first.detail}`);
   }
+  const access = inspection.access?.problem;
+  if (access) problems.push(`the access chain is broken: report_access id ${access.id}: ${access.detail}`);
   if (expected) {
     for (const name of Object.keys(COUNTED_TABLES) as CountName[]) {
       if (!(name in expected)) continue;

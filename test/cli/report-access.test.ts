@@ -4,7 +4,8 @@
  * command line; `labeldesk audit export --access` lists each with its hashes, the archive holds
  * the same CSV and the archive's backup signs a checkpoint of the chain; `labeldesk audit verify`
  * finds the chain sound, then names the entry edited and the entries deleted behind the service's
- * back, the newest ones by the checkpoint even with the table's id counter put back.
+ * back, the newest ones by the checkpoint even with the table's id counter put back; a backup
+ * of the file so changed is not kept.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,4 +125,9 @@ it('audit verify finds the chain sound, then names an edited and a deleted entry
   const deleted = await runLabeldesk(dir, ['audit', 'verify', '--db', dbFile]);
   expect(deleted.code).toBe(1);
   expect(deleted.stdout).toContain('report_access id 4: missing entry: entries 3 to 3 are missing');
+
+  // A backup verifies the access chain as it verifies the others: the copy is not kept.
+  const backup = await runLabeldeskInProcess(['backup', '--db', dbFile, '--to', join(dir, 'backups')]);
+  expect(backup.code).toBe(1);
+  expect(backup.stderr).toContain('the access chain is broken: report_access id 4: entries 3 to 3 are missing');
 });
