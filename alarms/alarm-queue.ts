@@ -47,12 +47,14 @@ export type AlarmJob = ClaimedAlarmJob & { group: AlarmJobKind; smtp: SmtpRecord
 
 type AttemptResult = { kind: 'mail'; outcome: SendOutcome } | { kind: 'skipped'; why: string } | { kind: 'escalation' };
 
-export function alarmJobs(data: DataStore): JobStore<AlarmJob> {
+export function alarmJobs(data: DataStore, alarms?: Pick<AlarmService, 'retimeEscalations'>): JobStore<AlarmJob> {
   const jobs = outboxJobStore(data.alarms, (job) => ({ ...job, group: job.kind, smtp: undefined as SmtpRecord | undefined, alarm: null as AlarmRow | null }));
   return {
     ...jobs,
     // Read in the claim's write, not in a read of each attempt's own: the attempt starts at once.
     due: (now, limit, busy) => {
+      // The escalations' times follow a step of the wall clock first (service/alarms.ts).
+      alarms?.retimeEscalations();
       const due = jobs.due(now, limit, busy);
       if (due.length === 0) return due;
       const smtp = data.alarms.smtp();
@@ -81,7 +83,7 @@ export class AlarmQueue extends JobQueue<AlarmJob, AttemptResult> {
     const schedule = options.schedule ?? { backoff: backoffSchedule(DEFAULT_DELAYS_S.map((s) => s * 1000), SPREAD_EVENLY), random: Math.random };
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const concurrency = options.concurrency ?? 8;
-    super(data, alarmJobs(data), {
+    super(data, alarmJobs(data, alarms), {
       name: 'alarm e-mail',
       concurrency,
       perGroup: concurrency,

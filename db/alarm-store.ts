@@ -353,6 +353,15 @@ export class AlarmStore {
     this.statement('UPDATE alarm_jobs SET lease_until = ?, lease_pid = ? WHERE id = ?').run(until, pid, jobId);
   }
 
+  /** When the job is due (ISO), while it is pending; undefined once it is settled or gone. */
+  pendingDueAt(id: string): string | undefined {
+    return (this.statement("SELECT next_attempt_at FROM alarm_jobs WHERE id = ? AND status = 'pending'").pluck().get(id) as string | undefined) ?? undefined;
+  }
+
+  setDueAt(id: string, at: string): void {
+    this.statement("UPDATE alarm_jobs SET next_attempt_at = ? WHERE id = ? AND status = 'pending'").run(at, id);
+  }
+
   nextDueAt(pid: number, now: string, busy: readonly string[]): string | undefined {
     return (
       (this.statement(

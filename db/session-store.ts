@@ -33,7 +33,7 @@ export class SessionStore {
   private readonly deleteForUser: Statement;
   private readonly deleteOthers: Statement;
   private readonly countForUser: Statement;
-  private readonly deleteStale: Statement;
+  private readonly selectForUser: Statement;
 
   constructor(db: Db) {
     this.insertRow = db.prepare('INSERT INTO user_sessions (token_hash, user_id, created, last_seen, locked) VALUES (?, ?, ?, ?, ?)');
@@ -43,7 +43,7 @@ export class SessionStore {
     this.deleteForUser = db.prepare('DELETE FROM user_sessions WHERE user_id = ?');
     this.deleteOthers = db.prepare('DELETE FROM user_sessions WHERE user_id = ? AND token_hash <> ?');
     this.countForUser = db.prepare('SELECT COUNT(*) FROM user_sessions WHERE user_id = ?').pluck();
-    this.deleteStale = db.prepare('DELETE FROM user_sessions WHERE user_id = ? AND (created < ? OR last_seen < ?)');
+    this.selectForUser = db.prepare('SELECT * FROM user_sessions WHERE user_id = ?');
   }
 
   insert(session: SessionRecord): void {
@@ -52,7 +52,7 @@ export class SessionStore {
 
   find(tokenHash: string): SessionRecord | undefined {
     const row = this.selectRow.get(tokenHash) as SessionRow | undefined;
-    return row && { tokenHash: row.token_hash, userId: row.user_id, created: row.created, lastSeen: row.last_seen, locked: row.locked === 1 };
+    return row && recordOf(row);
   }
 
   update(session: Pick<SessionRecord, 'tokenHash' | 'lastSeen' | 'locked'>): void {
@@ -69,12 +69,16 @@ export class SessionStore {
     return (keep === undefined ? this.deleteForUser.run(userId) : this.deleteOthers.run(userId, keep)).changes;
   }
 
-  /** The person's sessions begun before `createdBefore` or idle since before `seenBefore` (ISO times). */
-  endStale(userId: string, createdBefore: string, seenBefore: string): number {
-    return this.deleteStale.run(userId, createdBefore, seenBefore).changes;
+  /** Every session of the person. */
+  allOf(userId: string): SessionRecord[] {
+    return (this.selectForUser.all(userId) as SessionRow[]).map(recordOf);
   }
 
   countOf(userId: string): number {
     return this.countForUser.get(userId) as number;
   }
+}
+
+function recordOf(row: SessionRow): SessionRecord {
+  return { tokenHash: row.token_hash, userId: row.user_id, created: row.created, lastSeen: row.last_seen, locked: row.locked === 1 };
 }

@@ -10,6 +10,7 @@
  * raised), so acknowledging needs nothing from here, and the queue reads it again when it
  * takes each e-mail and escalation.
  */
+import { monotonicFor, STEP_TOLERANCE_MS, type Monotonic } from './clock';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import type { AlarmNotice, AlarmRow, SmtpRecord } from '../db/alarm-store';
@@ -75,10 +76,40 @@ export class AlarmService {
   private readonly secret: SmtpSecret = { password: null };
   private webhooksDue: () => void = () => {};
 
+  /** The escalations this service wrote, each with when it is due on the monotonic clock (service/clock.ts). */
+  private readonly escalations = new Map<string, number>();
+  private readonly monotonic: Monotonic;
+
   constructor(
     private readonly data: DataStore,
     private readonly now: () => Date,
-  ) {}
+    monotonic?: Monotonic,
+  ) {
+    this.monotonic = monotonicFor(now, monotonic);
+  }
+
+  /**
+   * Inside the queue's write, before it looks for what is due: each pending escalation this
+   * service wrote is due again when its minutes, counted on the monotonic clock since it was
+   * raised, run out, in the wall clock's time of now. A wall clock that stepped back or forward
+   * meanwhile moves its stored time by as much, once (it is set, not shifted), so it is told
+   * neither hours late nor at once. Escalations from before this process started wait on the
+   * wall clock.
+   */
+  retimeEscalations(): void {
+    if (this.escalations.size === 0) return;
+    const wall = this.now().getTime();
+    const monotonic = this.monotonic();
+    for (const [id, dueOnMonotonic] of this.escalations) {
+      const stored = this.data.alarms.pendingDueAt(id);
+      if (stored === undefined) {
+        this.escalations.delete(id);
+        continue;
+      }
+      const due = wall + (dueOnMonotonic - monotonic);
+      if (Math.abs(Date.parse(stored) - due) >= STEP_TOLERANCE_MS) this.data.alarms.setDueAt(id, new Date(due).toISOString());
+    }
+  }
 
   /** The writer's listener: raises the alarms a change makes, inside its transaction. */
   listener(): ReportChangeListener {
@@ -239,8 +270,10 @@ export class AlarmService {
       }
     }
     if (rule.escalateAfterMinutes !== null && step + 1 < rule.steps.length) {
+      const id = newId('esc');
+      this.escalations.set(id, this.monotonic() + rule.escalateAfterMinutes * 60_000);
       this.data.alarms.enqueue({
-        id: newId('esc'),
+        id,
         kind: 'escalation',
         alarmId: alarm.id,
         companyId: rule.companyId,

@@ -22,6 +22,7 @@ import { ForbiddenError, InvalidInputError, NotFoundError, PermissionDeniedError
 import { mayDo, ROLE_GRANTS, USER_ROLES, type SignedInPerson, type UserRole } from '../model/person';
 import type { Caller } from './api-keys';
 import { hashPassword, verifyPassword } from './passwords';
+import { Elapsed, monotonicFor, type Monotonic } from './clock';
 
 /** Failed sign-ins in a row that lock an account until an admin unlocks it. */
 export const MAX_FAILED_SIGN_INS = 5;
@@ -96,10 +97,38 @@ export class Users {
    */
   private readonly strangers = new Map<string, number>();
 
+  /** Idle time and age of the sessions, on the monotonic clock for those this process saw begin and act (service/clock.ts). */
+  private readonly elapsed: Elapsed;
+
   constructor(
     private readonly data: DataStore,
     private readonly now: () => Date,
-  ) {}
+    monotonic?: Monotonic,
+  ) {
+    this.elapsed = new Elapsed(now, monotonicFor(now, monotonic));
+  }
+
+  /** The session's row now says it was seen at `at`. */
+  private seen(tokenHash: string, at: string): void {
+    this.sessions.update({ tokenHash, lastSeen: at, locked: false });
+    this.elapsed.mark(`${tokenHash}:seen`, at);
+  }
+
+  /** Why the session has expired (in words), or null while it runs. */
+  private expiryOf(session: SessionRecord, policy: CompanySettings): string | null {
+    if (this.elapsed.since(`${session.tokenHash}:created`, session.created) > policy.sessionMaxHours * HOUR) return `${policy.sessionMaxHours} hours after its sign-in`;
+    if (this.idleMs(session) > policy.sessionIdleHours * HOUR) return `after ${policy.sessionIdleHours} hours without activity`;
+    return null;
+  }
+
+  private idleMs(session: SessionRecord): number {
+    return this.elapsed.since(`${session.tokenHash}:seen`, session.lastSeen);
+  }
+
+  private ended(tokenHash: string): void {
+    this.elapsed.forget(`${tokenHash}:created`);
+    this.elapsed.forget(`${tokenHash}:seen`);
+  }
 
   private get store() {
     return this.data.users;
@@ -247,7 +276,7 @@ export class Users {
       this.store.update(user);
       const ended = this.sessions.endAllOf(user.id, session.tokenHash);
       this.event(user.id, 'passwordChanged', ended > 0 ? `${ended} other session${ended === 1 ? '' : 's'} ended` : null, null, at);
-      this.sessions.update({ tokenHash: session.tokenHash, lastSeen: at, locked: false });
+      this.seen(session.tokenHash, at);
       return this.signedIn(token, user, session.created, policy);
     });
   }
@@ -326,9 +355,15 @@ export class Users {
       if (fresh.failedSignIns !== 0) this.store.update({ ...fresh, failedSignIns: 0 });
       const policy = this.store.settings(user.companyId);
       // Sessions of the person that expired unseen go now: nobody presents them any more.
-      const nowMs = Date.parse(at);
-      this.sessions.endStale(user.id, iso(nowMs - policy.sessionMaxHours * HOUR), iso(nowMs - policy.sessionIdleHours * HOUR));
-      this.sessions.insert({ tokenHash: tokenHash(token), userId: user.id, created: at, lastSeen: at, locked: false });
+      for (const stale of this.sessions.allOf(user.id)) {
+        if (this.expiryOf(stale, policy) === null) continue;
+        this.sessions.end(stale.tokenHash);
+        this.ended(stale.tokenHash);
+      }
+      const hash = tokenHash(token);
+      this.sessions.insert({ tokenHash: hash, userId: user.id, created: at, lastSeen: at, locked: false });
+      this.elapsed.mark(`${hash}:created`, at);
+      this.elapsed.mark(`${hash}:seen`, at);
       const due = this.changeDue(fresh, policy);
       this.event(user.id, 'signedIn', due ? `must change the password (${due})` : null, null, at);
       return this.signedIn(token, fresh, at, policy);
@@ -341,6 +376,7 @@ export class Users {
       const session = this.sessions.find(hash);
       if (!session) return false;
       this.sessions.end(hash);
+      this.ended(hash);
       this.event(session.userId, 'signedOut', null, null, this.now().toISOString());
       return true;
     });
@@ -352,7 +388,7 @@ export class Users {
     this.checkPassword(session.userId, password, 'signInFailed');
     const at = this.now().toISOString();
     return this.data.write(() => {
-      this.sessions.update({ tokenHash: session.tokenHash, lastSeen: at, locked: false });
+      this.seen(session.tokenHash, at);
       const user = this.store.find(session.userId)!;
       return this.signedIn(token, user, session.created, this.store.settings(user.companyId));
     });
@@ -389,7 +425,7 @@ export class Users {
   }
 
   private touch(session: SessionRecord): void {
-    this.data.write(() => this.sessions.update({ tokenHash: session.tokenHash, lastSeen: this.now().toISOString(), locked: false }));
+    this.data.write(() => this.seen(session.tokenHash, this.now().toISOString()));
   }
 
   /**
@@ -406,14 +442,11 @@ export class Users {
     });
     if (!found) throw sessionEnded();
     const { session, user, policy } = found;
-    const idleMs = nowMs - Date.parse(session.lastSeen);
-    const expired =
-      nowMs - Date.parse(session.created) > policy.sessionMaxHours * HOUR
-        ? `${policy.sessionMaxHours} hours after its sign-in`
-        : idleMs > policy.sessionIdleHours * HOUR
-          ? `after ${policy.sessionIdleHours} hours without activity`
-          : null;
+    // Durations on the monotonic clock: a step of the wall clock neither extends a session nor ends it.
+    const idleMs = this.idleMs(session);
+    const expired = this.expiryOf(session, policy);
     if (expired || user.disabledAt !== null || user.lockedAt !== null) {
+      this.ended(hash);
       this.data.write(() => {
         if (this.sessions.end(hash) && expired) this.event(user.id, 'sessionExpired', expired, null, new Date(nowMs).toISOString());
       });
