@@ -10,7 +10,7 @@
  * was made from.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, fsyncSync, closeSync, openSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { createReadStream, existsSync, fsyncSync, closeSync, openSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { VERSION } from '../contract/version';
 import type { ChainReport } from '../db/audit-chain';
