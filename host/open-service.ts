@@ -4,7 +4,7 @@
  * of a remote (sync/) and webhook delivery (webhooks/): what the HTTP layer, the command line
  * and the desktop host use. The database stays inside.
  */
-import { monotonicFor, type Monotonic } from '../service/clock';
+import { monotonicFor, withMonotonic, type Monotonic } from '../service/clock';
 import { AlarmQueue, type AlarmQueueOptions } from '../alarms/alarm-queue';
 import { DataStore } from '../db/data-store';
 import type { CheckpointerOptions, WalCheckpointer } from '../db/wal-checkpointer';
@@ -63,8 +63,8 @@ export interface ServiceOptions {
 }
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
-  const now = options.now ?? (() => new Date());
-  const monotonic = monotonicFor(options.now, options.monotonic);
+  // Every part gets the wall clock with its monotonic clock (service/clock.ts).
+  const now = withMonotonic(options.now ?? (() => new Date()), monotonicFor(options.now, options.monotonic));
   const data = withBackupsNamed(dbFile, options.backup?.dir, () =>
     DataStore.open(dbFile, {
       busyTimeoutMs: options.busyTimeoutMs,
@@ -74,13 +74,13 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
     }),
   );
   const writer = new ReportWriter(data, now);
-  const { rules, webhookOutbox } = composeRules(data, writer, now, options.onRead, monotonic);
+  const { rules, webhookOutbox } = composeRules(data, writer, now, options.onRead);
   rules.audit.checkpoints.useKeys(options.auditKey ?? auditKeyOf(dbFile));
   // Local edits of mirrored reports are queued for the push in the transaction of the edit.
   const syncOutbox = new SyncOutbox(data, now);
   writer.onChange((change) => syncOutbox.recordChange(change));
   // An alert that rises raises its alarms in the transaction of its change.
-  const alarms = new AlarmService(data, now, monotonic);
+  const alarms = new AlarmService(data, now);
   writer.onChange(alarms.listener());
   writer.onCreateMany(alarms.manyListener());
   alarms.announceWebhooksWith(() => webhookOutbox.notify());

@@ -10,7 +10,7 @@
  * raised), so acknowledging needs nothing from here, and the queue reads it again when it
  * takes each e-mail and escalation.
  */
-import { monotonicFor, STEP_TOLERANCE_MS, type Monotonic } from './clock';
+import { monotonicFor, STEP_TOLERANCE_MS, type Monotonic, type WallClock } from './clock';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataStore } from '../db/data-store';
 import type { AlarmNotice, AlarmRow, SmtpRecord } from '../db/alarm-store';
@@ -82,10 +82,9 @@ export class AlarmService {
 
   constructor(
     private readonly data: DataStore,
-    private readonly now: () => Date,
-    monotonic?: Monotonic,
+    private readonly now: WallClock,
   ) {
-    this.monotonic = monotonicFor(now, monotonic);
+    this.monotonic = monotonicFor(now);
   }
 
   /**

@@ -14,40 +14,30 @@ export type Monotonic = () => number;
 export const systemMonotonic: Monotonic = () => performance.now();
 
 /**
- * The monotonic clock that goes with `now`: the system's for the system's wall clock; for a
- * wall clock a test holds, that clock itself, so that a test moving it moves both (a test that
- * steps the wall clock alone passes a monotonic clock of its own).
+ * A wall clock that carries the monotonic clock that goes with it: the one seam the service's
+ * parts take (`now`), so each part that measures a duration finds its monotonic clock there.
  */
-export function monotonicFor(now: (() => Date) | undefined, monotonic: Monotonic | undefined): Monotonic {
+export type WallClock = (() => Date) & { readonly monotonic?: Monotonic };
+
+/** `now`, carrying `monotonic`. */
+export function withMonotonic(now: () => Date, monotonic: Monotonic): WallClock {
+  return Object.assign(() => now(), { monotonic });
+}
+
+/**
+ * The monotonic clock that goes with `now`: the one given, else the one `now` carries, else the
+ * system's for the system's wall clock; for a wall clock a test holds, that clock itself, so
+ * that a test moving it moves both (a test that steps the wall clock alone gives a monotonic
+ * clock of its own).
+ */
+export function monotonicFor(now: WallClock | undefined, monotonic?: Monotonic): Monotonic {
   if (monotonic) return monotonic;
+  if (now?.monotonic) return now.monotonic;
   return now ? () => now().getTime() : systemMonotonic;
 }
 
 /** A step of the wall clock shorter than this is its ordinary drift and slewing, not a step. */
 export const STEP_TOLERANCE_MS = 1000;
-
-/**
- * Notices the wall clock's steps: how far it moved apart from the monotonic clock since the last
- * look. Asked at each turn of a queue, so a step is met within a turn of it.
- */
-export class ClockSteps {
-  private offset: number;
-
-  constructor(
-    private readonly now: () => Date,
-    private readonly monotonic: Monotonic,
-  ) {
-    this.offset = now().getTime() - monotonic();
-  }
-
-  /** The wall clock's step since the last look in milliseconds (negative: back), or 0 when it kept pace. */
-  take(): number {
-    const offset = this.now().getTime() - this.monotonic();
-    const step = offset - this.offset;
-    this.offset = offset;
-    return Math.abs(step) >= STEP_TOLERANCE_MS ? step : 0;
-  }
-}
 
 /**
  * How long ago stored wall-clock instants were, each under a key: measured on the monotonic

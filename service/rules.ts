@@ -4,7 +4,6 @@
  * Composed here from the database and the one writer; the composition root (host/open-service.ts)
  * adds what lives above the rules (sync, webhook delivery).
  */
-import type { Monotonic } from './clock';
 import { AuditTrail } from './audit-trail';
 import { withdrawDecisionsOnAlertChange } from './decision-withdrawal';
 import { Shipments, withdrawShipmentDecisionsOnAlertChange } from './shipments';
@@ -84,8 +83,6 @@ export function composeRules(
   writer: ReportWriter,
   now: () => Date,
   onRead?: (read: ReportRead) => void,
-  /** The monotonic clock that measures durations beside `now` (service/clock.ts). */
-  monotonic?: Monotonic,
 ): { rules: ServiceRules; webhookOutbox: WebhookOutbox } {
   const reports = new LabelReportService(data, writer, now, onRead);
   // A change that moves the alert withdraws the decisions taken on it, in its transaction.
@@ -94,7 +91,7 @@ export function composeRules(
   writer.onChange(withdrawShipmentDecisionsOnAlertChange(data, now));
   // What taking in labels and sync pulls announce (ReportEvents) lands here, in the transaction of its change.
   const webhookOutbox = new WebhookOutbox(data, reports, now);
-  const users = new Users(data, now, monotonic);
+  const users = new Users(data, now);
   const reviews = new ReportReviews(data, now, users);
   const access = new ReportAccess(data, now);
   const rules: ServiceRules = {

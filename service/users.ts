@@ -22,7 +22,7 @@ import { ForbiddenError, InvalidInputError, NotFoundError, PermissionDeniedError
 import { mayDo, ROLE_GRANTS, USER_ROLES, type SignedInPerson, type UserRole } from '../model/person';
 import type { Caller } from './api-keys';
 import { hashPassword, verifyPassword } from './passwords';
-import { Elapsed, monotonicFor, type Monotonic } from './clock';
+import { Elapsed, monotonicFor, type WallClock } from './clock';
 
 /** Failed sign-ins in a row that lock an account until an admin unlocks it. */
 export const MAX_FAILED_SIGN_INS = 5;
@@ -102,10 +102,9 @@ export class Users {
 
   constructor(
     private readonly data: DataStore,
-    private readonly now: () => Date,
-    monotonic?: Monotonic,
+    private readonly now: WallClock,
   ) {
-    this.elapsed = new Elapsed(now, monotonicFor(now, monotonic));
+    this.elapsed = new Elapsed(now, monotonicFor(now));
   }
 
   /** The session's row now says it was seen at `at`. */
