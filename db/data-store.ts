@@ -5,6 +5,7 @@
 import { AccessStore } from './access-store';
 import { AlarmStore } from './alarm-store';
 import { AuditChain } from './audit-chain';
+import { AuditWalk } from './audit-walk';
 import { AuditCheckpointStore, checkpointFileOf } from './audit-checkpoints';
 import { BackupRunStore } from './backup';
 import { ChangeLogStore } from './change-log-store';
@@ -54,6 +55,8 @@ export class DataStore {
   readonly changes: ChangeLogStore;
   /** The hash chains of the change log and the review entries. */
   readonly audit: AuditChain;
+  /** The trail across reports, newest first, in bounded walks. */
+  readonly auditWalk: AuditWalk;
   /** The signed checkpoints of those chains, in the database and in the file beside it. */
   readonly checkpoints: AuditCheckpointStore;
   /** Write transactions open on this connection (nested ones count too). */
@@ -88,6 +91,7 @@ export class DataStore {
     this.keys = new KeyStore(db);
     this.reports = new ReportStore(db, () => this.writing === 0, options.onReportLoad);
     this.audit = new AuditChain(db);
+    this.auditWalk = new AuditWalk(db);
     this.checkpoints = new AuditCheckpointStore(db, checkpointFileOf(file));
     this.changes = new ChangeLogStore(db, this.audit);
     this.webhooks = new WebhookStore(db);

@@ -66,6 +66,8 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   getLabelReportAccess: { tag: 'Review' },
   decideLabelReport: { tag: 'Review' },
   bulkLabelReports: { tag: 'Review' },
+  listAuditTrail: { tag: 'Review' },
+  listAuditTrailCsv: { tag: 'Review' },
   listLabelReportChangeRequests: { tag: 'Review', description: `Each request with its change, reason, meaning, who asked and, once closed, who approved (signing) or declined it${READ}.` },
   listPendingChangeRequests: {
     tag: 'Review',

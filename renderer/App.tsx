@@ -3,10 +3,12 @@
  * company has people, the new-password screen while a change is due, then the report browser, the shipments or the settings, with the company and the person
  * always visible (staff of several companies share a desk), locked over the page when idle.
  */
-import { AlarmsHeader, AlarmsScreen } from './components/AlarmsScreen';
+import type { ReactNode } from 'react';
+import { AlarmsHeader, AlarmsScreen, AlarmsTabLabel } from './components/AlarmsScreen';
 import { BackupsHeader } from './components/BackupsSettings';
 import { ConnectScreen } from './components/ConnectScreen';
 import { InsightsScreen } from './components/InsightsScreen';
+import { AuditScreen } from './components/AuditScreen';
 import { OfflineIndicator } from './components/OfflineIndicator';
 import { ChangePasswordScreen, FirstAdmin, LockScreen, PersonBadge, SignInScreen, useIdleLock } from './components/PeopleScreens';
 import { ReportBrowser } from './components/ReportBrowser';
@@ -37,7 +39,7 @@ function ZoneChoice() {
 function Header() {
   const view = useUi((s) => s.view);
   const company = useConnection((s) => s.session?.companyName ?? '');
-  const tab = (id: 'reports' | 'shipments' | 'insights' | 'alarms' | 'settings', label: string) => (
+  const tab = (id: 'reports' | 'shipments' | 'insights' | 'alarms' | 'audit' | 'settings', label: ReactNode) => (
     <button
       type="button"
       role="tab"
@@ -55,7 +57,8 @@ function Header() {
         {tab('reports', 'Reports')}
         {tab('shipments', 'Shipments')}
         {tab('insights', 'Insights')}
-        {tab('alarms', 'Alarms')}
+        {tab('alarms', <AlarmsTabLabel />)}
+        {tab('audit', 'Audit')}
         {tab('settings', 'Settings')}
       </nav>
       <OfflineIndicator />
@@ -102,7 +105,7 @@ export function App() {
       <Header />
       <FirstAdmin />
       {locked && <LockScreen />}
-      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : view === 'insights' ? <InsightsScreen /> : view === 'alarms' ? <AlarmsScreen /> : view === 'shipments' ? <ShipmentsScreen /> : <ReportBrowser />}</main>
+      <main className="app-main">{view === 'settings' ? <SettingsScreen /> : view === 'insights' ? <InsightsScreen /> : view === 'alarms' ? <AlarmsScreen /> : view === 'shipments' ? <ShipmentsScreen /> : view === 'audit' ? <AuditScreen /> : <ReportBrowser />}</main>
     </div>
   );
 }

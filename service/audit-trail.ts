@@ -97,7 +97,7 @@ export class AuditTrail {
   }
 }
 
-function auditCsvValues(table: AuditTable, row: Row): CsvValue[] {
+export function auditCsvValues(table: AuditTable, row: Row): CsvValue[] {
   const v = (name: string): CsvValue => (row[name] === undefined ? null : (row[name] as CsvValue));
   const review = table === 'report_reviews';
   // A signed verdict change keeps its signature as JSON (its meaning and zone shown as a review's are).

@@ -31,6 +31,7 @@ import { Webhooks } from './webhooks';
 import { Users } from './users';
 import { SignedChanges } from './signed-changes';
 import { BulkWork } from './bulk-work';
+import { AuditViewer } from './audit-viewer';
 
 export interface ServiceRules {
   reports: LabelReportService;
@@ -65,6 +66,8 @@ export interface ServiceRules {
   insights: InsightsService;
   /** The hash chains verified, and the trail as CSV. */
   audit: AuditTrail;
+  /** The trail across reports as a company sees it, by person, kind, time and report, newest first. */
+  auditViewer: AuditViewer;
   /** Who viewed, printed or exported which report: recorded, listed, verified, as CSV. */
   access: ReportAccess;
   importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
@@ -115,6 +118,7 @@ export function composeRules(
     csv: new ReportCsvExport(data),
     insights: new InsightsService(data),
     audit: new AuditTrail(data, now),
+    auditViewer: new AuditViewer(data),
     access,
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),

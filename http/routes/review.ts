@@ -35,6 +35,8 @@ import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 import { parseReviewConditions } from '../../service/review-list';
 import { parseUnsetConditions } from '../../query/unset-keys';
+import { auditPageSchema, AUDIT_KINDS, AUDIT_PAGE_MAX } from '../../schema/audit';
+import { AUDIT_QUERY_PARAMETERS, AUDIT_WALK_BUDGET, parseAuditQuery } from '../../service/audit-viewer';
 
 const reportId = z.string().describe('The report id (a UUID in practice); any text is looked up as given.');
 const params = { id: reportId };
@@ -112,6 +114,35 @@ const LIST_CSV_DOC: OperationDoc = {
   responses: { 200: { description: 'id, reference, labelUid, labelName, status, alertLevel, alert, created, updated, flag, archived, ownerCompany', shape: csvText, mediaType: 'text/csv' } },
   refusals: [400],
 };
+const AUDIT_QUERY = {
+  person: z.string().describe('Only what this person (their id, as /local/users lists it) wrote or signed'),
+  kind: z.string().describe(`Comma separated: ${AUDIT_KINDS.join(', ')}`),
+  from: z.string().describe('At or after this ISO 8601 instant (a bare date: from its first UTC millisecond)'),
+  to: z.string().describe('At or before this ISO 8601 instant (a bare date: to its last UTC millisecond)'),
+  report: z.string().describe('Only this report’s entries'),
+};
+const AUDIT_DOC: OperationDoc = {
+  operationId: 'listAuditTrail',
+  summary: 'The audit trail across the reports the company sees: changes and review entries, newest first',
+  description:
+    `A page at a time, following next as cursor. Each page looks at most ${AUDIT_WALK_BUDGET} entries of each chain back: a ` +
+    'filter that matches few entries may answer a short page with searchedBackTo, the time down to which everything was looked at; asking with next searches on.',
+  query: {
+    ...AUDIT_QUERY,
+    cursor: z.string().describe('The next of the page before'),
+    pageSize: z.string().describe(`Default 50, at most ${AUDIT_PAGE_MAX}`),
+  },
+  responses: { 200: { description: 'A page of the trail', shape: shape('AuditPage', auditPageSchema) } },
+  refusals: [400],
+};
+const AUDIT_CSV_DOC: OperationDoc = {
+  operationId: 'listAuditTrailCsv',
+  summary: 'Every entry of the audit trail the query matches, as CSV with the columns of labeldesk audit export, hashes included',
+  description: 'The query of GET /local/audit without its paging: every match, newest first, streamed.',
+  query: AUDIT_QUERY,
+  responses: { 200: { description: 'Newest first', shape: csvText, mediaType: 'text/csv' } },
+  refusals: [400],
+};
 const CUSTOM_FIELDS_DOC: OperationDoc = {
   operationId: 'listCustomFieldsInUse',
   summary: 'The custom field ids on the reports the company sees, each with its kind of values and how many reports hold it',
@@ -130,10 +161,12 @@ const READINGS_CSV: RouteChecks = { permission: 'labelReports:read', visible: 'r
 /** The CSV of the list takes the list's query; its paging and output do not apply, but are not refused. */
 const LIST_CSV: RouteChecks = { permission: 'labelReports:read', query: [...LIST_PARAMETERS, 'review', 'unset'] };
 const READ_WORDS: RouteChecks = { permission: 'labelReports:read', query: [] };
+const AUDIT: RouteChecks = { permission: 'labelReports:read', query: [...AUDIT_QUERY_PARAMETERS] };
+const AUDIT_CSV: RouteChecks = { permission: 'labelReports:read', query: AUDIT_QUERY_PARAMETERS.filter((p) => p !== 'cursor' && p !== 'pageSize') };
 
 type WithId = { Params: { id: string } };
 
-export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory' | 'audit' | 'access'>, options: { busyWaitMs: number; clients: ClientGate }) {
+export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory' | 'audit' | 'access' | 'auditViewer'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { reviews } = service;
   const { clients } = options;
   /** A read at its turn, for a client still there (client-gate.ts). */
@@ -212,6 +245,20 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
       if (text === CLIENT_GONE) return clients.abandon(request, reply);
       service.access.listExported(caller, Object.fromEntries(queryParametersOf(request)), text.reports);
       return sendCsv(request, reply, text, 'label-reports.csv');
+    });
+
+    app.get('/local/audit', { config: { openapi: AUDIT_DOC, checks: AUDIT } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const given = queryParametersOf(request);
+      const query = parseAuditQuery((name) => given.get(name));
+      return answer(request, reply, () => service.auditViewer.page(caller, query));
+    });
+
+    app.get('/local/audit.csv', { config: { openapi: AUDIT_CSV_DOC, checks: AUDIT_CSV } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const given = queryParametersOf(request);
+      const query = parseAuditQuery((name) => given.get(name));
+      return sendCsv(request, reply, service.auditViewer.csv(caller, query), 'audit-trail.csv');
     });
 
     app.get('/local/customFields', { config: { openapi: CUSTOM_FIELDS_DOC, checks: READ_WORDS } }, async (request, reply) => {

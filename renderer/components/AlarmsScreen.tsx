@@ -33,8 +33,23 @@ const STATE_TEXT = { open: 'Open', escalated: 'Escalated', acknowledged: 'Acknow
 const CHANNEL_TEXT = { desktop: 'desktop', email: 'e-mail', webhook: 'webhook' } as const;
 
 /** The header's count and the notices of alarms that just arrived. */
-export function AlarmsHeader() {
+/**
+ * The Alarms tab's own words: its name and the count of alarms not yet acknowledged. The tab is
+ * the way to the Alarms screen, so the count needs no button of its own in the header.
+ */
+export function AlarmsTabLabel() {
   const count = useStore(alarmsStore, (s) => s.unacknowledged);
+  return (
+    <span className={`app-header__alarms${count > 0 ? ' has-alarms' : ''}`} data-testid="header-alarms" title={`${count} unacknowledged ${count === 1 ? 'alarm' : 'alarms'}`}>
+      {/* The name read out starts with what is seen ("Alarms 3"), as speech input expects. */}
+      Alarms <span className="app-header__alarm-count">{count}</span>
+      <span className="visually-hidden"> unacknowledged</span>
+    </span>
+  );
+}
+
+/** Keeps the alarms' count fresh and shows the notices of new alarms over the page. */
+export function AlarmsHeader() {
   const notices = useStore(alarmsStore, (s) => s.notices);
   useEffect(() => {
     void alarmsStore.getState().refresh();
@@ -43,17 +58,6 @@ export function AlarmsHeader() {
   }, []);
   return (
     <>
-      <button
-        type="button"
-        className={`app-header__alarms${count > 0 ? ' has-alarms' : ''}`}
-        data-testid="header-alarms"
-        title={`${count} unacknowledged ${count === 1 ? 'alarm' : 'alarms'}`}
-        onClick={() => stores.ui.getState().setView('alarms')}
-      >
-        {/* The name read out starts with what is seen ("Alarms 3"), as speech input expects. */}
-        Alarms <span className="app-header__alarm-count">{count}</span>
-        <span className="visually-hidden"> unacknowledged</span>
-      </button>
       {notices.length > 0 && (
         <div className="alarm-notices" role="alert" data-testid="alarm-notices">
           {notices.map((n) => (

@@ -10,7 +10,7 @@ import { ALERT_FILTERS, DECISION_FILTERS, DEFAULT_SORT, ENUMS, REVIEW_FILTERS, S
 import type { ListQuery, RangeFilter, SortColumn, SortDirection } from './list-query';
 
 /** `print` is one report laid out for paper (components/PrintView.tsx), opened by its own address. */
-export const VIEWS = ['reports', 'shipments', 'insights', 'settings', 'alarms', 'print'] as const;
+export const VIEWS = ['reports', 'shipments', 'insights', 'settings', 'alarms', 'audit', 'print'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface UrlState {

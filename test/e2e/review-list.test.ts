@@ -11,6 +11,10 @@
  * queue is what awaits a decision, counted as the service counts it; a view saved by name comes
  * back after a reload; another person signing in at the same desk has their own views and a
  * reviewer's queue is the alerts to acknowledge.
+ *
+ * The audit trail across reports (docs/review-and-audit.md#the-audit-trail-across-reports): the
+ * acknowledgements signed above, newest first with their signer and meaning; a person who wrote
+ * nothing finds nothing; the CSV downloads with the same entries; a report opens from its row.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,12 +28,13 @@ const TOOL: Caller = { keyId: 'test', companyId: 'acme', permissions: new Set(PE
 
 let desk: Desk;
 let page: Page;
+let ritaId: string;
 const problems: string[] = [];
 
 beforeAll(async () => {
   desk = await openDesk('review-list');
   addPerson(desk.service.service, 'acme', { login: 'anna', name: 'Anna Berg', role: 'admin', password: PASSWORD });
-  desk.service.service.users.create(null, 'acme', { login: 'rita', name: 'Rita Lund', role: 'reviewer', password: PASSWORD });
+  ritaId = desk.service.service.users.create(null, 'acme', { login: 'rita', name: 'Rita Lund', role: 'reviewer', password: PASSWORD }).id;
   page = await (await desk.browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
   // The wrong password answers 403, which Chromium logs.
   watchProblems(page, problems, /status of 403/);
@@ -130,6 +135,43 @@ describe('bulk work', () => {
     await page.getByTestId('my-queue').click();
     await waitText(count, await awaiting('awaitingAcknowledgement'));
     expect(await seriousViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('reads the audit trail across reports, narrows it, downloads it and opens a report from it', async () => {
+    await page.getByTestId('header-person').getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, 'anna', PASSWORD);
+    await page.getByRole('tab', { name: 'Audit' }).click();
+    const table = page.getByTestId('audit-table');
+    await table.waitFor();
+    // The demo's own entries are there too: Anna's acknowledgements are the ones signed above.
+    await page.locator('select[name=audit-person]').selectOption({ label: 'Anna Berg (anna)' });
+    await page.locator('select[name=audit-kind]').selectOption('acknowledgement');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=audit-table] tbody tr').length === 3 && [...document.querySelectorAll('[data-testid=audit-table] tbody tr')].every((r) => r.getAttribute('data-kind') === 'acknowledgement'));
+    const details = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[3].textContent, r.children[4].textContent]));
+    await shot(page, 'audit-trail');
+    expect(details).toEqual(Array(3).fill(['Anna Berg (anna)', expect.stringContaining('Seen on the dock — signed “Reviewed”')]));
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.locator('select[name=audit-person]').selectOption(ritaId);
+    await page.getByTestId('audit-empty').waitFor();
+    await page.locator('select[name=audit-person]').selectOption({ label: 'Anna Berg (anna)' });
+    await table.waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-csv').click()]);
+    const text = await new Promise<string>((resolve, reject) => {
+      download.createReadStream().then((stream) => {
+        let all = '';
+        stream.on('data', (chunk) => (all += chunk));
+        stream.on('end', () => resolve(all));
+        stream.on('error', reject);
+      }, reject);
+    });
+    expect(text.trim().split('\r\n').slice(1).map((line) => line.split(',')[4])).toEqual(['acknowledgement', 'acknowledgement', 'acknowledgement']);
+
+    const reportId = (await table.locator('tbody tr').first().locator('button').getAttribute('title'))!;
+    await table.locator('tbody tr').first().locator('button').click();
+    await waitText(page.getByTestId('report-detail').locator('#detail-title'), (await desk.service.service.reports.retrieve(TOOL, reportId)).labelReference);
     expect(problems).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { reportHistorySchema, reviewSchema } from '../../schema/review';
+import { openApiFit } from '../support/openapi-fit';
 import { api, makeReport, startTestService, type TestService } from '../support/service-fixture';
 
 let svc: TestService;
@@ -76,4 +77,25 @@ test('the history downloads as CSV, the company’s own entries with their hashe
   expect((await raw('/local/labelReports/r-a/history.csv', { key: svc.keys.other })).status).toBe(404);
   const nordic = await raw('/local/labelReports/r-a/history.csv', { key: svc.keys.nordic });
   expect(nordic.text).not.toContain('too warm');
+});
+
+test('the trail across reports answers pages that fit the document, its CSV, and refuses a bad parameter by name', async () => {
+  const fits = await openApiFit(svc.url);
+  await api(svc, '/local/labelReports/r-a/comments', { method: 'POST', body: { text: 'checked the pallet' } });
+  const page = await api(svc, '/local/audit?kind=comment,change&pageSize=1');
+  expect(page.status).toBe(200);
+  fits('/local/audit', 'get', page);
+  expect(page.body.entries).toHaveLength(1);
+  expect(page.body.entries[0]).toMatchObject({ table: 'review', kind: 'comment', text: 'checked the pallet', reportId: 'r-a' });
+  const next = await api(svc, `/local/audit?kind=comment,change&pageSize=1&cursor=${page.body.next}`);
+  expect(next.body.entries[0].kind).toBe('change');
+
+  const csv = await raw('/local/audit.csv?kind=comment', { key: svc.keys.acme });
+  expect([csv.status, csv.headers.get('content-type')]).toEqual([200, 'text/csv; charset=utf-8; header=present']);
+  expect(csv.text).toContain('checked the pallet');
+
+  const bad = await api(svc, '/local/audit?kind=gossip');
+  expect([bad.status, bad.body.code, bad.body.message]).toEqual([400, 'INVALID_PARAMETER', "kind 'gossip' is not one of change, comment, acknowledgement, decision, withdrawal"]);
+  expect((await api(svc, '/local/audit?color=red')).status).toBe(400);
+  expect((await api(svc, '/local/audit', { key: null })).status).toBe(401);
 });

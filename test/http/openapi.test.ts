@@ -122,6 +122,8 @@ describe('the document', () => {
       '/local/labelReports/{id}/printed': ['post'],
       '/local/labelReports/{id}/access': ['get'],
       '/local/labelReports/bulk': ['post'],
+      '/local/audit': ['get'],
+      '/local/audit.csv': ['get'],
       '/local/labelReports/{id}': ['patch'],
       '/local/labelReports/{id}/preview': ['post'],
       '/local/labelReports/{id}/readings.csv': ['get'],
