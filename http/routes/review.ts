@@ -27,7 +27,7 @@ import {
   type CsvRange,
 } from '../../schema/review';
 import type { ServedService } from '../served-service';
-import { CSV_CONTENT_TYPE } from '../../service/report-csv';
+import { CSV_CONTENT_TYPE, READINGS_CSV_COLUMNS, REPORT_TABLE_CSV_COLUMNS } from '../../service/report-csv';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
 import { CLIENT_GONE, type ClientGate } from '../client-gate';
@@ -92,7 +92,10 @@ const HISTORY_CSV_DOC: OperationDoc = {
 };
 const READINGS_CSV_DOC: OperationDoc = {
   operationId: 'getLabelReportReadingsCsv',
-  summary: 'The report’s readings as CSV: timestamp (ISO 8601 UTC), temperature, humidity, inTrimmedRange',
+  summary: 'The report’s readings as CSV, each judged against the report’s limits',
+  description:
+    `Columns: ${READINGS_CSV_COLUMNS.join(', ')}. timestamp is ISO 8601 UTC; verdict is in or out (strictly beyond a limit, as the alert counts); ` +
+    'reference, units (°C, %RH where humidity is measured) and limits are the report’s, on every line; an unset limit is empty.',
   params,
   query: {
     range: z.enum(CSV_RANGES).describe('full (default): every reading; trimmed: the trim’s readings only (400 without a trim)'),
@@ -111,7 +114,15 @@ const LIST_CSV_DOC: OperationDoc = {
     review: z.string().describe('As GET /local/labelReports'),
     unset: z.string().describe('As GET /local/labelReports'),
   },
-  responses: { 200: { description: 'id, reference, labelUid, labelName, status, alertLevel, alert, created, updated, flag, archived, ownerCompany', shape: csvText, mediaType: 'text/csv' } },
+  responses: {
+    200: {
+      description:
+        `Columns: ${REPORT_TABLE_CSV_COLUMNS.join(', ')}. decision, decisionSignedBy and decisionSignedAt are the caller company’s decision standing ` +
+        '(empty when none); excursions, excursionSeconds and degreeHours are the whole run’s.',
+      shape: csvText,
+      mediaType: 'text/csv',
+    },
+  },
   refusals: [400],
 };
 const AUDIT_QUERY = {
