@@ -257,9 +257,17 @@ export class DataStore {
     }
   }
 
-  /** After a large write (an import): refresh the statistics the query planner reads. */
+  /**
+   * After a large write (an import, a page of a mirror): refresh the statistics the query
+   * planner reads. Another connection writing meanwhile leaves them for the next time: they
+   * are an aid to plans, not data, and the write before is committed already.
+   */
   optimize(): void {
-    this.db.pragma('optimize');
+    try {
+      this.db.pragma('optimize');
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+    }
   }
 
   /** Scratch tables for one import, in this connection's temporary database. */
