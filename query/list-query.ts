@@ -74,6 +74,14 @@ export const MAX_CONDITIONS_LENGTH = 4096;
 /** The list's own parameters, in the order the unknown-parameter message names them. */
 export const LIST_PARAMETERS = ['filter', 'order', 'customFields', 'pageNumber', 'pageSize', 'output'] as const;
 export type ListParameter = (typeof LIST_PARAMETERS)[number];
+
+/**
+ * A LabelDesk extension of GET /v2/labelReports, not part of the interface (docs/sync.md#pull):
+ * a number of bytes, within which the answer adds the page's reports whole, as a retrieve
+ * answers each. A mirror asks for it instead of a retrieve per report; a remote that does not
+ * know it answers the page without them.
+ */
+export const WHOLE_REPORTS_PARAMETER = 'wholeReports';
 const CUSTOM_FIELD_ID = /^[A-Za-z0-9_.-]+$/;
 const STRICT_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 export const PAGE_VALUE = /^[1-9][0-9]*$/;
@@ -127,7 +135,7 @@ export function parseListQuery(query: RawQuery, alsoKnown: readonly string[] = [
   return { filter, customFields, order, pageNumber, pageSize, output };
 }
 
-export function parsePage(name: 'pageNumber' | 'pageSize', value: string | undefined, fallback: number): number {
+export function parsePage(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = PAGE_VALUE.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n)) {

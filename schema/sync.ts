@@ -232,7 +232,12 @@ export type RemoteReport = z.infer<typeof remoteReportSchema>;
 export const remoteDatapointSchema = z.object(datapointSchema.shape);
 
 /** A list answer's envelope; its elements are read one by one, so one bad report does not stop a page. */
-export const remotePageSchema = z.object({ data: z.array(z.unknown()), totalDocuments: z.int().nonnegative() });
+export const remotePageSchema = z.object({
+  data: z.array(z.unknown()),
+  totalDocuments: z.int().nonnegative(),
+  /** A LabelDesk remote's extension, when asked for (sync/remote-client.ts): the page's reports whole, each read as a retrieve is. */
+  wholeReports: z.array(z.unknown()).optional(),
+});
 
 /** What sync needs of an element of `output=minimal`: which report, and when it last changed. */
 export const remoteMinimalSchema = z.object({ id: z.string().min(1), updated: isoInstant() });

@@ -32,7 +32,7 @@ import { changeReason } from './change-reason';
 import { unsignedChangeRefusal, verdictSignatureNeed } from './signature-need';
 import type { AlertPreview } from '../schema/review';
 import type { ReportWriter } from './report-writer';
-import { materialize, type ReportDocument } from './report-json';
+import { materialize, reportJson, type ReportDocument } from './report-json';
 import { fullReportDocument, listedReport } from './report-view';
 
 /**
@@ -83,8 +83,8 @@ export class LabelReportService {
    * and nothing more is read. The checks and the count happen before this returns, so a refusal
    * is never a half sent answer.
    */
-  listJson(caller: Caller, q: ListQuery): Iterable<Buffer> {
-    return this.streamed(caller, q, null);
+  listJson(caller: Caller, q: ListQuery, wholeReportsBytes?: number): Iterable<Buffer> {
+    return this.streamed(caller, q, null, [], wholeReportsBytes);
   }
 
   /**
@@ -95,7 +95,7 @@ export class LabelReportService {
     return this.streamed(caller, q, review, unset);
   }
 
-  private streamed(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] | null, unset: readonly string[] = []): Iterable<Buffer> {
+  private streamed(caller: Caller, q: ListQuery, review: readonly ReviewCondition[] | null, unset: readonly string[] = [], wholeReportsBytes?: number): Iterable<Buffer> {
     const { ids, totalDocuments } = this.pageOf(caller, q, review === null ? null : bothWhere(reviewWhere(review, caller.companyId), unsetWhere(unset)));
     const perChunk = q.output === 'minimal' ? MINIMAL_CHUNK : FULL_CHUNK;
     const elements = (from: number): object[] => {
@@ -108,6 +108,10 @@ export class LabelReportService {
         return plain.map((e) => withReviewState(e, states.get(e.id)));
       });
     };
+    const wholes = (from: number): string[] => {
+      this.onRead('listChunk');
+      return this.data.read(() => this.wholeReports(caller, ids.slice(from, from + FULL_CHUNK)));
+    };
     // As UTF-8 bytes: held in buffers, text with any non-Latin-1 character would take twice the space.
     return (function* () {
       yield Buffer.from('{"data":[');
@@ -118,8 +122,34 @@ export class LabelReportService {
         yield Buffer.from(separator + text);
         separator = ',';
       }
-      yield Buffer.from(`],"totalDocuments":${totalDocuments}}`);
+      yield Buffer.from(`],"totalDocuments":${totalDocuments}`);
+      if (wholeReportsBytes !== undefined) {
+        yield Buffer.from(',"wholeReports":[');
+        separator = '';
+        let left = wholeReportsBytes;
+        for (let from = 0; from < ids.length; from += FULL_CHUNK) {
+          for (const json of wholes(from)) {
+            const bytes = Buffer.from(separator + json);
+            // A report that does not fit is left for its retrieve; a smaller one after it may still fit.
+            if (bytes.length > left) continue;
+            left -= bytes.length;
+            yield bytes;
+            separator = ',';
+          }
+        }
+        yield Buffer.from(']');
+      }
+      yield Buffer.from('}');
     })();
+  }
+
+  /** These reports whole, as retrieve answers each (JSON text), in their order; one removed since is left out. */
+  private wholeReports(caller: Caller, ids: readonly string[]): string[] {
+    const owners = new Map<string, Company>();
+    return this.store
+      .loadMany(ids)
+      .filter((report) => roleOf(report, caller.companyId) !== undefined)
+      .map((report) => reportJson(reportDocumentFor(this.data, report, caller.companyId, this.now, owners)));
   }
 
   /** The page's ids and the count of every match, in one read transaction: the same moment. */
@@ -244,8 +274,8 @@ export function visibleReport(data: DataStore, caller: Pick<Caller, 'companyId'>
 }
 
 /** A report as `companyId` sees it: the answer of every write, rendered from the report it wrote. */
-export function reportDocumentFor(data: DataStore, report: Report, companyId: string, now: () => Date): ReportDocument {
-  return fullReportDocument(report, companyId, ownerOf(data, report), Math.floor(now().getTime() / 1000));
+export function reportDocumentFor(data: DataStore, report: Report, companyId: string, now: () => Date, owners?: Map<string, Company>): ReportDocument {
+  return fullReportDocument(report, companyId, ownerOf(data, report, owners), Math.floor(now().getTime() / 1000));
 }
 
 /** The owner company as the report shows it; `seen` keeps the ones a page has looked up already. */

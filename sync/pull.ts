@@ -22,6 +22,11 @@
  * name reports the mirror holds after all (it was filled from another address), they are
  * retrieved whole with the new ones. A pull that goes on from a cursor lists normal pages: a
  * report committed before is never fetched whole again, however it changed meanwhile.
+ *
+ * A minimal page is asked for with the reports whole beside it (the LabelDesk extension of
+ * remote-client.ts): a LabelDesk remote answers in one request what would otherwise take a
+ * retrieve per report, each checked as a retrieve is. Only the reports the answer leaves out
+ * (a remote without the extension leaves out all) go to the pool.
  */
 import { z } from 'zod';
 import { describeZodError } from '../contract/zod-messages';
@@ -43,6 +48,8 @@ interface ListedPage {
   listed: Listed[];
   totalDocuments: number;
   data: unknown[];
+  /** The reports the remote sent whole beside the page, by id (none when it has not the extension). */
+  wholes: ReadonlyMap<string, unknown>;
 }
 
 /** A page whose reports are on their way: from its list elements, and from the pool. */
@@ -103,14 +110,29 @@ async function giveWay(): Promise<void> {
 }
 
 async function listPage(ctx: CycleContext, query: PageQuery, output: ListOutput): Promise<ListedPage> {
-  const page: RemotePage = await ctx.remote.list({ ...listParameters(query, ctx.pageSize), output });
-  return { query, output, listed: readListed(page.data), totalDocuments: page.totalDocuments, data: page.data };
+  // Whole reports are what a minimal page's reports are retrieved for; a normal page serves the stored ones itself.
+  const page: RemotePage = await ctx.remote.list({ ...listParameters(query, ctx.pageSize), output }, { wholeReports: output === 'minimal' });
+  return { query, output, listed: readListed(page.data), totalDocuments: page.totalDocuments, data: page.data, wholes: wholesById(page.wholeReports ?? []) };
+}
+
+/** Whole reports by the id each names; one without an id, or a second of the same id, is not taken (its report is retrieved). */
+function wholesById(wholes: readonly unknown[]): Map<string, unknown> {
+  const byId = new Map<string, unknown>();
+  const twice = new Set<string>();
+  for (const whole of wholes) {
+    const id = whole !== null && typeof whole === 'object' ? (whole as { id?: unknown }).id : undefined;
+    if (typeof id !== 'string') continue;
+    if (byId.has(id)) twice.add(id);
+    byId.set(id, whole);
+  }
+  for (const id of twice) byId.delete(id);
+  return byId;
 }
 
 /**
  * The reports of a page the mirror does not hold at their `updated`: those it has stored come
- * from the page (from the pool too when the page is minimal), new ones whole from the pool
- * (their list elements are not even read). Those of `uncommitted` (named by a page not yet
+ * from the page (from the pool too when the page is minimal), new ones whole from the page's
+ * whole reports or else the pool (their list elements are not even read). Those of `uncommitted` (named by a page not yet
  * committed) are decided when `reports()` is called, which the pull does only once that page
  * is committed; the others at once. Those that cannot be taken are named with why, to be
  * recorded with the page.
@@ -138,7 +160,19 @@ function plan(ctx: CycleContext, pool: RetrievePool, page: ListedPage, uncommitt
       if (isRefused(report)) refused.push(report);
       else fromPage.set(id, report);
     }
-    const fetching = pool.fetch(outdated.filter((id) => !stored.has(id)));
+    // The ones the page carries whole are read as their retrieves would be; the others go to the pool.
+    const retrieving: string[] = [];
+    for (const id of outdated) {
+      if (stored.has(id)) continue;
+      if (!page.wholes.has(id)) {
+        retrieving.push(id);
+        continue;
+      }
+      const report = readRemoteReport(id, page.wholes.get(id));
+      if (isRefused(report)) refused.push(report);
+      else fromPage.set(id, report);
+    }
+    const fetching = pool.fetch(retrieving);
     // Awaited by reports(); a failure before then is not unheard.
     fetching.catch(() => undefined);
     return { allNew, fetching };

@@ -15,6 +15,7 @@ import type { LabelReportPatch } from '../schema/report';
 import { HttpClient, HttpFailure, type HttpAnswer } from '../jobs/http-client';
 import { parseRetryAfter } from '../jobs/retry-after';
 import { JsonBudget } from '../jobs/json-budget';
+import { WHOLE_REPORTS_PARAMETER } from '../query/list-query';
 
 /** Connections kept open to the remote: the concurrent retrieves of a page, and the next page's list asked meanwhile. */
 export const REMOTE_CONNECTIONS = 32;
@@ -39,7 +40,12 @@ export class RemoteFailure extends Error {
 export interface RemotePage {
   data: unknown[];
   totalDocuments: number;
+  /** The page's reports whole, when asked for and the remote is a LabelDesk that adds them (unread: each is checked as a retrieve is). */
+  wholeReports?: unknown[];
 }
+
+/** The most bytes of whole reports asked for beside a page: a page stays one answer of moderate size whatever its reports carry. */
+export const WHOLE_REPORTS_BYTES = 16 * 1024 * 1024;
 
 /** The remote's operations a cycle uses. */
 export type Remote = Pick<RemoteClient, 'session' | 'list' | 'retrieve' | 'patch'>;
@@ -50,6 +56,8 @@ export class RemoteClient {
   private readonly base: string;
   private readonly baseUrl: URL;
   private readonly http: HttpClient;
+  /** The remote refused a list with the extension (a strict server): it is not asked for again. */
+  private wholeReportsRefused = false;
 
   constructor(
     baseUrl: string,
@@ -76,15 +84,35 @@ export class RemoteClient {
     return parsed.success ? parsed.data : null;
   }
 
-  /** One page of the list; every value a string, as the query string carries it. */
-  async list(query: Record<string, string>): Promise<RemotePage> {
+  /**
+   * One page of the list; every value a string, as the query string carries it. With
+   * `wholeReports`, the page's reports are asked for whole beside it (a LabelDesk extension,
+   * within half the answer cap): a remote that ignores the parameter answers the page alone,
+   * one that refuses it (400) is asked again without it, and not asked for it again.
+   */
+  async list(query: Record<string, string>, options: { wholeReports?: boolean } = {}): Promise<RemotePage> {
+    if (!options.wholeReports || this.wholeReportsRefused) return this.listPage(query);
+    const bytes = Math.min(WHOLE_REPORTS_BYTES, Math.floor(this.http.maxAnswerBytes / 2));
+    try {
+      return await this.listPage({ ...query, [WHOLE_REPORTS_PARAMETER]: String(bytes) });
+    } catch (err) {
+      if (!(err instanceof RemoteFailure) || err.status !== 400) throw err;
+      this.wholeReportsRefused = true;
+      return this.listPage(query);
+    }
+  }
+
+  private async listPage(query: Record<string, string>): Promise<RemotePage> {
     const answer = await this.request('GET', `/v2/labelReports?${new URLSearchParams(query)}`);
     const parsed = remotePageSchema.safeParse(answer.body);
     if (!parsed.success) throw this.unreadable('the list', describeZodError(parsed.error));
     // More elements than asked for is no page of this list; checked before any element is read.
     const asked = Number(query.pageSize);
-    if (parsed.data.data.length > asked) throw this.unreadable('the list', `it holds ${parsed.data.data.length} reports for a page of ${asked}`);
-    return parsed.data;
+    const { data, wholeReports } = parsed.data;
+    if (data.length > asked) throw this.unreadable('the list', `it holds ${data.length} reports for a page of ${asked}`);
+    if (wholeReports && wholeReports.length > data.length) throw this.unreadable('the list', `it holds ${wholeReports.length} whole reports for a page of ${data.length}`);
+    // Asked for or not, whole reports count only when asked for.
+    return WHOLE_REPORTS_PARAMETER in query ? parsed.data : { data, totalDocuments: parsed.data.totalDocuments };
   }
 
   /**

@@ -25,8 +25,8 @@ export class RetryingRemote implements Remote {
     return this.read(() => this.client.session());
   }
 
-  list(query: Record<string, string>): Promise<RemotePage> {
-    return this.read(() => this.client.list(query));
+  list(query: Record<string, string>, options?: { wholeReports?: boolean }): Promise<RemotePage> {
+    return this.read(() => this.client.list(query, options));
   }
 
   retrieve(id: string): Promise<RemoteReport | RefusedReport | null> {

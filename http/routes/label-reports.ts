@@ -11,6 +11,8 @@ import { z } from 'zod';
 import {
   LIST_PARAMETERS,
   parseListQuery,
+  parsePage,
+  WHOLE_REPORTS_PARAMETER,
   type ListOutput,
   type ListParameter,
   type RawQuery,
@@ -48,11 +50,20 @@ import { alertPreviewSchema } from '../../schema/review';
 const CHANGE_REASON_HEADER = 'x-change-reason';
 
 const REPORT = shape('LabelReport', labelReportSchema);
-const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema).describe('The answer to output=normal (the default).'), [
+/** The LabelDesk extension's part of a page, there only when the request asks for it (WHOLE_REPORTS_PARAMETER). */
+const wholeReports = {
+  wholeReports: z
+    .array(labelReportSchema)
+    .optional()
+    .describe('Only when wholeReports was asked (a LabelDesk extension): the page’s reports as GET /v2/labelReports/{id} answers each, those that fit.'),
+};
+const PAGE = shape('LabelReportPage', pageSchema(listedLabelReportSchema).extend(wholeReports).describe('The answer to output=normal (the default).'), [
   shape('ListedLabelReport', listedLabelReportSchema),
+  REPORT,
 ]);
-const MINIMAL_PAGE = shape('MinimalLabelReportPage', pageSchema(minimalLabelReportSchema).describe('The answer to output=minimal.'), [
+const MINIMAL_PAGE = shape('MinimalLabelReportPage', pageSchema(minimalLabelReportSchema).extend(wholeReports).describe('The answer to output=minimal.'), [
   shape('MinimalLabelReport', minimalLabelReportSchema),
+  REPORT,
 ]);
 const PATCH = shape('LabelReportPatch', labelReportPatchSchema);
 const LOCAL_PATCH = shape('LocalLabelReportPatch', localReportPatchSchema);
@@ -78,8 +89,21 @@ const LIST_QUERY = {
 const LIST_DOC: OperationDoc = {
   operationId: 'listLabelReports',
   summary: 'One page of the label reports the key’s company can see',
-  query: LIST_QUERY,
-  responses: { 200: { description: 'The page, and how many reports match in all: a LabelReportPage for output=normal, a MinimalLabelReportPage for output=minimal', shape: [PAGE, MINIMAL_PAGE] } },
+  query: {
+    ...LIST_QUERY,
+    [WHOLE_REPORTS_PARAMETER]: pageParameter(
+      'A LabelDesk extension, not part of the interface: a number of bytes. The answer adds wholeReports, the page’s reports ' +
+        'as GET /v2/labelReports/{id} answers each, in the page’s order, each that still fits in that many bytes of JSON ' +
+        '(one that does not is left out, to be retrieved). A server without the extension answers the page without it.',
+    ),
+  },
+  responses: {
+    200: {
+      description:
+        'The page, and how many reports match in all: a LabelReportPage for output=normal, a MinimalLabelReportPage for output=minimal',
+      shape: [PAGE, MINIMAL_PAGE],
+    },
+  },
   refusals: [400],
 };
 
@@ -150,7 +174,7 @@ const PREVIEW_DOC: OperationDoc = {
   responses: { 200: { description: 'The alert now and after the change', shape: shape('AlertPreview', alertPreviewSchema) } },
 };
 
-const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: LIST_PARAMETERS };
+const LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: [...LIST_PARAMETERS, WHOLE_REPORTS_PARAMETER] };
 const REVIEW_LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query: [...LIST_PARAMETERS, 'review', 'unset'] };
 const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
@@ -162,8 +186,10 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports' | 'acce
 
     app.get('/v2/labelReports', { config: { openapi: LIST_DOC, checks: LIST_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      const query = parseListQuery(request.query as RawQuery, AUTH_QUERY_PARAMETERS);
-      const page = await clients.run(request, () => service.reports.listJson(caller, query));
+      const query = parseListQuery(request.query as RawQuery, [...AUTH_QUERY_PARAMETERS, WHOLE_REPORTS_PARAMETER]);
+      const asked = queryParametersOf(request).get(WHOLE_REPORTS_PARAMETER);
+      const wholeReportsBytes = asked === undefined ? undefined : parsePage(WHOLE_REPORTS_PARAMETER, asked, 0);
+      const page = await clients.run(request, () => service.reports.listJson(caller, query, wholeReportsBytes));
       if (page === CLIENT_GONE) return clients.abandon(request, reply);
       // Streamed with backpressure: a page of any size is written as the client reads it.
       const chunks = clients.stream(request, page);

@@ -180,7 +180,7 @@ describe('the document', () => {
 
   test('lists the list parameters with their rules', () => {
     const parameters = doc.paths['/v2/labelReports'].get.parameters;
-    expect(parameters.map((p: { name: string }) => p.name)).toEqual([...LIST_PARAMETERS]);
+    expect(parameters.map((p: { name: string }) => p.name)).toEqual([...LIST_PARAMETERS, 'wholeReports']);
     for (const p of parameters) expect(p).toMatchObject({ in: 'query', required: false, description: expect.any(String) });
     const byName = Object.fromEntries(parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
     expect(byName.output).toEqual({ type: 'string', enum: ['normal', 'minimal'] });

@@ -14,6 +14,8 @@
  *   or after its answer arrived from the target (`response`), until the test releases or drops
  *   it: a point to act at (kill a process, edit the other side) known exactly.
  * - `requests`: every request seen, with what became of it; `count(match)` and `waitFor(match, n)`.
+ * - `ignoreQueryParameter(name)`: the parameter is left out of what is forwarded, so the target
+ *   answers as a server that does not know it (the log keeps the request as sent).
  *
  * Nothing it starts outlives `close()`: delays are timers it clears, held requests are cut.
  */
@@ -110,6 +112,7 @@ export class FaultProxy {
   private mode: 'online' | 'refuse' | 'reset' = 'online';
   private latencyMs = 0;
   private closed = false;
+  private readonly ignored = new Set<string>();
 
   private constructor(
     private readonly server: http.Server,
@@ -357,6 +360,20 @@ export class FaultProxy {
     return hold;
   }
 
+  /** From now on `name` is left out of every request's query before it is forwarded. */
+  ignoreQueryParameter(name: string): void {
+    this.ignored.add(name);
+  }
+
+  /** The path and query forwarded: the ignored parameters left out. */
+  private forwardedPath(path: string): string {
+    if (this.ignored.size === 0 || !path.includes('?')) return path;
+    const [pathname, query] = [path.slice(0, path.indexOf('?')), new URLSearchParams(path.slice(path.indexOf('?') + 1))];
+    for (const name of this.ignored) query.delete(name);
+    const left = query.toString();
+    return left === '' ? pathname : `${pathname}?${left}`;
+  }
+
   /** The request sent to the target, its whole answer read. */
   private forward(req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
     const headers: Record<string, string | string[]> = {};
@@ -367,7 +384,7 @@ export class FaultProxy {
     headers['content-length'] = String(body.length);
     return new Promise((resolve, reject) => {
       const upstream = http.request(
-        { host: this.target.hostname, port: this.target.port, method: req.method, path: req.url, headers, agent: this.agent },
+        { host: this.target.hostname, port: this.target.port, method: req.method, path: this.forwardedPath(req.url ?? '/'), headers, agent: this.agent },
         (answer) => {
           const chunks: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -33,6 +33,7 @@ import { REPO } from '../cli/run-labeldesk';
 import { FaultProxy } from './fault-proxy';
 import { COMPANIES, startTestService, type KeyName, type TestService } from './service-fixture';
 import { VendorRemote, type VendorRemoteOptions } from './vendor-remote';
+import { WHOLE_REPORTS_PARAMETER } from '../../query/list-query';
 
 export const COMPANY = 'acme';
 
@@ -64,6 +65,12 @@ export interface PairOptions {
    * the leanest answers the interface allows, so the scenarios meet them.
    */
   vendor?: VendorRemoteOptions;
+  /**
+   * Whether the remote answers the list's LabelDesk extension (default true). False: the proxy
+   * leaves the parameter out, so the remote answers as one without it, and every report new to
+   * the mirror is retrieved, as from an older LabelDesk (for the scenarios of the retrieves).
+   */
+  wholeReports?: boolean;
 }
 
 export interface Answer {
@@ -112,6 +119,7 @@ export class SyncPair {
     const remote = await startTestService(options.reports ?? []);
     const vendor = options.remote === 'vendor' ? await VendorRemote.start(remote.url, { notShown: 'mixed', patchAnswer: 'least', ...options.vendor }) : undefined;
     const proxy = await FaultProxy.start(vendor?.url ?? remote.url);
+    if (options.wholeReports === false) proxy.ignoreQueryParameter(WHOLE_REPORTS_PARAMETER);
     const dir = mkdtempSync(join(tmpdir(), 'labeldesk-sync-'));
     const localDbFile = join(dir, 'local.sqlite');
     const local = await startService({ dbFile: localDbFile, staticDir: join(dir, 'no-ui') });
