@@ -19,6 +19,7 @@
  *   npm run bench -- sync --full                # 100 000 reports
  *   BENCH_SYNC_REPORTS=2000 npm run bench -- sync
  *   BENCH_SYNC_PROFILE=1 npm run bench -- sync  # and where each process spends its time
+ *   BENCH_SYNC_PARTS=loopback,slow npm run bench -- sync   # only these parts (loopback, incremental, slow)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -56,6 +57,8 @@ const REPO = fileURLToPath(new URL('../', import.meta.url));
 /** Reads the local mirror as the company does, in process. */
 const READER: Caller = { keyId: 'sync-bench', companyId: 'acme', permissions: new Set(['labelReports:read']) };
 const PROFILE = process.env.BENCH_SYNC_PROFILE === '1';
+/** The parts run (BENCH_SYNC_PARTS=loopback,slow): every one by default; `incremental` follows a loopback mirror. */
+const PARTS = new Set((process.env.BENCH_SYNC_PARTS ?? 'loopback,incremental,slow').split(',').map((p) => p.trim()));
 const CACHED_REMOTE = join(tmpdir(), `labeldesk-bench-sync-${REPORTS}-v1.sqlite`);
 
 function benchReport(i: number, rand: () => number) {
@@ -177,70 +180,77 @@ export async function run(): Promise<void> {
   try {
     global.gc?.();
     const baseline = process.memoryUsage.rss();
-    local = await startLocal(join(dir, 'local.sqlite'), remote.url);
-    const remoteCpu = processCpuSeconds(remote.child.pid);
-    const loopback = await firstMirror(local, () => profiled('sync: the mirroring process during the first mirror', () => local!.worker.runCycle()));
-    const remoteCpuUsed = processCpuSeconds(remote.child.pid) - remoteCpu;
-    const { seconds, cpu: firstCpu, mirrored, peak, quarters, desk } = loopback;
-    const rate = mirrored / seconds;
-    const first = `sync: first mirror of ${fmt(REPORTS)} reports (${DATAPOINTS} datapoints each) from labeldesk serve on loopback`;
-    report({ name: `${first}: rate`, value: rate, unit: 'reports/s', better: 'higher', target: TARGET_RATE, detail: `${fmt(mirrored)} mirrored in ${seconds.toFixed(1)} s` });
-    // On a shared machine the wall clock counts other work too; the CPU time is this process's own.
-    report({ name: `${first}: CPU of the mirroring process`, value: firstCpu, unit: 's', better: 'lower', detail: `${fmt(Math.round(mirrored / firstCpu))} reports per CPU second` }, '  ');
-    if (!Number.isNaN(remoteCpuUsed)) report({ name: `${first}: CPU of the remote`, value: remoteCpuUsed, unit: 's', better: 'lower' }, '  ');
-    report(
-      { name: `${first}: peak RSS of the mirroring process`, value: peak / 1048576, unit: 'MB', better: 'lower', target: TARGET_RSS_MB, detail: `baseline ${mb(baseline)}; at each quarter of the pull: ${quarters.join(', ') || 'not sampled'}` },
-      '  ',
-    );
-    const list = `sync: the service's list page (GET /v2/labelReports, 20 a page) every ${DESK_EVERY_MS} ms while it mirrors ${fmt(REPORTS)} reports`;
-    report({ name: `${list}, p50`, value: percentile(desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS, detail: `${desk.length} requests` }, '  ');
-    report({ name: `${list}, p95`, value: percentile(desk, 95), unit: 'ms', better: 'lower' }, '  ');
-    report({ name: `${list}, max`, value: Math.max(...desk), unit: 'ms', better: 'lower' }, '  ');
-    const quiet = await deskWhile(local, async () => new Promise((resolve) => setTimeout(resolve, 2000)));
-    report(
-      { name: `sync: the same list page with the mirror of ${fmt(REPORTS)} reports complete and sync idle, p50`, value: percentile(quiet, 50), unit: 'ms', better: 'lower', detail: `${quiet.length} requests` },
-      '  ',
-    );
+    if (PARTS.has('loopback')) {
+      local = await startLocal(join(dir, 'local.sqlite'), remote.url);
+      const remoteCpu = processCpuSeconds(remote.child.pid);
+      const loopback = await firstMirror(local, () => profiled('sync: the mirroring process during the first mirror', () => local!.worker.runCycle()));
+      const remoteCpuUsed = processCpuSeconds(remote.child.pid) - remoteCpu;
+      const { seconds, cpu: firstCpu, mirrored, peak, quarters, desk } = loopback;
+      const rate = mirrored / seconds;
+      const first = `sync: first mirror of ${fmt(REPORTS)} reports (${DATAPOINTS} datapoints each) from labeldesk serve on loopback`;
+      report({ name: `${first}: rate`, value: rate, unit: 'reports/s', better: 'higher', target: TARGET_RATE, detail: `${fmt(mirrored)} mirrored in ${seconds.toFixed(1)} s` });
+      // On a shared machine the wall clock counts other work too; the CPU time is this process's own.
+      report({ name: `${first}: CPU of the mirroring process`, value: firstCpu, unit: 's', better: 'lower', detail: `${fmt(Math.round(mirrored / firstCpu))} reports per CPU second` }, '  ');
+      if (!Number.isNaN(remoteCpuUsed)) report({ name: `${first}: CPU of the remote`, value: remoteCpuUsed, unit: 's', better: 'lower' }, '  ');
+      report(
+        { name: `${first}: peak RSS of the mirroring process`, value: peak / 1048576, unit: 'MB', better: 'lower', target: TARGET_RSS_MB, detail: `baseline ${mb(baseline)}; at each quarter of the pull: ${quarters.join(', ') || 'not sampled'}` },
+        '  ',
+      );
+      const list = `sync: the service's list page (GET /v2/labelReports, 20 a page) every ${DESK_EVERY_MS} ms while it mirrors ${fmt(REPORTS)} reports`;
+      report({ name: `${list}, p50`, value: percentile(desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS, detail: `${desk.length} requests` }, '  ');
+      report({ name: `${list}, p95`, value: percentile(desk, 95), unit: 'ms', better: 'lower' }, '  ');
+      report({ name: `${list}, max`, value: Math.max(...desk), unit: 'ms', better: 'lower' }, '  ');
+      const quiet = await deskWhile(local, async () => new Promise((resolve) => setTimeout(resolve, 2000)));
+      report(
+        { name: `sync: the same list page with the mirror of ${fmt(REPORTS)} reports complete and sync idle, p50`, value: percentile(quiet, 50), unit: 'ms', better: 'lower', detail: `${quiet.length} requests` },
+        '  ',
+      );
 
-    // 100 reports change on the remote, spread over the whole set, as another desk would change them.
-    const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
-    for (let k = 0; k < CHANGED; k++) {
-      const i = Math.floor((k * REPORTS) / CHANGED);
-      const id = `sync-${String(i).padStart(7, '0')}`;
-      const body = i % 4 === 3 ? { hasFlag: true } : { labelReference: `CHANGED-${k}`, limits: { maxTemperature: 9 } };
-      const res = await fetch(`${remote.url}/v2/labelReports/${id}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
-      if (res.status !== 200) throw new Error(`PATCH ${id} answered ${res.status}: ${await res.text()}`);
+      if (PARTS.has('incremental')) {
+        // 100 reports change on the remote, spread over the whole set, as another desk would change them.
+        const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+        for (let k = 0; k < CHANGED; k++) {
+          const i = Math.floor((k * REPORTS) / CHANGED);
+          const id = `sync-${String(i).padStart(7, '0')}`;
+          const body = i % 4 === 3 ? { hasFlag: true } : { labelReference: `CHANGED-${k}`, limits: { maxTemperature: 9 } };
+          const res = await fetch(`${remote.url}/v2/labelReports/${id}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
+          if (res.status !== 200) throw new Error(`PATCH ${id} answered ${res.status}: ${await res.text()}`);
+        }
+        const started = performance.now();
+        const cpu = process.cpuUsage();
+        const incremental = await profiled('sync: the mirroring process during the incremental cycle', () => local!.worker.runCycle());
+        const cycleSeconds = (performance.now() - started) / 1000;
+        const cycleCpu = cpuSeconds(cpu);
+        if (!incremental.ok) throw new Error(`the incremental cycle did not complete: ${incremental.message}`);
+        const arrived = local.running.service.reports.retrieve(READER, 'sync-0000000').labelReference;
+        const cycle = `sync: incremental cycle bringing ${CHANGED} changed reports among ${fmt(REPORTS)}`;
+        report({
+          name: cycle,
+          value: cycleSeconds * 1000,
+          unit: 'ms',
+          better: 'lower',
+          target: TARGET_INCREMENTAL_S * 1000,
+          ...(arrived !== 'CHANGED-0' && { detail: `but the first change did not arrive (${arrived})` }),
+        });
+        report({ name: `${cycle}: CPU of the mirroring process`, value: cycleCpu * 1000, unit: 'ms', better: 'lower' }, '  ');
+      }
+      await local.close();
+      local = undefined;
+
     }
-    const started = performance.now();
-    const cpu = process.cpuUsage();
-    const incremental = await profiled('sync: the mirroring process during the incremental cycle', () => local!.worker.runCycle());
-    const cycleSeconds = (performance.now() - started) / 1000;
-    const cycleCpu = cpuSeconds(cpu);
-    if (!incremental.ok) throw new Error(`the incremental cycle did not complete: ${incremental.message}`);
-    const arrived = local.running.service.reports.retrieve(READER, 'sync-0000000').labelReference;
-    const cycle = `sync: incremental cycle bringing ${CHANGED} changed reports among ${fmt(REPORTS)}`;
-    report({
-      name: cycle,
-      value: cycleSeconds * 1000,
-      unit: 'ms',
-      better: 'lower',
-      target: TARGET_INCREMENTAL_S * 1000,
-      ...(arrived !== 'CHANGED-0' && { detail: `but the first change did not arrive (${arrived})` }),
-    });
-    report({ name: `${cycle}: CPU of the mirroring process`, value: cycleCpu * 1000, unit: 'ms', better: 'lower' }, '  ');
-    await local.close();
-    local = undefined;
 
-    // The same first mirror over a slow link: what bounds it is how many retrieves are on their way at once.
-    latency = await LatencyProxy.start(remote.url, ONE_WAY_MS);
-    slow = await startLocal(join(dir, 'slow.sqlite'), latency.url);
-    const far = await firstMirror(slow, () => slow!.worker.runCycle());
-    const slowRate = far.mirrored / far.seconds;
-    const slowLink = `sync: first mirror of ${fmt(REPORTS)} reports through a ${2 * ONE_WAY_MS} ms round trip (bench/latency-proxy.ts)`;
-    report({ name: `${slowLink}: rate`, value: slowRate, unit: 'reports/s', better: 'higher', target: TARGET_SLOW_RATE, detail: `${fmt(far.mirrored)} mirrored in ${far.seconds.toFixed(1)} s` });
-    report({ name: `${slowLink}: CPU of the mirroring process`, value: far.cpu, unit: 's', better: 'lower' }, '  ');
-    report({ name: `${slowLink}: peak RSS of the mirroring process`, value: far.peak / 1048576, unit: 'MB', better: 'lower', target: TARGET_RSS_MB }, '  ');
-    report({ name: `${slowLink}: list page p50`, value: percentile(far.desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS }, '  ');
+    if (PARTS.has('slow')) {
+      // The same first mirror over a slow link: what bounds it is how many retrieves are on their way at once.
+      latency = await LatencyProxy.start(remote.url, ONE_WAY_MS);
+      slow = await startLocal(join(dir, 'slow.sqlite'), latency.url);
+      const far = await firstMirror(slow, () => slow!.worker.runCycle());
+      const slowRate = far.mirrored / far.seconds;
+      const slowLink = `sync: first mirror of ${fmt(REPORTS)} reports through a ${2 * ONE_WAY_MS} ms round trip (bench/latency-proxy.ts)`;
+      report({ name: `${slowLink}: rate`, value: slowRate, unit: 'reports/s', better: 'higher', target: TARGET_SLOW_RATE, detail: `${fmt(far.mirrored)} mirrored in ${far.seconds.toFixed(1)} s` });
+      report({ name: `${slowLink}: CPU of the mirroring process`, value: far.cpu, unit: 's', better: 'lower' }, '  ');
+      report({ name: `${slowLink}: peak RSS of the mirroring process`, value: far.peak / 1048576, unit: 'MB', better: 'lower', target: TARGET_RSS_MB }, '  ');
+      report({ name: `${slowLink}: list page p50`, value: percentile(far.desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS }, '  ');
+    }
   } finally {
     await local?.close();
     await slow?.close();
