@@ -1,10 +1,12 @@
 /**
  * Sync at the size of a large site: the first mirror of a remote's reports on loopback and
  * through a link whose round trip costs 40 ms (bench/latency-proxy.ts), then one incremental
- * cycle that brings 100 reports changed among them (target ≤ 1 s). Targets: a first mirror
+ * cycle that brings 100 reports changed among them (target ≤ 1 s), and the first mirror from
+ * the vendor-shaped remote of the tests (in this process, in front of the same remote), which
+ * answers lists without the whole reports of LabelDesk's extension, through the same link. Targets: a first mirror
  * ≥ 3 000 reports/s on loopback, ≥ 500 reports/s over the slow link; the local service answering
- * a desk's list requests ≤ 20 ms at the median while a first mirror runs; the mirroring
- * process ≤ 300 MB.
+ * a desk's list requests ≤ 20 ms at the median while a first mirror runs, and the remote its
+ * own; the mirroring process ≤ 300 MB.
  *
  * The remote is the real `labeldesk serve` in a process of its own, on a database built the way
  * a site builds one: a generated bundle (50 datapoints a report; three quarters owned by the
@@ -19,7 +21,7 @@
  *   npm run bench -- sync --full                # 100 000 reports
  *   BENCH_SYNC_REPORTS=2000 npm run bench -- sync
  *   BENCH_SYNC_PROFILE=1 npm run bench -- sync  # and where each process spends its time
- *   BENCH_SYNC_PARTS=loopback,slow npm run bench -- sync   # only these parts (loopback, incremental, slow)
+ *   BENCH_SYNC_PARTS=loopback,slow npm run bench -- sync   # only these parts (loopback, incremental, slow, vendor)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -38,6 +40,7 @@ import { createSyncWorker, type SyncWorker } from '../sync';
 import { report } from './baseline';
 import { printSummary, summarize, summarizeFile } from './cpu-profile';
 import { LatencyProxy } from './latency-proxy';
+import { VendorRemote } from '../test/support/vendor-remote';
 import { percentile } from './stats';
 
 const REPORTS = Number(process.env.BENCH_SYNC_REPORTS ?? (process.argv.includes('--full') ? 100_000 : 10_000));
@@ -58,7 +61,7 @@ const REPO = fileURLToPath(new URL('../', import.meta.url));
 const READER: Caller = { keyId: 'sync-bench', companyId: 'acme', permissions: new Set(['labelReports:read']) };
 const PROFILE = process.env.BENCH_SYNC_PROFILE === '1';
 /** The parts run (BENCH_SYNC_PARTS=loopback,slow): every one by default; `incremental` follows a loopback mirror. */
-const PARTS = new Set((process.env.BENCH_SYNC_PARTS ?? 'loopback,incremental,slow').split(',').map((p) => p.trim()));
+const PARTS = new Set((process.env.BENCH_SYNC_PARTS ?? 'loopback,incremental,slow,vendor').split(',').map((p) => p.trim()));
 const CACHED_REMOTE = join(tmpdir(), `labeldesk-bench-sync-${REPORTS}-v1.sqlite`);
 
 function benchReport(i: number, rand: () => number) {
@@ -177,15 +180,16 @@ export async function run(): Promise<void> {
   let local: Local | undefined;
   let slow: Local | undefined;
   let latency: LatencyProxy | undefined;
+  let vendor: VendorRemote | undefined;
   try {
     global.gc?.();
     const baseline = process.memoryUsage.rss();
     if (PARTS.has('loopback')) {
       local = await startLocal(join(dir, 'local.sqlite'), remote.url);
       const remoteCpu = processCpuSeconds(remote.child.pid);
-      const loopback = await firstMirror(local, () => profiled('sync: the mirroring process during the first mirror', () => local!.worker.runCycle()));
+      const loopback = await firstMirror(local, () => profiled('sync: the mirroring process during the first mirror', () => local!.worker.runCycle()), remote.url);
       const remoteCpuUsed = processCpuSeconds(remote.child.pid) - remoteCpu;
-      const { seconds, cpu: firstCpu, mirrored, peak, quarters, desk } = loopback;
+      const { seconds, cpu: firstCpu, mirrored, peak, quarters, desk, remoteDesk } = loopback;
       const rate = mirrored / seconds;
       const first = `sync: first mirror of ${fmt(REPORTS)} reports (${DATAPOINTS} datapoints each) from labeldesk serve on loopback`;
       report({ name: `${first}: rate`, value: rate, unit: 'reports/s', better: 'higher', target: TARGET_RATE, detail: `${fmt(mirrored)} mirrored in ${seconds.toFixed(1)} s` });
@@ -200,6 +204,8 @@ export async function run(): Promise<void> {
       report({ name: `${list}, p50`, value: percentile(desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS, detail: `${desk.length} requests` }, '  ');
       report({ name: `${list}, p95`, value: percentile(desk, 95), unit: 'ms', better: 'lower' }, '  ');
       report({ name: `${list}, max`, value: Math.max(...desk), unit: 'ms', better: 'lower' }, '  ');
+      const remoteList = `sync: the remote's list page (20 a page) every ${DESK_EVERY_MS} ms while it serves the mirror of ${fmt(REPORTS)} reports`;
+      report({ name: `${remoteList}, p50`, value: percentile(remoteDesk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS, detail: `${remoteDesk.length} requests` }, '  ');
       const quiet = await deskWhile(local, async () => new Promise((resolve) => setTimeout(resolve, 2000)));
       report(
         { name: `sync: the same list page with the mirror of ${fmt(REPORTS)} reports complete and sync idle, p50`, value: percentile(quiet, 50), unit: 'ms', better: 'lower', detail: `${quiet.length} requests` },
@@ -250,11 +256,29 @@ export async function run(): Promise<void> {
       report({ name: `${slowLink}: CPU of the mirroring process`, value: far.cpu, unit: 's', better: 'lower' }, '  ');
       report({ name: `${slowLink}: peak RSS of the mirroring process`, value: far.peak / 1048576, unit: 'MB', better: 'lower', target: TARGET_RSS_MB }, '  ');
       report({ name: `${slowLink}: list page p50`, value: percentile(far.desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS }, '  ');
+      await slow.close();
+      slow = undefined;
+      await latency.close();
+      latency = undefined;
+    }
+
+    if (PARTS.has('vendor')) {
+      // The vendor-shaped remote of the tests in front of the same remote: it answers the list without
+      // the whole reports, so every report is retrieved, each through the slow link.
+      vendor = await VendorRemote.start(remote.url);
+      latency = await LatencyProxy.start(vendor.url, ONE_WAY_MS);
+      slow = await startLocal(join(dir, 'vendor.sqlite'), latency.url);
+      const far = await firstMirror(slow, () => slow!.worker.runCycle());
+      const vendorLink = `sync: first mirror of ${fmt(REPORTS)} reports from the vendor-shaped remote (test/support/vendor-remote.ts) through a ${2 * ONE_WAY_MS} ms round trip`;
+      report({ name: `${vendorLink}: rate`, value: far.mirrored / far.seconds, unit: 'reports/s', better: 'higher', target: TARGET_SLOW_RATE, detail: `${fmt(far.mirrored)} mirrored in ${far.seconds.toFixed(1)} s` });
+      report({ name: `${vendorLink}: CPU of the mirroring process`, value: far.cpu, unit: 's', better: 'lower' }, '  ');
+      report({ name: `${vendorLink}: list page p50`, value: percentile(far.desk, 50), unit: 'ms', better: 'lower', target: TARGET_LIST_P50_MS }, '  ');
     }
   } finally {
     await local?.close();
     await slow?.close();
     await latency?.close();
+    await vendor?.close();
     profiler?.disconnect();
     remote.child.kill('SIGTERM');
     await once(remote.child, 'exit');
@@ -308,9 +332,12 @@ interface MirrorFigures {
   quarters: string[];
   /** The desk's list requests during the mirror, in milliseconds each. */
   desk: number[];
+  /** The same list requests to the remote, when asked for. */
+  remoteDesk: number[];
 }
 
-async function firstMirror(local: Local, cycle: () => Promise<{ ok: boolean; message?: string }>): Promise<MirrorFigures> {
+/** The first mirror of `local`, a desk asking its list meanwhile, and another asking the remote's at `remoteUrl` when given. */
+async function firstMirror(local: Local, cycle: () => Promise<{ ok: boolean; message?: string }>, remoteUrl?: string): Promise<MirrorFigures> {
   let peak = process.memoryUsage.rss();
   const quarters: string[] = [];
   const sample = setInterval(() => {
@@ -324,38 +351,46 @@ async function firstMirror(local: Local, cycle: () => Promise<{ ok: boolean; mes
   const started = performance.now();
   const cpu = process.cpuUsage();
   let outcome: { ok: boolean; message?: string } | undefined;
-  const desk = await deskWhile(local, async () => {
+  const remoteAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const services = [{ url: local.running.url, key: local.deskKey, agent: local.agent }, ...(remoteUrl ? [{ url: remoteUrl, key: KEY, agent: remoteAgent }] : [])];
+  const [desk, remoteDesk = []] = await listsWhile(services, async () => {
     outcome = await cycle();
-  });
+  }).finally(() => remoteAgent.destroy());
   const seconds = (performance.now() - started) / 1000;
   const used = cpuSeconds(cpu);
   clearInterval(sample);
   if (!outcome?.ok) throw new Error(`the first mirror did not complete: ${outcome?.message}`);
   const mirrored = local.running.service.reports.list(READER, parseListQuery({ output: 'minimal', pageSize: '1' })).totalDocuments;
-  return { seconds, cpu: used, mirrored, peak, quarters, desk };
+  return { seconds, cpu: used, mirrored, peak, quarters, desk, remoteDesk };
 }
 
 /** Runs `work`, asking the service for the first list page every DESK_EVERY_MS meanwhile; the time of each answer. */
 async function deskWhile(local: Local, work: () => Promise<void>): Promise<number[]> {
-  const times: number[] = [];
+  const [times] = await listsWhile([{ url: local.running.url, key: local.deskKey, agent: local.agent }], work);
+  return times;
+}
+
+/** Runs `work`, asking each service for its first list page every DESK_EVERY_MS meanwhile; the time of each answer, by service. */
+async function listsWhile(services: readonly { url: string; key: string; agent: http.Agent }[], work: () => Promise<void>): Promise<number[][]> {
   let done = false;
-  const url = `${local.running.url}/v2/labelReports?pageSize=20`;
-  const desk = (async () => {
+  const asking = services.map(async ({ url, key, agent }) => {
+    const times: number[] = [];
     while (!done) {
       const t0 = performance.now();
-      const status = await get(local.agent, url, local.deskKey);
+      const status = await get(agent, `${url}/v2/labelReports?pageSize=20`, key);
       if (status !== 200) throw new Error(`the desk's list request answered ${status}`);
       times.push(performance.now() - t0);
       await new Promise((resolve) => setTimeout(resolve, DESK_EVERY_MS));
     }
-  })();
+    return times;
+  });
   try {
     await work();
   } finally {
     done = true;
-    await desk;
+    await Promise.allSettled(asking);
   }
-  return times;
+  return Promise.all(asking);
 }
 
 function get(agent: http.Agent, url: string, key: string): Promise<number> {
