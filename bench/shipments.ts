@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openService } from '../host/open-service';
-import { SHIPMENTS } from '../db/read-model/shipments';
+import { SHIPMENT_COUNTS, SHIPMENTS } from '../db/read-model/shipments';
 import type { LabelReportPatch } from '../schema/report';
 import type { Caller } from '../service/api-keys';
 import { report } from './baseline';
@@ -149,16 +149,22 @@ function writes(keptFile: string, bareFile: string): { withUpkeep: Record<Kind, 
   }
 }
 
-/** The rebuild a bulk import runs after the load, timed alone (and rolled back). */
+/**
+ * The rebuilds a bulk import runs after the load, each timed alone (and rolled back), with the
+ * kept tables' triggers set aside as the import sets them aside.
+ */
 function rebuild(file: string): void {
   const db = new Database(file);
   try {
     db.exec('BEGIN');
-    const t0 = performance.now();
-    db.exec(SHIPMENTS.rebuild);
-    const ms = performance.now() - t0;
+    for (const t of [...SHIPMENTS.triggers, ...SHIPMENT_COUNTS.triggers]) db.exec(`DROP TRIGGER ${t.name}`);
+    for (const declaration of [SHIPMENTS, SHIPMENT_COUNTS]) {
+      const t0 = performance.now();
+      db.exec(declaration.rebuild);
+      const ms = performance.now() - t0;
+      report({ name: `shipments: ${fmt(REPORTS)} reports, rebuild of ${declaration.name} in a bulk import`, value: ms / 1000, unit: 's', better: 'lower', detail: `load average ${loadAverage()}` });
+    }
     db.exec('ROLLBACK');
-    report({ name: `shipments: ${fmt(REPORTS)} reports, rebuild of shipment_listing in a bulk import`, value: ms / 1000, unit: 's', better: 'lower', detail: `load average ${loadAverage()}` });
   } finally {
     db.close();
   }

@@ -202,11 +202,11 @@ export class ShipmentStore {
     const c = query.conditions;
     const searched = conditionsSql(c, 'k', null);
     const bind = { ...searched.params, ck, company: companyId, limit: query.limit, offset: query.offset };
-    const count = `SELECT count(*) FROM shipment_listing k WHERE k.ck = @ck AND ${searched.where}`;
+    const count = countSql(c) ?? `SELECT count(*) FROM shipment_listing k WHERE k.ck = @ck AND ${searched.where}`;
     let sorts = false;
     if (searched.where !== '1') {
       const matches = this.statement(count).pluck().get(bind) as number;
-      const shipments = this.statement('SELECT count(*) FROM shipment_listing k WHERE k.ck = @ck').pluck().get({ ck }) as number;
+      const shipments = this.statement(countSql({})!).pluck().get({ ck }) as number;
       // A range of first starts is a range of creations too, near enough: walked in another order
       // its matches lie together, not evenly, and a walk would read every shipment after them.
       const startRange = (c.startFrom !== undefined || c.startTo !== undefined) && query.order !== 'firstStart';
@@ -381,6 +381,19 @@ function orderSql(query: ShipmentPageQuery, t: string, plain: '' | '+'): string 
   const started = query.conditions.startFrom !== undefined || query.conditions.startTo !== undefined;
   if (query.order === 'firstStart' && !query.descending && !started) return `${plain}${t}.first_start IS NULL, ${t}.first_start, ${t}.first_created, ${t}.ref_key`;
   return `${query.order === 'created' ? '' : `${plain}${t}.${ORDER_COLUMNS[query.order]} ${d}, `}${plain}${t}.first_created ${d}, ${t}.ref_key ${d}`;
+}
+
+/**
+ * The exact count from the kept counts (shipment_counts) when the conditions test only the worst
+ * alert and the review state; null when another condition needs the rows themselves.
+ */
+function countSql(c: ShipmentConditions): string | null {
+  const others = Object.entries(c).some(([k, v]) => v !== undefined && k !== 'alertLevels' && k !== 'states');
+  if (others) return null;
+  const parts = ['n.ck = @ck'];
+  if (c.alertLevels?.length) parts.push(`n.worst_alert IN (${c.alertLevels.map((_, i) => `@alert${i}`).join(', ')})`);
+  if (c.states?.length) parts.push(`n.state IN (${c.states.map((_, i) => `@state${i}`).join(', ')})`);
+  return `SELECT coalesce(sum(n.n), 0) FROM shipment_counts n WHERE ${parts.join(' AND ')}`;
 }
 
 /**

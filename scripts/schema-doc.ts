@@ -24,6 +24,7 @@ const DECLARED_IN: Record<string, string> = {
   custom_field_pair_counts: 'custom-field-pair-counts.ts',
   review_current: 'review-current.ts',
   shipment_listing: 'shipments.ts',
+  shipment_counts: 'shipments.ts',
 };
 
 const oneLine = (sql: string) => sql.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').trim();

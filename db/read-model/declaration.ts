@@ -92,3 +92,40 @@ export function table(sql: string): DeclaredTable {
   if (!match) throw new Error(`not a CREATE TABLE statement: ${trimmed.slice(0, 80)}`);
   return { name: match[1], sql: trimmed };
 }
+
+/**
+ * The statements that move a kept count table of `key` columns and a count `n` by one row of the
+ * table it counts: one more of the combination of `row` (new), or one fewer (old), a combination
+ * whose count falls to 0 deleted.
+ */
+export function countMoves(table: string, key: readonly string[]): { add: (row: 'new') => string; remove: (row: 'old') => string } {
+  const same = (row: string) => key.map((c) => `${c} = ${row}.${c}`).join(' AND ');
+  return {
+    add: (row) => `
+  UPDATE ${table} SET n = n + 1 WHERE ${same(row)};
+  INSERT INTO ${table} (${key.join(', ')}, n)
+    SELECT ${key.map((c) => `${row}.${c}`).join(', ')}, 1
+    WHERE NOT EXISTS (SELECT 1 FROM ${table} WHERE ${same(row)})`,
+    remove: (row) => `
+  UPDATE ${table} SET n = n - 1 WHERE ${same(row)};
+  DELETE FROM ${table} WHERE ${same(row)} AND n <= 0`,
+  };
+}
+
+/** The triggers that keep `table` counting the rows of `source` by `key`: an insert, a delete, and an update of a key column. */
+export function countTriggers(table: string, source: string, key: readonly string[]): string[] {
+  const { add, remove } = countMoves(table, key);
+  return [
+    `CREATE TRIGGER ${table}_insert AFTER INSERT ON ${source} BEGIN
+  ${add('new')};
+END`,
+    `CREATE TRIGGER ${table}_delete AFTER DELETE ON ${source} BEGIN
+  ${remove('old')};
+END`,
+    `CREATE TRIGGER ${table}_update AFTER UPDATE OF ${key.join(', ')} ON ${source}
+WHEN ${key.map((c) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN
+  ${remove('old')};
+  ${add('new')};
+END`,
+  ];
+}

@@ -11,7 +11,7 @@ import { CUSTOM_FIELD_COUNTS } from './custom-field-counts';
 import { GROUP_FIGURES } from './group-figures';
 import { CUSTOM_FIELD_PAIR_COUNTS } from './custom-field-pair-counts';
 import { REVIEW_CURRENT } from './review-current';
-import { SHIPMENTS } from './shipments';
+import { SHIPMENT_COUNTS, SHIPMENTS } from './shipments';
 
 export type { DeclaredIndex, DeclaredTable, DeclaredTrigger, KeptRead, KeptTableDeclaration } from './declaration';
 export { REPORT_SCALARS, sourceOf } from './listing';
@@ -35,7 +35,7 @@ export {
 export { PAIR_KEY, PAIR_RECOUNT, PAIR_ROWS, PAIRED_FIELDS, WIDTH_ROWS, widePairRows } from './custom-field-pair-counts';
 
 /** Every kept table's declaration, in rebuild order. */
-export const READ_MODEL: readonly KeptTableDeclaration[] = [LISTING, LISTING_COUNTS, CUSTOM_FIELD_COUNTS, GROUP_FIGURES, CUSTOM_FIELD_PAIR_COUNTS, REVIEW_CURRENT, SHIPMENTS];
+export const READ_MODEL: readonly KeptTableDeclaration[] = [LISTING, LISTING_COUNTS, CUSTOM_FIELD_COUNTS, GROUP_FIGURES, CUSTOM_FIELD_PAIR_COUNTS, REVIEW_CURRENT, SHIPMENTS, SHIPMENT_COUNTS];
 
 /** What a bulk load sets aside for its writes and makes again after: triggers and indexes, in the order they are made again. */
 export interface BulkLoadPlan {

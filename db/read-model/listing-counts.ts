@@ -5,7 +5,7 @@
  * carry report_listing's names and types, so a compiled condition over the listing alias l reads
  * the same over this table and picks the same rows.
  */
-import { table, triggers, type KeptTableDeclaration } from './declaration';
+import { countTriggers, table, triggers, type KeptTableDeclaration } from './declaration';
 
 /** [column, type]: the columns a count splits by, as report_listing declares them. */
 export const SPLIT: readonly (readonly [string, string])[] = [
@@ -18,18 +18,6 @@ export const SPLIT: readonly (readonly [string, string])[] = [
   ['is_archived', 'INTEGER NOT NULL'],
 ];
 const KEY = ['ck', ...SPLIT.map(([c]) => c)];
-
-const sameKey = (row: string) => KEY.map((c) => `${c} = ${row}.${c}`).join(' AND ');
-
-/** One more listing row of `row`'s combination (new), or one fewer (old). */
-const add = (row: 'new') => `
-  UPDATE listing_counts SET n = n + 1 WHERE ${sameKey(row)};
-  INSERT INTO listing_counts (${KEY.join(', ')}, n)
-    SELECT ${KEY.map((c) => `${row}.${c}`).join(', ')}, 1
-    WHERE NOT EXISTS (SELECT 1 FROM listing_counts WHERE ${sameKey(row)})`;
-const remove = (row: 'old') => `
-  UPDATE listing_counts SET n = n - 1 WHERE ${sameKey(row)};
-  DELETE FROM listing_counts WHERE ${sameKey(row)} AND n <= 0`;
 
 /** The counts as they follow from the listing rows: what a bulk rebuild writes. */
 export const RECOUNT = `DELETE FROM listing_counts;
@@ -60,19 +48,7 @@ export const LISTING_COUNTS: KeptTableDeclaration = {
   ],
   writes:
     'Each listing row inserted or deleted moves its combination by one; an update that moves one of the split columns moves the row from its old combination to its new one. A combination whose count falls to 0 is deleted.',
-  triggers: triggers([
-    `CREATE TRIGGER listing_counts_insert AFTER INSERT ON report_listing BEGIN
-  ${add('new')};
-END`,
-    `CREATE TRIGGER listing_counts_delete AFTER DELETE ON report_listing BEGIN
-  ${remove('old')};
-END`,
-    `CREATE TRIGGER listing_counts_update AFTER UPDATE OF ${KEY.join(', ')} ON report_listing
-WHEN ${KEY.map((c) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN
-  ${remove('old')};
-  ${add('new')};
-END`,
-  ]),
+  triggers: triggers(countTriggers('listing_counts', 'report_listing', KEY)),
   indexes: [],
   bulkLoad: 'rebuilt',
   rebuild: RECOUNT,

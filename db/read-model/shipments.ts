@@ -11,7 +11,7 @@
  * alone. Facts written move the product and modes of their shipment's row.
  */
 import { SHIPMENT_GAP_SECONDS } from '../../model/shipment';
-import { index, table, triggers, type KeptTableDeclaration } from './declaration';
+import { countTriggers, index, table, triggers, type KeptTableDeclaration } from './declaration';
 
 /** The reference key of a listing row `p`, as model/shipment.ts#referenceKey computes it. */
 export const referenceKeyOf = (p: string) =>
@@ -159,4 +159,38 @@ END`,
   rebuild: `DELETE FROM shipment_listing;
 INSERT INTO shipment_listing (${COLUMNS})
 ${shipmentsOf('1', `l.ck, ${referenceKeyOf('l')}`)};`,
+};
+
+const COUNT_KEY = ['ck', 'state', 'worst_alert'];
+/**
+ * `shipment_counts`: per company, how many of its shipments stand in each review state with each
+ * worst alert: at most 5 × 4 rows a company. The list's exact count without a filter, or filtered
+ * by worst alert and review state only, is a sum of these, whatever the number of shipments.
+ */
+export const SHIPMENT_COUNTS: KeptTableDeclaration = {
+  name: 'shipment_counts',
+  tables: [
+    table(`CREATE TABLE shipment_counts (
+  ck          INTEGER NOT NULL,
+  state       TEXT NOT NULL,
+  worst_alert INTEGER NOT NULL,
+  n           INTEGER NOT NULL,
+  PRIMARY KEY (ck, state, worst_alert)
+) STRICT, WITHOUT ROWID`),
+  ],
+  madeFrom: "shipment_listing: its rows counted by company, review state and worst alert",
+  key: '(ck, state, worst_alert): one row per company, review state and worst alert, with n shipments',
+  reads: [
+    {
+      read: 'the exact count of the shipments list without a filter, or by worst alert and review state, and the number of shipments a page weighs sorting against walking by',
+      figure: 'a count of the index of shipment_listing reads one entry per shipment: 91 565 at 100 000 reports, about ten times as many at 1 000 000; the sum reads at most 20 rows',
+    },
+  ],
+  writes: 'Each shipment row inserted or deleted moves its combination by one; one whose state or worst alert moved moves from its old combination to its new one. A combination whose count falls to 0 is deleted.',
+  triggers: triggers(countTriggers('shipment_counts', 'shipment_listing', COUNT_KEY)),
+  indexes: [],
+  bulkLoad: 'rebuilt',
+  rebuild: `DELETE FROM shipment_counts;
+INSERT INTO shipment_counts (${COUNT_KEY.join(', ')}, n)
+  SELECT ${COUNT_KEY.join(', ')}, count(*) FROM shipment_listing GROUP BY ${COUNT_KEY.join(', ')};`,
 };

@@ -185,7 +185,7 @@ function heldRows(db: Db): Map<string, { columns: string[]; rows: unknown[][] }>
 
 /** The kept tables of whole numbers and texts (the group figures' sums of reals aside), each as rows. */
 function keptRows(db: Db): Record<string, unknown[][]> {
-  const exact = ['report_listing', 'custom_field_elements', 'listing_counts', 'custom_field_counts', 'custom_field_totals', 'custom_field_pair_counts', 'review_current', 'shipment_listing'];
+  const exact = ['report_listing', 'custom_field_elements', 'listing_counts', 'custom_field_counts', 'custom_field_totals', 'custom_field_pair_counts', 'review_current', 'shipment_listing', 'shipment_counts'];
   return Object.fromEntries(
     exact.map((table) => [table, rowsOf(db, table, (db.pragma(`table_info("${table}")`) as { name: string }[]).map((c) => c.name)) as unknown[][]]),
   );

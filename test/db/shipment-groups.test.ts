@@ -1,5 +1,5 @@
 /**
- * The kept shipment rows (db/read-model/shipments.ts) hold exactly what their rebuild writes
+ * The kept shipment rows and their counts (db/read-model/shipments.ts) hold exactly what their rebuild writes
  * after every kind of write: activations, PATCHes, taps, imports, sync, bundles, removals,
  * decisions, acknowledgements, label references moved between shipments written in different
  * cases and spaces, reports created either side of the gap, and facts written; and the reference key SQL computes is the one model/shipment.ts computes.
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SHIPMENTS, referenceKeyOf } from '../../db/read-model/shipments';
+import { SHIPMENT_COUNTS, SHIPMENTS, referenceKeyOf } from '../../db/read-model/shipments';
 import { Refusal } from '../../model/errors';
 import { referenceKey, splitByGap } from '../../model/shipment';
 import { assertAsyncProperty, assertProperty } from '../support/property';
@@ -72,7 +72,10 @@ async function apply(open: Open, c: Command): Promise<void> {
   }
 }
 
-const rowsOf = (raw: Database.Database) => (raw.prepare('SELECT * FROM shipment_listing ORDER BY ck, ref_key, first_created').raw().all() as unknown[][]).map((r) => JSON.stringify(r));
+const rowsOf = (raw: Database.Database) =>
+  ['SELECT * FROM shipment_listing ORDER BY ck, ref_key, first_created', 'SELECT * FROM shipment_counts ORDER BY ck, state, worst_alert'].flatMap((sql) =>
+    (raw.prepare(sql).raw().all() as unknown[][]).map((r) => JSON.stringify(r)),
+  );
 
 /** The shipments model/shipment.ts makes of the listing rows: company, key, first creation, labels. */
 function modelShipments(raw: Database.Database): string[] {
@@ -92,6 +95,7 @@ function expectKeptExact(raw: Database.Database, step: string): void {
   raw.exec('BEGIN');
   try {
     raw.exec(SHIPMENTS.rebuild);
+    raw.exec(SHIPMENT_COUNTS.rebuild);
     expect(kept, step).toEqual(rowsOf(raw));
   } finally {
     raw.exec('ROLLBACK');
