@@ -12,6 +12,7 @@ import { peopleClient } from '../api/people-client';
 import { auditKindLabel, auditWhat, auditWho } from '../lib/audit-text';
 import { formatIsoTime } from '../lib/time-zone';
 import { plainProblem } from '../lib/problem-text';
+import { saveFile } from '../lib/save-file';
 import { stores, useConnection } from '../state/stores';
 import { useTimeZone } from '../state/time-zone';
 
@@ -33,17 +34,6 @@ interface Shown {
   entries: AuditEntry[];
   next: string | null;
   searchedBackTo: string | null;
-}
-
-function download(text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `audit-trail-${new Date().toISOString().slice(0, 10)}.csv`;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 export function AuditScreen() {
@@ -100,7 +90,7 @@ export function AuditScreen() {
     if (!client) return;
     setBusy(true);
     try {
-      download(await auditClient(client).csv(filters));
+      saveFile(await auditClient(client).csv(filters), `audit-trail-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (err) {
       setProblem(plainProblem(err));
     } finally {

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { isAbortError } from '../api/client';
 import { toApiParams } from '../lib/list-query';
 import { plainProblem } from '../lib/problem-text';
+import { saveFile } from '../lib/save-file';
 import { stores, useConnection } from '../state/stores';
 
 function fileName(now = new Date()): string {
@@ -30,15 +31,7 @@ export function CsvDownload() {
     try {
       const { order, filter, customFields, review, unset } = toApiParams(stores.list.getState().query);
       const blob = await client.reportsCsv({ order, filter, customFields, review, unset });
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = fileName();
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      // The browser has taken its copy once the click is handled.
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      saveFile(blob, fileName());
     } catch (err) {
       if (!isAbortError(err)) setProblem(plainProblem(err));
     } finally {

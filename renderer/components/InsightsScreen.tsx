@@ -10,6 +10,7 @@
  * removing one there counts again without it. The zone the weeks and months are counted in is this computer's,
  * said once at the top. Each table downloads as CSV, and the page prints to A4.
  */
+import { saveFile } from '../lib/save-file';
 import { useEffect, useMemo, useState } from 'react';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import { errorMessage } from '../api/client';
@@ -104,12 +105,7 @@ function splitFilters(filters: ListFilters, by: string, value: Group['value'], g
 }
 
 function download(table: Table): void {
-  const url = URL.createObjectURL(new Blob([tableCsv(table)], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${table.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.csv`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveFile(tableCsv(table), `${table.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.csv`);
 }
 
 function BarChart({

@@ -8,18 +8,9 @@
 import { useState } from 'react';
 import { reviewClient } from '../api/review-client';
 import { plainApiError } from '../lib/plain-words';
+import { saveFile } from '../lib/save-file';
 import { stores } from '../state/stores';
 
-function download(text: string, fileName: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  URL.revokeObjectURL(url);
-}
 
 export function ReportOutput({ reportId }: { reportId: string }) {
   const [busy, setBusy] = useState(false);
@@ -67,7 +58,7 @@ export function ReportOutput({ reportId }: { reportId: string }) {
     setMessage(null);
     try {
       const csv = reviewClient(client);
-      download(await (what === 'readings' ? csv.readingsCsv(reportId) : csv.historyCsv(reportId)), `label-report-${reportId}-${what}.csv`);
+      saveFile(await (what === 'readings' ? csv.readingsCsv(reportId) : csv.historyCsv(reportId)), `label-report-${reportId}-${what}.csv`);
       stores.detail.getState().accessMoved();
     } catch (err) {
       setMessage({ ok: false, text: plainApiError(err, 'read reports') });
