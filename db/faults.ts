@@ -5,7 +5,7 @@
  * names the file or folder and says what to do. The HTTP layer gives each its status
  * (http/errors.ts), the command line prints the message as its one line.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** The disk under the database (or a backup, an export) has no room: nothing was written. */
@@ -168,6 +168,8 @@ export function makeFolder(folder: string): void {
       if (codeOf(err) !== 'EEXIST') throw err;
     }
   }
+  // A file where the folder should be is refused as mkdir refuses a path through a file.
+  if (!statSync(folder).isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${folder}'`), { code: 'ENOTDIR' });
 }
 
 /**

@@ -63,16 +63,16 @@ describe('Settings › Backups in Chromium', () => {
       expect(readdirSync(backups).filter((n) => n.endsWith('.sqlite'))).toHaveLength(1);
       await shot(page, 'backups-verified');
 
-      // The folder cannot be made any more: a file lies where it was.
+      // A file lies where the folder was: the folder cannot be written.
       rmSync(backups, { recursive: true });
       writeFileSync(backups, 'not a folder');
       await section.getByTestId('back-up-now').click();
-      await expect.poll(() => list.locator('tbody tr').first().textContent()).toMatch(/Back up nowFailed: the folder .* cannot be made/);
+      await expect.poll(() => list.locator('tbody tr').first().textContent()).toMatch(/Back up nowFailed: the folder .* cannot be written \(a part of its path is a file, not a folder\)/);
       const warning = page.getByTestId('backup-warning');
       await warning.waitFor();
       expect(await shownText(warning)).toBe('Backup failed');
       expect(await warning.textContent()).toMatch(/^Backup failed: The last backup failed/);
-      expect(await warning.getAttribute('title')).toMatch(/^The last backup failed \(.*\): the folder .* cannot be made/);
+      expect(await warning.getAttribute('title')).toMatch(/^The last backup failed \(.*\): the folder .* cannot be written \(a part of its path is a file/);
       await shot(page, 'backups-failed');
 
       rmSync(backups);
