@@ -39,11 +39,12 @@ import sessionsPasswordsAndAccess from './migrations/031-sessions-passwords-and-
 import signedChanges from './migrations/032-signed-changes';
 import shipmentListing from './migrations/033-shipment-listing';
 import shipmentCounts from './migrations/034-shipment-counts';
+import shipmentGrouping from './migrations/035-shipment-grouping';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints, customFieldPairsOfNarrowReports, stateWrittenOnce, shipments, sessionsPasswordsAndAccess, signedChanges, shipmentListing, shipmentCounts];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints, customFieldPairsOfNarrowReports, stateWrittenOnce, shipments, sessionsPasswordsAndAccess, signedChanges, shipmentListing, shipmentCounts, shipmentGrouping];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

@@ -5,7 +5,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { referenceKeyOf } from './read-model/shipments';
+import { REGROUP, referenceKeyOf } from './read-model/shipments';
 
 /** A shipment as the list sees it: its kept row. */
 export interface ShipmentRow {
@@ -123,13 +123,13 @@ export class ShipmentStore {
   constructor(private readonly db: Db) {
     this.selectCk = db.prepare('SELECT ck FROM company_keys WHERE company_id = ?').pluck();
     this.selectMembers = db.prepare(
-      `SELECT l.id, l.label_reference, l.created, l.alert_level, r.decision, r.withdrawn, r.acknowledged_level
+      `SELECT l.id, l.shipment_ref AS label_reference, l.created, l.alert_level, r.decision, r.withdrawn, r.acknowledged_level
          FROM report_listing l ${REVIEW_JOIN}
-        WHERE l.ck = @ck AND ${REF} = @key AND l.label_reference <> '' AND l.created >= @from AND l.created <= @to
+        WHERE l.ck = @ck AND ${REF} = @key AND l.shipment_ref <> '' AND l.created >= @from AND l.created <= @to
         ORDER BY l.created, l.id`,
     );
     this.selectReference = db.prepare(
-      `SELECT l.label_reference FROM report_listing l WHERE l.ck = @ck AND ${REF} = @key AND l.label_reference <> '' AND l.created = @created ORDER BY l.id LIMIT 1`,
+      `SELECT l.shipment_ref FROM report_listing l WHERE l.ck = @ck AND ${REF} = @key AND l.shipment_ref <> '' AND l.created = @created ORDER BY l.id LIMIT 1`,
     ).pluck();
     this.selectFacts = db.prepare('SELECT origin, destination, product, legs, budget, updated FROM shipment_facts WHERE company_id = ? AND shipment_id = ?');
     this.upsertFacts = db.prepare(
@@ -167,6 +167,31 @@ export class ShipmentStore {
       this.statements.set(sql, s);
     }
     return s;
+  }
+
+  /** The custom field the company groups its shipments by; null: the label reference. */
+  grouping(companyId: string): string | null {
+    const ck = this.ckOf(companyId);
+    if (ck === undefined) return null;
+    return (this.statement('SELECT field FROM shipment_grouping WHERE ck = ?').pluck().get(ck) as string | null | undefined) ?? null;
+  }
+
+  /** Groups the company's shipments by `field` (null: the label reference) from now on, its kept shipments made again. */
+  regroup(companyId: string, field: string | null): void {
+    this.statement('INSERT INTO company_keys (company_id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM company_keys WHERE company_id = ?)').run(companyId, companyId);
+    const ck = this.ckOf(companyId)!;
+    for (const sql of REGROUP) this.statement(sql).run(sql.includes('@field') ? { ck, field } : { ck });
+  }
+
+  /** The reference key and creation of the report as its company groups it: where to find its shipment; undefined when it has none. */
+  shipmentOf(companyId: string, reportId: string): ShipmentRow | undefined {
+    const ck = this.ckOf(companyId);
+    if (ck === undefined) return undefined;
+    const row = this.statement(
+      `SELECT ${ROW_COLUMNS} FROM report_listing l JOIN shipment_listing g ON g.ck = l.ck AND g.ref_key = ${REF} AND l.created BETWEEN g.first_created AND g.last_created
+        WHERE l.ck = @ck AND l.id = @id AND l.shipment_ref <> ''`,
+    ).get({ ck, id: reportId, company: companyId }) as RawRow | undefined;
+    return row && this.rowOf(ck, companyId, row);
   }
 
   ckOf(companyId: string): number | undefined {

@@ -12,5 +12,8 @@ export const SHIPMENT_OPERATIONS: Readonly<Record<string, { tag: Tag; descriptio
   getShipmentReadings: { tag: 'Shipments', description: 'Every reading of every label, untrimmed, oldest first (needs labelReports:read).' },
   getShipmentFacts: { tag: 'Shipments', description: 'Empty facts (nulls, no legs, no budget) until someone sets them (needs labelReports:read).' },
   putShipmentFacts: { tag: 'Shipments' },
+  getShipmentGrouping: { tag: 'Shipments', description: 'null until the company chooses a custom field in its settings (needs labelReports:read).' },
+  putShipmentGrouping: { tag: 'Shipments' },
+  getShipmentOfReport: { tag: 'Shipments', description: 'A report the key does not see answers 404; one without a value to group by answers {shipment: null} (needs labelReports:read).' },
   decideShipment: { tag: 'Shipments' },
 };

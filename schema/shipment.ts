@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { alertSchema, limitsSchema } from './sense';
 import { DECISIONS, DIRECTIONS, QUANTITIES, excursionSchema, reviewAuthorSchema, timePerQuantitySchema } from './review';
+import { customFieldIdSchema } from './report';
 
 export const TRANSPORT_MODES = ['road', 'air', 'sea', 'rail', 'warehouse', 'other'] as const;
 export type TransportMode = (typeof TRANSPORT_MODES)[number];
@@ -164,3 +165,11 @@ export const shipmentReadingsSchema = z.object({
   ),
 });
 export type ShipmentReadings = z.infer<typeof shipmentReadingsSchema>;
+
+/** What a company groups its reports into shipments by: a custom field's id, or null for the label reference. */
+export const shipmentGroupingSchema = z.strictObject({
+  field: customFieldIdSchema.nullable().describe('The custom field whose value groups reports into shipments; null: the label reference'),
+});
+export type ShipmentGrouping = z.infer<typeof shipmentGroupingSchema>;
+
+export const shipmentOfReportSchema = z.object({ shipment: shipmentSummarySchema.nullable() });

@@ -14,7 +14,7 @@ import { roleOf } from '../model/report';
 import type { ReviewEntry } from '../model/review-entry';
 import { budgetWords, parseShipmentId, shipmentId } from '../model/shipment';
 import type { DecisionBody, ReviewAuthor } from '../schema/review';
-import type { BudgetLimit, BudgetUse, Shipment, ShipmentDecision, ShipmentFactChange, ShipmentFacts, ShipmentFactsBody, ShipmentLabel, ShipmentLeg, ShipmentList, ShipmentReadings, ShipmentSummary } from '../schema/shipment';
+import type { BudgetLimit, BudgetUse, Shipment, ShipmentGrouping, ShipmentDecision, ShipmentFactChange, ShipmentFacts, ShipmentFactsBody, ShipmentLabel, ShipmentLeg, ShipmentList, ShipmentReadings, ShipmentSummary } from '../schema/shipment';
 import { SHIPMENT_STATE_VALUES, TRANSPORT_MODES } from '../schema/shipment';
 import { toTimeline } from '../sense';
 import { explainAlert } from '../sense/alert-explanation';
@@ -120,6 +120,33 @@ export class Shipments {
       }),
     );
     return { data: rows.map(summaryOf), totalDocuments: total, pageNumber: query.pageNumber, pageSize: query.pageSize };
+  }
+
+  /** What the company groups its reports into shipments by (docs/shipments.md#grouping-by-a-custom-field). */
+  grouping(caller: Caller): ShipmentGrouping {
+    requirePermission(caller, 'labelReports:read');
+    return { field: this.data.read(() => this.data.shipments.grouping(caller.companyId)) };
+  }
+
+  /**
+   * Groups the company's shipments by a custom field from now on, or by the label reference
+   * again (null): every kept shipment of the company is made again in the same transaction.
+   * Facts and decisions stay with their shipment ids, so a shipment made again under the same
+   * id finds them again.
+   */
+  setGrouping(caller: Caller, body: ShipmentGrouping): ShipmentGrouping {
+    requirePermission(caller, 'apiKeys:manage');
+    this.data.write(() => {
+      if (this.data.shipments.grouping(caller.companyId) !== body.field) this.data.shipments.regroup(caller.companyId, body.field);
+    });
+    return this.grouping(caller);
+  }
+
+  /** The shipment a report belongs to for the company, or null when it belongs to none. */
+  ofReport(caller: Caller, reportId: string): { shipment: ShipmentSummary | null } {
+    requirePermission(caller, 'labelReports:read');
+    const row = this.data.read(() => this.data.shipments.shipmentOf(caller.companyId, reportId));
+    return { shipment: row ? summaryOf(row) : null };
   }
 
   /** The products named in the company's shipment facts, for the list's filter. */

@@ -62,7 +62,25 @@ export const REPORT_SCALARS: readonly (readonly [string, string, (p: string) => 
   ).map(([column, path]) => [column, 'ANY', (p: string) => `json_extract(${p}.calculated, '$.${path}')`] as const),
 ];
 
-export const LISTING_COLUMNS = ['rk', 'ck', 'id', 'owner_ck', 'has_flag', 'is_archived', ...REPORT_SCALARS.map(([c]) => c)].join(', ');
+export const LISTING_COLUMNS = ['rk', 'ck', 'id', 'owner_ck', 'has_flag', 'is_archived', ...REPORT_SCALARS.map(([c]) => c), 'shipment_ref'].join(', ');
+
+/**
+ * A custom field value `v` as a shipment groups by it: a text as written, a whole number in its
+ * JSON form; anything else (a fraction, true, false, a list) groups nothing, as an empty
+ * reference does (docs/shipments.md#grouping-by-a-custom-field).
+ */
+export const groupingValueOf = (v: string) =>
+  `coalesce(CASE json_type(${v}) WHEN 'text' THEN ${v} ->> '$' WHEN 'integer' THEN ${v} END, '')`;
+
+/**
+ * What the company of key `ck` groups report `reportId` into shipments by (`shipment_ref`): the
+ * label reference `labelReference`, or the value of the custom field the company chose in its
+ * settings (shipment_grouping).
+ */
+export function shipmentRefOf(ck: string, reportId: string, labelReference: string): string {
+  return `coalesce((SELECT CASE WHEN g.field IS NULL THEN ${labelReference} ELSE coalesce((SELECT ${groupingValueOf('v.value')} FROM custom_field_values v WHERE v.label_report_id = ${reportId} AND v.custom_field_id = g.field), '') END
+      FROM shipment_grouping g WHERE g.ck = ${ck}), ${labelReference})`;
+}
 
 /**
  * Listing rows for the access entries that `accessWhere` picks (alias a; every entry without),
@@ -72,7 +90,7 @@ export const LISTING_COLUMNS = ['rk', 'ck', 'id', 'owner_ck', 'has_flag', 'is_ar
 export function insertListing(accessWhere?: string): string {
   return `INSERT INTO report_listing (${LISTING_COLUMNS})
     SELECT rk.rk, ck.ck, r.id, oc.ck, COALESCE(s.has_flag, 0), COALESCE(s.is_archived, 0),
-           ${REPORT_SCALARS.map(([, , value]) => value('r')).join(', ')}
+           ${REPORT_SCALARS.map(([, , value]) => value('r')).join(', ')}, ${shipmentRefOf('ck.ck', 'r.id', 'r.label_reference')}
     FROM access a
     JOIN label_reports r ON r.id = a.label_report_id
     JOIN report_keys rk ON rk.report_id = r.id
@@ -143,7 +161,7 @@ const TABLES = [
   owner_ck    INTEGER NOT NULL,
   has_flag    INTEGER NOT NULL,        -- this company's own state
   is_archived INTEGER NOT NULL,
-  ${REPORT_SCALARS.map(([column, type]) => `${column} ${type}`).join(',\n  ')},
+  ${REPORT_SCALARS.map(([column, type]) => `${column} ${type}`).join(',\n  ')}, shipment_ref TEXT NOT NULL DEFAULT '',
   -- The company's rows lie together: a filter no index serves reads one range of the table.
   PRIMARY KEY (ck, rk)
 ) STRICT, WITHOUT ROWID`,
@@ -236,6 +254,27 @@ WHEN old.owner_company_id IS NOT new.owner_company_id BEGIN
   UPDATE report_listing SET owner_ck = ${ckOf('new.owner_company_id')} WHERE rk = ${rkOf('new.id')};
 END`,
   ...perColumn,
+  // A company that groups by label reference follows it; one that groups by a custom field follows that field's value.
+  `CREATE TRIGGER listing_shipment_ref_reference AFTER UPDATE OF label_reference ON report_listing
+WHEN OLD.label_reference IS NOT NEW.label_reference BEGIN
+  UPDATE report_listing SET shipment_ref = NEW.label_reference
+  WHERE ck = NEW.ck AND rk = NEW.rk AND (SELECT g.field FROM shipment_grouping g WHERE g.ck = NEW.ck) IS NULL;
+END`,
+  `CREATE TRIGGER listing_shipment_ref_field_insert AFTER INSERT ON custom_field_values BEGIN
+  UPDATE report_listing SET shipment_ref = ${groupingValueOf('NEW.value')}
+  WHERE ck IN (SELECT g.ck FROM shipment_grouping g WHERE g.field = NEW.custom_field_id) AND rk = ${rkOf('NEW.label_report_id')};
+END`,
+  `CREATE TRIGGER listing_shipment_ref_field_update AFTER UPDATE ON custom_field_values BEGIN
+  UPDATE report_listing SET shipment_ref = ''
+  WHERE (OLD.label_report_id IS NOT NEW.label_report_id OR OLD.custom_field_id IS NOT NEW.custom_field_id)
+    AND ck IN (SELECT g.ck FROM shipment_grouping g WHERE g.field = OLD.custom_field_id) AND rk = ${rkOf('OLD.label_report_id')};
+  UPDATE report_listing SET shipment_ref = ${groupingValueOf('NEW.value')}
+  WHERE ck IN (SELECT g.ck FROM shipment_grouping g WHERE g.field = NEW.custom_field_id) AND rk = ${rkOf('NEW.label_report_id')};
+END`,
+  `CREATE TRIGGER listing_shipment_ref_field_delete AFTER DELETE ON custom_field_values BEGIN
+  UPDATE report_listing SET shipment_ref = ''
+  WHERE ck IN (SELECT g.ck FROM shipment_grouping g WHERE g.field = OLD.custom_field_id) AND rk = ${rkOf('OLD.label_report_id')};
+END`,
 ];
 
 /**

@@ -12,10 +12,14 @@
  */
 import { SHIPMENT_GAP_SECONDS } from '../../model/shipment';
 import { countTriggers, index, table, triggers, type KeptTableDeclaration } from './declaration';
+import { shipmentRefOf } from './listing';
 
-/** The reference key of a listing row `p`, as model/shipment.ts#referenceKey computes it. */
+/**
+ * The reference key of a listing row `p`, as model/shipment.ts#referenceKey computes it, from the
+ * value its company groups shipments by (`shipment_ref`: the label reference, or a custom field).
+ */
 export const referenceKeyOf = (p: string) =>
-  `upper(replace(replace(replace(replace(replace(${p === '' ? '' : `${p}.`}label_reference, ' ', ''), char(9), ''), char(10), ''), char(13), ''), char(160), ''))`;
+  `upper(replace(replace(replace(replace(replace(${p === '' ? '' : `${p}.`}shipment_ref, ' ', ''), char(9), ''), char(10), ''), char(13), ''), char(160), ''))`;
 
 /** The figures of a shipment row, after its key. */
 const FIGURES = 'last_created, labels, worst_alert, first_start, state, product, modes';
@@ -47,7 +51,7 @@ function shipmentsOf(where: string, partition: string): string {
                     FROM (SELECT l.id, l.ck, ${referenceKeyOf('l')} AS ref_key, l.created, l.calc_start_time, l.alert_level, r.decision, r.acknowledged_level,
                                  coalesce(unixepoch(l.created) - unixepoch(lag(l.created) ${over}) > ${SHIPMENT_GAP_SECONDS}, 1) AS begins
                             FROM report_listing l LEFT JOIN review_current r ON r.label_report_id = l.id AND r.company_id = (SELECT k.company_id FROM company_keys k WHERE k.ck = l.ck)
-                           WHERE ${where} AND l.label_reference <> '') p) q
+                           WHERE ${where} AND l.shipment_ref <> '') p) q
            GROUP BY q.ck, q.ref_key, q.shipment) g
    WHERE true`;
 }
@@ -55,7 +59,7 @@ function shipmentsOf(where: string, partition: string): string {
 /** The first creations of the shipments of reference key `key` of `ck`. */
 function firstsOf(ck: string, key: string): string {
   return `SELECT s.created FROM (SELECT l.created, unixepoch(l.created) - unixepoch(lag(l.created) OVER (ORDER BY l.created, l.id)) AS since
-              FROM report_listing l WHERE l.ck = ${ck} AND ${referenceKeyOf('l')} = ${key} AND l.label_reference <> '') s
+              FROM report_listing l WHERE l.ck = ${ck} AND ${referenceKeyOf('l')} = ${key} AND l.shipment_ref <> '') s
      WHERE s.since IS NULL OR s.since > ${SHIPMENT_GAP_SECONDS}`;
 }
 
@@ -75,11 +79,28 @@ function reship(ck: string, key: string): string {
 
 /** The listing row of the company and report a review_current row is about. */
 const reviewedRow = (column: string) =>
-  `(SELECT ${column} FROM report_listing m WHERE m.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = NEW.company_id) AND m.id = NEW.label_report_id AND m.label_reference <> '')`;
+  `(SELECT ${column} FROM report_listing m WHERE m.ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = NEW.company_id) AND m.id = NEW.label_report_id AND m.shipment_ref <> '')`;
 
 /** The shipment row whose facts a shipment_facts row holds: by its company, reference key and first day. */
 const factsRow = `ck = (SELECT k.ck FROM company_keys k WHERE k.company_id = NEW.company_id) AND ref_key = substr(NEW.shipment_id, 1, length(NEW.shipment_id) - 11)
    AND first_created >= substr(NEW.shipment_id, -10) AND first_created < substr(NEW.shipment_id, -10) || 'U'`;
+
+/**
+ * A company's grouping set (@ck, @field: a custom field's id, or NULL for the label reference):
+ * its listing rows take their new value and its shipments are made again from them in one
+ * pass. While `regrouping` is set the per-row trigger stands aside, as a row-by-row remake of
+ * each reference would read a shipment's labels once per label.
+ */
+export const REGROUP: readonly string[] = [
+  `INSERT INTO shipment_grouping (ck, field, regrouping) VALUES (@ck, @field, 1)
+   ON CONFLICT (ck) DO UPDATE SET field = excluded.field, regrouping = 1`,
+  `UPDATE report_listing SET shipment_ref = ${shipmentRefOf('report_listing.ck', 'report_listing.id', 'report_listing.label_reference')}
+   WHERE ck = @ck AND shipment_ref IS NOT ${shipmentRefOf('report_listing.ck', 'report_listing.id', 'report_listing.label_reference')}`,
+  'DELETE FROM shipment_listing WHERE ck = @ck',
+  `INSERT INTO shipment_listing (${COLUMNS})
+${shipmentsOf('l.ck = @ck', `l.ck, ${referenceKeyOf('l')}`)}`,
+  'UPDATE shipment_grouping SET regrouping = 0 WHERE ck = @ck',
+];
 
 export const SHIPMENTS: KeptTableDeclaration = {
   name: 'shipment_listing',
@@ -109,20 +130,21 @@ export const SHIPMENTS: KeptTableDeclaration = {
     },
   ],
   writes:
-    "A listing row inserted or deleted, or moved in its reference, alert level, creation or start, makes the shipments of its reference key (of both keys, for a new reference) again from the index listing_shipment, writing only the rows whose figures moved; a review_current row written does so for its report's reference key; a shipment_facts row written moves its shipment's product and modes.",
+    "A listing row inserted or deleted, or moved in what its company groups by (shipment_ref: its label reference, or a custom field's value), alert level, creation or start, makes the shipments of its reference key (of both keys, for a new reference) again from the index listing_shipment, writing only the rows whose figures moved; a review_current row written does so for its report's reference key; a shipment_facts row written moves its shipment's product and modes.",
   triggers: triggers([
-    `CREATE TRIGGER shipment_listing_listing_insert AFTER INSERT ON report_listing WHEN NEW.label_reference <> '' BEGIN
+    `CREATE TRIGGER shipment_listing_listing_insert AFTER INSERT ON report_listing WHEN NEW.shipment_ref <> '' BEGIN
   ${reship('NEW.ck', referenceKeyOf('NEW'))};
 END`,
-    `CREATE TRIGGER shipment_listing_listing_delete AFTER DELETE ON report_listing WHEN OLD.label_reference <> '' BEGIN
+    `CREATE TRIGGER shipment_listing_listing_delete AFTER DELETE ON report_listing WHEN OLD.shipment_ref <> '' BEGIN
   ${reship('OLD.ck', referenceKeyOf('OLD'))};
 END`,
-    `CREATE TRIGGER shipment_listing_listing_reference AFTER UPDATE OF label_reference ON report_listing WHEN OLD.label_reference IS NOT NEW.label_reference BEGIN
+    `CREATE TRIGGER shipment_listing_listing_reference AFTER UPDATE OF shipment_ref ON report_listing
+WHEN OLD.shipment_ref IS NOT NEW.shipment_ref AND NOT EXISTS (SELECT 1 FROM shipment_grouping g WHERE g.ck = NEW.ck AND g.regrouping = 1) BEGIN
   ${reship('OLD.ck', referenceKeyOf('OLD'))};
   ${reship('NEW.ck', referenceKeyOf('NEW'))};
 END`,
     `CREATE TRIGGER shipment_listing_listing_figures AFTER UPDATE OF alert_level, created, calc_start_time ON report_listing
-WHEN NEW.label_reference <> '' AND (OLD.alert_level IS NOT NEW.alert_level OR OLD.created IS NOT NEW.created OR OLD.calc_start_time IS NOT NEW.calc_start_time) BEGIN
+WHEN NEW.shipment_ref <> '' AND (OLD.alert_level IS NOT NEW.alert_level OR OLD.created IS NOT NEW.created OR OLD.calc_start_time IS NOT NEW.calc_start_time) BEGIN
   ${reship('NEW.ck', referenceKeyOf('NEW'))};
 END`,
     `CREATE TRIGGER shipment_listing_review_insert AFTER INSERT ON review_current BEGIN
@@ -140,7 +162,7 @@ END`,
   ]),
   indexes: [
     index(
-      `CREATE INDEX listing_shipment ON report_listing (ck, ${referenceKeyOf('')}) WHERE label_reference <> ''`,
+      `CREATE INDEX listing_shipment ON report_listing (ck, ${referenceKeyOf('')}) WHERE shipment_ref <> ''`,
       "a reference key's labels: its shipments made again after a write, and the shipment view",
     ),
     index('CREATE INDEX shipment_listing_created ON shipment_listing (ck, first_created)', 'the shipments list in its default order, newest first'),
@@ -155,6 +177,7 @@ END`,
     index('CREATE INDEX shipment_listing_product ON shipment_listing (ck, product, first_created) WHERE product IS NOT NULL', 'the shipments list by product: the shipments with facts'),
     index('CREATE INDEX shipment_listing_modes ON shipment_listing (ck, first_created, modes) WHERE modes IS NOT NULL', 'the shipments list by a leg\'s mode: the shipments with legs'),
   ],
+  statements: { regroup: REGROUP },
   bulkLoad: 'rebuilt',
   rebuild: `DELETE FROM shipment_listing;
 INSERT INTO shipment_listing (${COLUMNS})

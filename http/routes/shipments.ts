@@ -14,7 +14,9 @@ import {
   shipmentDecisionSchema,
   shipmentFactsBodySchema,
   shipmentFactsSchema,
+  shipmentGroupingSchema,
   shipmentListSchema,
+  shipmentOfReportSchema,
   shipmentReadingsSchema,
   shipmentSchema,
 } from '../../schema/shipment';
@@ -83,6 +85,28 @@ const DECIDE_DOC: OperationDoc = {
   refusals: [409],
 };
 
+const GROUPING_DOC: OperationDoc = {
+  operationId: 'getShipmentGrouping',
+  summary: 'What the company groups its reports into shipments by: a custom field, or the label reference (null)',
+  responses: { 200: { description: 'The grouping', shape: shape('ShipmentGrouping', shipmentGroupingSchema) } },
+};
+const PUT_GROUPING_DOC: OperationDoc = {
+  operationId: 'putShipmentGrouping',
+  summary: 'Group the company’s reports into shipments by a custom field, or by the label reference again (apiKeys:manage)',
+  description: 'Every kept shipment of the company is made again at once. Facts and decisions stay with their shipment ids.',
+  body: shape('ShipmentGroupingBody', shipmentGroupingSchema),
+  responses: { 200: { description: 'The grouping now', shape: shape('ShipmentGrouping', shipmentGroupingSchema) } },
+};
+const OF_REPORT_DOC: OperationDoc = {
+  operationId: 'getShipmentOfReport',
+  summary: 'The shipment a report belongs to for the company, or null',
+  params: { id: z.string().describe('The label report id') },
+  responses: { 200: { description: 'Its shipment', shape: shape('ShipmentOfReport', shipmentOfReportSchema) } },
+};
+
+const GROUPING: RouteChecks = { permission: 'labelReports:read', query: [] };
+const SET_GROUPING: RouteChecks = { permission: 'apiKeys:manage', body: true, query: [] };
+const OF_REPORT: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const LIST: RouteChecks = { permission: 'labelReports:read', query: [...SHIPMENT_QUERY_PARAMETERS] };
 const READ: RouteChecks = { permission: 'labelReports:read', visible: 'shipment', query: [] };
 const UPDATE: RouteChecks = { permission: 'labelReports:update', visible: 'shipment', body: true, query: [] };
@@ -102,6 +126,22 @@ export function shipmentRoutes(service: Pick<ServedService, 'shipments'>, option
       const given = queryParametersOf(request);
       const query = parseShipmentQuery((name) => given.get(name));
       return answer(request, reply, () => shipments.list(caller, query));
+    });
+
+    app.get('/local/shipments/grouping', { config: { openapi: GROUPING_DOC, checks: GROUPING } }, async (request, reply) => {
+      const caller = callerOf(request);
+      return answer(request, reply, () => shipments.grouping(caller));
+    });
+
+    app.put('/local/shipments/grouping', { config: { openapi: PUT_GROUPING_DOC, checks: SET_GROUPING } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const body = parseObjectBody(shipmentGroupingSchema, request.body);
+      return write(request, reply, () => shipments.setGrouping(caller, body));
+    });
+
+    app.get<WithId>('/local/labelReports/:id/shipment', { config: { openapi: OF_REPORT_DOC, checks: OF_REPORT } }, async (request, reply) => {
+      const caller = callerOf(request);
+      return answer(request, reply, () => shipments.ofReport(caller, request.params.id));
     });
 
     app.get<WithId>('/local/shipments/:id', { config: { openapi: ONE_DOC, checks: READ } }, async (request, reply) => {

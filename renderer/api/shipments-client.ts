@@ -4,19 +4,23 @@ import {
   shipmentDecisionSchema,
   shipmentFactsBodySchema,
   shipmentFactsSchema,
+  shipmentGroupingSchema,
   shipmentListSchema,
+  shipmentOfReportSchema,
   shipmentReadingsSchema,
   shipmentSchema,
   type Shipment,
   type ShipmentDecision,
   type ShipmentFacts,
   type ShipmentFactsBody,
+  type ShipmentGrouping,
   type ShipmentList,
+  type ShipmentSummary,
   type ShipmentReadings,
 } from '../../schema/shipment';
 import { checked, parse, type ApiClient } from './client';
 
-export type { BudgetUse, Shipment, ShipmentDecision, ShipmentFacts, ShipmentFactsBody, ShipmentLabel, ShipmentList, ShipmentReadings, ShipmentSummary, TransportMode } from '../../schema/shipment';
+export type { BudgetUse, Shipment, ShipmentDecision, ShipmentFacts, ShipmentFactsBody, ShipmentGrouping, ShipmentLabel, ShipmentList, ShipmentReadings, ShipmentSummary, TransportMode } from '../../schema/shipment';
 export { SHIPMENT_STATE_VALUES, TRANSPORT_MODES } from '../../schema/shipment';
 
 /** The list's query as GET /local/shipments takes it (docs/shipments.md#endpoints): each value as sent. */
@@ -37,6 +41,9 @@ export interface ShipmentsClient {
   readings(id: string, signal?: AbortSignal): Promise<ShipmentReadings>;
   putFacts(id: string, body: ShipmentFactsBody): Promise<ShipmentFacts>;
   decide(id: string, body: DecisionBody): Promise<ShipmentDecision>;
+  grouping(): Promise<ShipmentGrouping>;
+  setGrouping(body: ShipmentGrouping): Promise<ShipmentGrouping>;
+  ofReport(reportId: string, signal?: AbortSignal): Promise<ShipmentSummary | null>;
 }
 
 const path = (id: string, part = '') => `/local/shipments/${encodeURIComponent(id)}${part}`;
@@ -59,6 +66,16 @@ export function shipmentsClient(api: ApiClient): ShipmentsClient {
     },
     async decide(id, body) {
       return parse(shipmentDecisionSchema, await api.request('PUT', path(id, '/decision'), { body: checked(decisionBodySchema, body) }), 'a shipment decision');
+    },
+    async grouping() {
+      return parse(shipmentGroupingSchema, await api.request('GET', '/local/shipments/grouping', {}), 'the shipment grouping');
+    },
+    async setGrouping(body) {
+      return parse(shipmentGroupingSchema, await api.request('PUT', '/local/shipments/grouping', { body: checked(shipmentGroupingSchema, body) }), 'the shipment grouping');
+    },
+    async ofReport(reportId, signal) {
+      const answer = parse(shipmentOfReportSchema, await api.request('GET', `/local/labelReports/${encodeURIComponent(reportId)}/shipment`, { signal }), 'the shipment of a report');
+      return answer.shipment;
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Settings: which company this desk is signed in as (and switching to another key), where
- * local tools reach the service, the company's local API keys and its webhooks. A new key is
+ * local tools reach the service, the company's local API keys, its webhooks and what it groups
+ * shipments by. A new key is
  * shown once: the service keeps only its hash.
  */
 import { useEffect, useState } from 'react';
@@ -21,6 +22,7 @@ import { ProblemMessage } from './SaveMessage';
 import { CopyButton, ShownOnce } from './ShownOnce';
 import { SmtpSettingsPanel } from './SmtpSettings';
 import { AlarmsSettingsPanel } from './AlarmsSettings';
+import { ShipmentGroupingSettings } from './ShipmentGroupingSettings';
 import { SyncSettings } from './SyncSettings';
 import { UsersSettings } from './UsersSettings';
 import { WebhooksSettings } from './WebhooksSettings';
@@ -263,6 +265,7 @@ export function SettingsScreen() {
       <KeysPanel canManage={canManage} />
       <WebhooksSettings />
       <AlarmsSettingsPanel />
+      <ShipmentGroupingSettings />
       <SmtpSettingsPanel />
       <SyncSettings />
       <BackupsSettings />

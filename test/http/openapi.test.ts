@@ -84,6 +84,8 @@ describe('the document', () => {
       '/local/insights/groups': ['get'],
       '/local/insights/screen': ['get'],
       '/local/shipments': ['get'],
+      '/local/shipments/grouping': ['get', 'put'],
+      '/local/labelReports/{id}/shipment': ['get'],
       '/local/shipments/{id}': ['get'],
       '/local/shipments/{id}/readings': ['get'],
       '/local/shipments/{id}/facts': ['get', 'put'],
