@@ -25,6 +25,7 @@ export const PERMISSIONS = [
   'webhooks:manage',
   'apiKeys:manage',
   'sync:manage',
+  'people:sync',
 ] as const;
 
 export const modeSchema = z.enum(MODES);
