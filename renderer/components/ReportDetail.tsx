@@ -1,5 +1,5 @@
 /**
- * One report in full, beside the list: what happened (chart, the alert explained with each
+ * One report in full, beside the list: the shipment it travelled in, what happened (chart, the alert explained with each
  * excursion, figures), what the label was (facts), the company's review and release decision,
  * the bookkeeping this company may do on it, and the history of every change. Editors are keyed
  * on the report's `updated` so their forms start again from the server's values after every save.
@@ -33,6 +33,7 @@ import { ReportChart } from './ReportChart';
 import { ReportOutput } from './ReportOutput';
 import { ReviewPanel } from './ReviewPanel';
 import { ReadOnlyReason, SaveMessage } from './SaveMessage';
+import { ShipmentLink } from './ShipmentLink';
 import { TrimEditor } from './TrimEditor';
 import './print.css';
 
@@ -57,6 +58,7 @@ function DetailBody({ report }: { report: LabelReport }) {
             Label {report.label.sequenceCode} · {statusLabel(report.status)} · {report.company.name}
             {rights.role && <> · you are {rights.role === 'owner' ? 'the owner' : `${rights.role === 'editor' ? 'an' : 'a'} ${roleLabel(rights.role).toLowerCase()}`}</>}
           </p>
+          <ShipmentLink reportId={report.id} version={version} />
         </div>
         <AlertBadge level={report.alert.level} large />
         <PendingMark id={report.id} />

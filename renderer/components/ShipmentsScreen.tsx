@@ -8,7 +8,7 @@
  */
 import { Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../api/client';
 import type { Decision } from '../api/review-client';
 import {
@@ -27,7 +27,7 @@ import { decisionLabel } from '../lib/history-text';
 import { signerZone } from '../lib/signer-zone';
 import { formatClock, formatDay, formatIsoTime, zoneLabel } from '../lib/time-zone';
 import type { TimeZoneSetting } from '../lib/time-zone';
-import { stores, useConnection } from '../state/stores';
+import { stores, useConnection, useUi } from '../state/stores';
 import { useTimeZone } from '../state/time-zone';
 import { AlertBadge } from './AlertBadge';
 import { CHART_COLORS } from './ReportChart';
@@ -64,14 +64,20 @@ function client() {
   return api ? shipmentsClient(api) : null;
 }
 
+/** The list's state and the open shipment live in the ui store, and so in the address (lib/url-state.ts). */
 export function ShipmentsScreen() {
-  const [openId, setOpenId] = useState<string | null>(null);
-  return openId === null ? <ShipmentListView onOpen={setOpenId} /> : <ShipmentView id={openId} onBack={() => setOpenId(null)} />;
+  const openId = useUi((s) => s.shipments.open);
+  const ui = stores.ui.getState();
+  return openId === null ? <ShipmentListView onOpen={(id) => ui.setShipments({ open: id })} /> : <ShipmentView id={openId} onBack={() => ui.setShipments({ open: null })} />;
 }
 
 function ShipmentListView({ onOpen }: { onOpen: (id: string) => void }) {
   const zone = useTimeZone();
-  const [query, setQuery] = useState<ShipmentQuery>({ order: 'created[desc]', pageNumber: 1 });
+  const view = useUi((s) => s.shipments);
+  const query: ShipmentQuery = useMemo(() => {
+    const { open: _open, ...rest } = view;
+    return rest;
+  }, [view]);
   const [list, setList] = useState<ShipmentList | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -87,7 +93,7 @@ function ShipmentListView({ onOpen }: { onOpen: (id: string) => void }) {
     );
     return () => abort.abort();
   }, [query]);
-  const set = (part: Partial<ShipmentQuery>) => setQuery((q) => ({ ...q, ...part, pageNumber: part.pageNumber ?? 1 }));
+  const set = (part: Partial<ShipmentQuery>) => stores.ui.getState().setShipments(part);
   const pages = list ? Math.max(1, Math.ceil(list.totalDocuments / PAGE_SIZE)) : 1;
   return (
     <section className="shipments" data-testid="shipments">

@@ -8,16 +8,83 @@ import { FILTER_OPERATORS, type FilterOperator } from '../../contract/filter-ope
 import type { CustomFieldCondition } from './filter';
 import { ALERT_FILTERS, DECISION_FILTERS, DEFAULT_SORT, ENUMS, REVIEW_FILTERS, SEARCH_FIELDS, SORT_KEYS, TRI_STATES, defaultFilters, isRangeFilter } from './list-query';
 import type { ListQuery, RangeFilter, SortColumn, SortDirection } from './list-query';
+import { SHIPMENT_STATE_VALUES, TRANSPORT_MODES } from '../../schema/shipment';
 
 /** `print` is one report laid out for paper (components/PrintView.tsx), opened by its own address. */
 export const VIEWS = ['reports', 'shipments', 'insights', 'settings', 'alarms', 'audit', 'print'] as const;
 export type View = (typeof VIEWS)[number];
+
+/** The shipments screen as the address carries it: the list's filters, order and page, and the shipment open. */
+export interface ShipmentsView {
+  alert?: string;
+  state?: string;
+  labelsMin?: string;
+  startFrom?: string;
+  mode?: string;
+  product?: string;
+  order?: string;
+  pageNumber?: number;
+  /** The id of the shipment open, or null for the list. */
+  open: string | null;
+}
+
+export const SHIPMENT_ALERTS = ['0', '1', '2', '1,2'] as const;
+export const SHIPMENT_ORDERS = ['created[desc]', 'created[asc]', 'worstAlert[desc]', 'labels[desc]', 'labels[asc]', 'firstStart[desc]', 'firstStart[asc]'] as const;
+export const DEFAULT_SHIPMENTS_VIEW: ShipmentsView = { order: 'created[desc]', pageNumber: 1, open: null };
 
 export interface UrlState {
   query: ListQuery;
   /** Id of the report open in the detail panel. */
   report: string | null;
   view: View;
+  /** The shipments screen's list and open shipment; the default when left out. */
+  shipments?: ShipmentsView;
+}
+
+/**
+ * The shipments screen's parameters, each behind `sh.` so they never meet the report list's
+ * (`alert`, `mode`…) in one address; the open shipment as `shipment`.
+ */
+function encodeShipments(p: URLSearchParams, v: ShipmentsView): void {
+  if (v.alert) p.set('sh.alert', v.alert);
+  if (v.state) p.set('sh.state', v.state);
+  if (v.labelsMin) p.set('sh.labels', v.labelsMin);
+  if (v.startFrom) p.set('sh.from', v.startFrom);
+  if (v.mode) p.set('sh.mode', v.mode);
+  if (v.product) p.set('sh.product', v.product);
+  if (v.order && v.order !== DEFAULT_SHIPMENTS_VIEW.order) p.set('sh.order', v.order);
+  if (v.pageNumber && v.pageNumber > 1) p.set('sh.page', String(v.pageNumber));
+  if (v.open) p.set('shipment', v.open);
+}
+
+/** The shipments screen as part of a state: left out when it is the default, as the address leaves it out. */
+function shipmentsPart(v: ShipmentsView): { shipments?: ShipmentsView } {
+  const defaults = Object.keys(v).every((k) => v[k as keyof ShipmentsView] === DEFAULT_SHIPMENTS_VIEW[k as keyof ShipmentsView]);
+  return defaults ? {} : { shipments: v };
+}
+
+function decodeShipments(p: URLSearchParams): ShipmentsView {
+  const v: ShipmentsView = { ...DEFAULT_SHIPMENTS_VIEW };
+  const alert = oneOf(SHIPMENT_ALERTS, p.get('sh.alert'));
+  if (alert) v.alert = alert;
+  const state = oneOf(SHIPMENT_STATE_VALUES, p.get('sh.state'));
+  if (state) v.state = state;
+  const labels = p.get('sh.labels');
+  if (labels && /^[1-9]\d{0,5}$/.test(labels)) v.labelsMin = labels;
+  const from = p.get('sh.from');
+  if (from && DAY.test(from)) v.startFrom = from;
+  const mode = oneOf(TRANSPORT_MODES, p.get('sh.mode'));
+  if (mode) v.mode = mode;
+  const product = p.get('sh.product');
+  if (product && product.length <= 200) v.product = product;
+  const order = oneOf(SHIPMENT_ORDERS, p.get('sh.order'));
+  if (order) v.order = order;
+  const page = p.get('sh.page');
+  if (page && /^[1-9]\d{0,6}$/.test(page)) v.pageNumber = Number(page);
+  const open = p.get('shipment');
+  // A shipment id is its key, @ and a day (model/shipment.ts).
+  if (open && /^.+@\d{4}-\d{2}-\d{2}$/s.test(open) && open.length <= 300) v.open = open;
+  return v;
 }
 
 function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | '' {
@@ -73,6 +140,7 @@ export function encodeUrlState(state: UrlState): string {
   const s = state.query.sort;
   if (s.column !== DEFAULT_SORT.column || s.direction !== DEFAULT_SORT.direction) p.set('sort', `${s.column}.${s.direction}`);
   if (state.report) p.set('report', state.report);
+  if (state.shipments) encodeShipments(p, state.shipments);
   const text = p.toString();
   return text ? `?${text}` : '';
 }
@@ -120,5 +188,6 @@ export function decodeUrlState(search: string): UrlState {
     query: { filters, sort },
     report: report ? report : null,
     view: oneOf(VIEWS, p.get('view')) || 'reports',
+    ...shipmentsPart(decodeShipments(p)),
   };
 }

@@ -7,7 +7,7 @@
 import { createStore } from 'zustand/vanilla';
 import { DEFAULT_COLUMNS, normaliseColumns } from '../lib/columns';
 import type { ColumnId } from '../lib/columns';
-import type { View } from '../lib/url-state';
+import { DEFAULT_SHIPMENTS_VIEW, type ShipmentsView, type View } from '../lib/url-state';
 
 export type PreferenceStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
@@ -34,6 +34,12 @@ export interface UiState {
   detailWidth: number | null;
   views: SavedView[];
   setView(view: View): void;
+  /** The shipments screen: its list's filters, order and page, and the shipment open (in the URL too). */
+  shipments: ShipmentsView;
+  /** Changes part of the shipments screen; a filter or order changed goes back to the first page. */
+  setShipments(part: Partial<ShipmentsView>): void;
+  /** Opens one shipment on the shipments screen. */
+  openShipment(id: string): void;
   /** Loads the arrangement remembered for a signed-in key (defaults when there is none). */
   showArrangementOf(scope: string | null): void;
   setColumns(columns: readonly ColumnId[]): void;
@@ -91,6 +97,14 @@ export function createUiStore(initial: View = 'reports', options: UiOptions = {}
       detailWidth: null,
       views: [],
       setView: (view) => set({ view }),
+      shipments: { ...DEFAULT_SHIPMENTS_VIEW },
+      setShipments(part) {
+        const keepsPage = Object.keys(part).every((k) => k === 'pageNumber' || k === 'open');
+        set((s) => ({ shipments: { ...s.shipments, ...(keepsPage ? {} : { pageNumber: 1 }), ...part } }));
+      },
+      openShipment(id) {
+        set((s) => ({ view: 'shipments', shipments: { ...s.shipments, open: id } }));
+      },
       showArrangementOf(scope) {
         const stored = read(scope);
         const width = typeof stored.detailWidth === 'number' && Number.isFinite(stored.detailWidth) ? stored.detailWidth : null;

@@ -1,5 +1,6 @@
 /**
- * Keeps the address bar in step with the view (filters, sort, open report, screen) using
+ * Keeps the address bar in step with the view (filters, sort, open report, screen, the shipments
+ * list and the shipment open) using
  * history.replaceState, so a reload or a bookmark shows the same view without filling the
  * back-button history with every keystroke in the search box.
  */
@@ -33,6 +34,7 @@ export function startUrlSync(stores: AppStores, env: UrlEnv): () => void {
   const initial = decodeUrlState(env.search);
   stores.list.getState().setQuery(initial.query);
   stores.ui.getState().setView(initial.view);
+  if (initial.shipments) stores.ui.getState().setShipments(initial.shipments);
   if (initial.report) stores.openReport(initial.report);
 
   let last = '';
@@ -41,6 +43,7 @@ export function startUrlSync(stores: AppStores, env: UrlEnv): () => void {
       query: stores.list.getState().query,
       report: stores.wantedReportId(),
       view: stores.ui.getState().view,
+      shipments: stores.ui.getState().shipments,
     });
     if (search === last) return;
     last = search;
@@ -50,7 +53,7 @@ export function startUrlSync(stores: AppStores, env: UrlEnv): () => void {
   const unsubscribers = [
     stores.list.subscribe((s, p) => s.query !== p.query && write()),
     stores.detail.subscribe((s, p) => s.id !== p.id && write()),
-    stores.ui.subscribe((s, p) => s.view !== p.view && write()),
+    stores.ui.subscribe((s, p) => (s.view !== p.view || s.shipments !== p.shipments) && write()),
   ];
   return () => unsubscribers.forEach((u) => u());
 }

@@ -56,3 +56,20 @@ describe('URL state codec', () => {
     expect(decodeUrlState('?archived=whatever').query.filters.archived).toBe('no');
   });
 });
+
+describe('the shipments screen in the address', () => {
+  it('round-trips the list filters, order, page and the open shipment, behind their own names', () => {
+    const shipments = { alert: '1,2', state: 'onHold', labelsMin: '3', startFrom: '2026-10-01', mode: 'air', product: 'Vaccine X', order: 'labels[desc]', pageNumber: 2, open: 'SHP-1@2026-10-07' };
+    const state: UrlState = { query: defaultQuery(), report: 'r-1', view: 'shipments', shipments };
+    const search = encodeUrlState(state);
+    expect(search).toBe('?view=shipments&report=r-1&sh.alert=1%2C2&sh.state=onHold&sh.labels=3&sh.from=2026-10-01&sh.mode=air&sh.product=Vaccine+X&sh.order=labels%5Bdesc%5D&sh.page=2&shipment=SHP-1%402026-10-07');
+    expect(decodeUrlState(search)).toEqual(state);
+    // The report list's own alert filter is another parameter.
+    expect(decodeUrlState('?alert=critical&sh.alert=2')).toMatchObject({ query: { filters: { alert: 'critical' } }, shipments: { alert: '2' } });
+  });
+
+  it('drops what it does not understand, and leaves the default out', () => {
+    expect(decodeUrlState('?sh.alert=9&sh.state=shipped&sh.labels=0&sh.from=soon&sh.mode=teleport&sh.order=colour&sh.page=-1&shipment=nope').shipments).toBeUndefined();
+    expect(encodeUrlState({ query: defaultQuery(), report: null, view: 'shipments', shipments: { order: 'created[desc]', pageNumber: 1, open: null } })).toBe('?view=shipments');
+  });
+});
