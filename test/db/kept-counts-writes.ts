@@ -17,6 +17,7 @@ import { DECISIONS } from '../../schema/review';
 import { Refusal } from '../../model/errors';
 import { assertAsyncProperty } from '../support/property';
 import { COMPANIES, makeActivation, makeReport, series, T0 } from '../support/service-fixture';
+import { blankDatabase } from '../support/blank-database';
 
 export const OWNERS = ['acme', 'nordic'] as const;
 const PERMISSIONS = new Set<Permission>(['labelReports:read', 'labelReports:update', 'labelReports:create']);
@@ -176,7 +177,7 @@ export async function assertAfterEveryWrite(fileOf: (run: number) => string, com
   let run = 0;
   await assertAsyncProperty(
     fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), async (commands) => {
-      const open = openAll(fileOf(run++));
+      const open = openAll(blankDatabase(fileOf(run++)));
       try {
         for (const company of COMPANIES) open.service.companies.upsert(company);
         for (const [i, c] of commands.entries()) {

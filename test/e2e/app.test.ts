@@ -1,7 +1,7 @@
 /**
  * End to end: the built renderer in real Chromium against the real service over a temp SQLite
  * file holding demo data (three companies, a few thousand reports), with screenshots of the main
- * screens.
+ * screens under SCREENSHOTS=1.
  */
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

@@ -176,8 +176,12 @@ export function shownText(locator: Locator): Promise<string> {
   });
 }
 
+/**
+ * A picture of the page in test-artifacts/screenshots, when SCREENSHOTS=1 asks for them: a
+ * picture costs the browser a render and a PNG encoding, and a run that only checks needs none.
+ */
 export async function shot(page: Page, name: string) {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  if (process.env.SCREENSHOTS === '1') await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
 /** Confirms a signed verdict change the person at the page may sign at once: reason, then password. */

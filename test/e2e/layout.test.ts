@@ -3,7 +3,7 @@
  * Chromium, against the real service behind a loopback proxy that counts the list requests the
  * page makes and how many of them were answered to the end. Bounding boxes say that the key
  * columns and the alert badges are never clipped and that the filter bar stays one line;
- * screenshots of each size, with a report open and closed, go to test-artifacts/screenshots/.
+ * screenshots of each size, with a report open and closed, go to test-artifacts/screenshots/ under SCREENSHOTS=1.
  */
 import { createServer, request as httpRequest } from 'node:http';
 import type { Server } from 'node:http';

@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { openDatabase, type Db } from '../../db/database';
 import { openService, type Service, type ServiceOptions } from '../../host/open-service';
+import { blankDatabase } from './blank-database';
 
 let counter = 0;
 
 /** A service on a new file in `dir`; its path is `file`. */
 export function serviceFile(dir: string, options: ServiceOptions = {}): Service & { file: string } {
   const file = join(dir, `service-${process.pid}-${++counter}.sqlite`);
-  return Object.assign(openService(file, options), { file });
+  return Object.assign(openService(blankDatabase(file), options), { file });
 }
 
 /** A read-only connection to the file, to be closed by the caller. */

@@ -13,6 +13,7 @@ import type { Datapoint } from '../../schema/sense';
 import { startService, type RunningService, type StartOptions } from '../../host/start-service';
 import { openService, type Service } from '../../host/open-service';
 import { serviceApp } from '../../host/service-app';
+import { blankDatabase } from './blank-database';
 
 export const COMPANIES: Company[] = [
   { id: 'acme', name: 'Acme Cold Chain', shortCode: 'ACME' },
@@ -52,7 +53,7 @@ export const T0 = 1_780_000_000; // 2026-05-28T20:26:40Z, a fixed run start
 
 /** A database file holding COMPANIES and reports `reportAt(0)` to `reportAt(count - 1)`, each written as an import writes it. */
 export function writeReportsFile(file: string, count: number, reportAt: (i: number) => BundleReport): void {
-  const service = openService(file);
+  const service = openService(blankDatabase(file));
   try {
     for (const c of COMPANIES) service.companies.upsert(c);
     for (let i = 0; i < count; i++) service.putReport(reportAt(i), { kind: 'import' });
@@ -102,7 +103,7 @@ export async function startTestService(
   options: Omit<StartOptions, 'dbFile' | 'staticDir'> = {},
 ): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-test-'));
-  const dbFile = join(dir, 'labeldesk.sqlite');
+  const dbFile = blankDatabase(join(dir, 'labeldesk.sqlite'));
   const running = await startService({ ...options, dbFile, staticDir: join(dir, 'no-ui') });
   const keys = seedTestData(running, reports);
   return {
@@ -127,7 +128,7 @@ export interface TestApp {
 
 export async function openTestApp(reports: BundleReport[]): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-inject-'));
-  const service = openService(join(dir, 'labeldesk.sqlite'));
+  const service = openService(blankDatabase(join(dir, 'labeldesk.sqlite')));
   const keys = seedTestData({ service }, reports);
   const app = serviceApp(service).app;
   await app.ready();

@@ -34,6 +34,7 @@ import { FaultProxy } from './fault-proxy';
 import { COMPANIES, startTestService, type KeyName, type TestService } from './service-fixture';
 import { VendorRemote, type VendorRemoteOptions } from './vendor-remote';
 import { WHOLE_REPORTS_PARAMETER } from '../../query/list-query';
+import { blankDatabase } from './blank-database';
 
 export const COMPANY = 'acme';
 
@@ -121,7 +122,7 @@ export class SyncPair {
     const proxy = await FaultProxy.start(vendor?.url ?? remote.url);
     if (options.wholeReports === false) proxy.ignoreQueryParameter(WHOLE_REPORTS_PARAMETER);
     const dir = mkdtempSync(join(tmpdir(), 'labeldesk-sync-'));
-    const localDbFile = join(dir, 'local.sqlite');
+    const localDbFile = blankDatabase(join(dir, 'local.sqlite'));
     const local = await startService({ dbFile: localDbFile, staticDir: join(dir, 'no-ui') });
     const remoteKey = remote.keys[options.remoteKey ?? 'acme'];
     return new SyncPair(remote, proxy, local, dir, localDbFile, remoteKey, options.worker ?? {}, vendor, options.vendor ?? {});
@@ -136,7 +137,7 @@ export class SyncPair {
   static async onRemote(remote: TestService, remoteKey: string, worker: Partial<SyncOptions> = {}): Promise<SyncPair> {
     const proxy = await FaultProxy.start(remote.url);
     const dir = mkdtempSync(join(tmpdir(), 'labeldesk-sync-'));
-    const localDbFile = join(dir, 'local.sqlite');
+    const localDbFile = blankDatabase(join(dir, 'local.sqlite'));
     const local = await startService({ dbFile: localDbFile, staticDir: join(dir, 'no-ui') });
     return new SyncPair(remote, proxy, local, dir, localDbFile, remoteKey, worker, undefined, {}, false);
   }

@@ -17,6 +17,7 @@ import { Webhooks, type WebhookManager } from '../../service/webhooks';
 import { DeliveryWorker, type DeliveryOptions } from '../../webhooks/delivery-worker';
 import { RetrySchedule } from '../../webhooks/retry-schedule';
 import { COMPANIES } from './service-fixture';
+import { blankDatabase } from './blank-database';
 
 export interface WebhookHarness {
   file: string;
@@ -47,7 +48,7 @@ export function openWebhookHarness(reports: BundleReport[] = [], options: { now?
   const dir = options.file ? null : mkdtempSync(join(tmpdir(), 'labeldesk-webhooks-'));
   const file = options.file ?? join(dir!, 'labeldesk.sqlite');
   const now = options.now ?? (() => new Date());
-  const data = DataStore.open(file);
+  const data = DataStore.open(blankDatabase(file));
   const writer = new ReportWriter(data, now);
   const reportService = new LabelReportService(data, writer, now);
   const outbox = new WebhookOutbox(data, reportService, now);
