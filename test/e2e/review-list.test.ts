@@ -15,6 +15,9 @@
  * The audit trail across reports (docs/review-and-audit.md#the-audit-trail-across-reports): the
  * acknowledgements signed above, newest first with their signer and meaning; a person who wrote
  * nothing finds nothing; the CSV downloads with the same entries; a report opens from its row.
+ *
+ * Each of the three fits the window at 1280×720, 1366×768 and 1920×1080: no control off the
+ * window's width, no label cut by its box.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,6 +175,65 @@ describe('bulk work', () => {
     const reportId = (await table.locator('tbody tr').first().locator('button').getAttribute('title'))!;
     await table.locator('tbody tr').first().locator('button').click();
     await waitText(page.getByTestId('report-detail').locator('#detail-title'), (await desk.service.service.reports.retrieve(TOOL, reportId)).labelReference);
+    expect(problems).toEqual([]);
+  });
+});
+
+/** The three screens of a reviewer's desk: a laptop, the common office screen and a full-HD one. */
+const SIZES = [
+  { width: 1280, height: 720 },
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+];
+
+/**
+ * What of `container` a person could not read or reach at this size: a control or label off the
+ * window's width, or one whose text its box cuts. Empty when all of it fits.
+ */
+function unfit(page: Page, container: string): Promise<string[]> {
+  return page.locator(container).evaluate((root) => {
+    const found: string[] = [];
+    for (const el of root.querySelectorAll<HTMLElement>('button, input, select, label, a, [role=status], [role=alert], th')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue;
+      const name = `${el.tagName.toLowerCase()} “${(el.textContent || el.getAttribute('aria-label') || el.getAttribute('name') || '').trim().slice(0, 40)}”`;
+      if (box.left < 0 || box.right > document.documentElement.clientWidth + 1) found.push(`${name} is off the window`);
+      else if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== 'visible') found.push(`${name} is cut`);
+    }
+    return found;
+  });
+}
+
+describe('at each screen size', () => {
+  it('the bulk bar, my queue and saved views, and the audit trail fit the window at 1280, 1366 and 1920 wide', async () => {
+    // The list as a reviewer opens it, without the report the audit trail opened.
+    await page.goto(`${desk.service.url}/?review=awaitingAcknowledgement#key=${encodeURIComponent(desk.deskKey)}`);
+    await page.locator('.rows .row[data-index="1"]').waitFor();
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      const at = `${size.width}×${size.height}`;
+      await page.getByRole('tab', { name: 'Reports' }).click();
+      await page.locator('.rows .row[data-index="0"]').getByTestId('pick-box').click();
+      await page.locator('.rows .row[data-index="1"]').getByTestId('pick-box').click({ modifiers: ['Shift'] });
+      const bar = page.getByTestId('bulk-bar');
+      await waitText(bar.getByTestId('bulk-count'), '2 selected');
+      await bar.getByRole('button', { name: 'Decide…' }).click();
+      await bar.locator('input[name=bulk-password]').waitFor();
+      expect(await unfit(page, '[data-testid=bulk-bar]'), `the bulk bar at ${at}`).toEqual([]);
+      await page.keyboard.press('Escape');
+      await bar.getByRole('button', { name: 'Clear selection' }).click();
+      await bar.getByTestId('bulk-count').waitFor({ state: 'detached' });
+
+      await page.getByTestId('views-button').click();
+      await page.getByTestId('views-panel').waitFor();
+      expect(await unfit(page, '[data-testid=views-panel]'), `my queue and saved views at ${at}`).toEqual([]);
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('tab', { name: 'Audit' }).click();
+      await page.getByTestId('audit-table').waitFor();
+      expect(await unfit(page, '[data-testid=audit-screen]'), `the audit trail at ${at}`).toEqual([]);
+    }
+    await page.setViewportSize(SIZES[0]);
     expect(problems).toEqual([]);
   });
 });
