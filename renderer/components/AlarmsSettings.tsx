@@ -9,6 +9,8 @@ import { useCallback, useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { alarmSettingsSchema } from '../../schema/alarms';
 import { alarmsClient, type AlarmRuleAnswer, type AlarmSettings, type RuleTestResult } from '../api/alarms-client';
+import { peopleClient, type UserInfoAnswer } from '../api/people-client';
+import { CheckboxGroup } from './CheckboxGroup';
 import { CHANNEL_WORDS, EMPTY_RULE_FORM, formOfRule, ruleBodyOf, type AlarmRuleForm } from '../lib/alarm-rule-form';
 import { plainZodError } from '../lib/plain-words';
 import { plainProblem } from '../lib/problem-text';
@@ -17,10 +19,17 @@ import { ProblemMessage, ReadOnlyReason } from './SaveMessage';
 
 const LEVEL_WORDS = { 1: 'Moderate or Critical', 2: 'Critical' } as const;
 
-function ruleSummary(rule: AlarmRuleAnswer): string {
+/** How a rule names a person: by name and login, as Settings › People lists them. */
+const personWords = (people: readonly UserInfoAnswer[], id: string) => {
+  const person = people.find((p) => p.id === id);
+  return person ? `${person.name} (${person.login})` : 'a person no longer listed';
+};
+
+function ruleSummary(rule: AlarmRuleAnswer, people: readonly UserInfoAnswer[]): string {
+  const told = (step: AlarmRuleAnswer['steps'][number]) => [...step.users.map((id) => personWords(people, id)), ...step.emails];
   const when = `${LEVEL_WORDS[rule.minLevel]}${rule.filter ? `, where ${rule.filter}` : ''}${rule.customFields ? `, custom fields ${rule.customFields}` : ''}`;
-  const first = rule.steps[0] ? [...rule.steps[0].emails, ...rule.steps[0].users.map(() => 'a person')].join(', ') : '';
-  const next = rule.steps.length > 1 && rule.escalateAfterMinutes !== null ? `; after ${rule.escalateAfterMinutes} min without an acknowledgement: ${rule.steps.slice(1).flatMap((s) => s.emails).join(', ')}` : '';
+  const first = rule.steps[0] ? told(rule.steps[0]).join(', ') : '';
+  const next = rule.steps.length > 1 && rule.escalateAfterMinutes !== null ? `; after ${rule.escalateAfterMinutes} min without an acknowledgement: ${rule.steps.slice(1).flatMap(told).join(', ')}` : '';
   const channels = rule.channels.map((c) => CHANNEL_WORDS.find(([k]) => k === c)?.[1] ?? c).join(', ');
   return `${when}. Tells ${first || 'the company’s desks'}${next}. By ${channels.toLowerCase()}.`;
 }
@@ -32,7 +41,24 @@ function testText(result: RuleTestResult): string {
   return all.length === 0 ? 'The first step e-mails nobody: the rule tells the desktops only.' : `Test notification: ${all.join('; ')}.`;
 }
 
-function RuleForm({ initial, stored, onSaved, onCancel }: { initial: AlarmRuleForm; stored?: AlarmRuleAnswer; onSaved: () => void; onCancel?: () => void }) {
+/**
+ * The company's people to tick for a step, by name and login; a person without an e-mail address
+ * is told on the desktop only, and says so. A person a stored rule names who is no longer listed
+ * stays ticked until unticked.
+ */
+function PeoplePicker({ legend, people, picked, onChange }: { legend: string; people: readonly UserInfoAnswer[]; picked: string[]; onChange(next: string[]): void }) {
+  const ids = [...people.filter((p) => !p.disabled).map((p) => p.id), ...picked.filter((id) => !people.some((p) => p.id === id && !p.disabled))];
+  if (ids.length === 0) return null;
+  const labels = Object.fromEntries(
+    ids.map((id) => {
+      const person = people.find((p) => p.id === id);
+      return [id, person && !person.email ? `${personWords(people, id)}, no e-mail address: desktop only` : personWords(people, id)];
+    }),
+  );
+  return <CheckboxGroup legend={legend} options={ids} labels={labels} checked={new Set(picked)} onChange={(next) => onChange(ids.filter((id) => next.has(id)))} />;
+}
+
+function RuleForm({ initial, stored, people, onSaved, onCancel }: { initial: AlarmRuleForm; stored?: AlarmRuleAnswer; people: readonly UserInfoAnswer[]; onSaved: () => void; onCancel?: () => void }) {
   const client = useConnection((s) => s.client);
   const [form, setForm] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
@@ -41,7 +67,7 @@ function RuleForm({ initial, stored, onSaved, onCancel }: { initial: AlarmRuleFo
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!client) return;
-    const made = ruleBodyOf(form, stored);
+    const made = ruleBodyOf(form);
     if ('problem' in made) return setProblem(made.problem);
     setProblem(null);
     setBusy(true);
@@ -81,6 +107,10 @@ function RuleForm({ initial, stored, onSaved, onCancel }: { initial: AlarmRuleFo
         {text('next', 'Told next (addresses)', 'lead@example.com')}
         {text('escalateAfterMinutes', 'Escalate after (minutes)', 'e.g. 120')}
       </div>
+      <div className="form-row">
+        <PeoplePicker legend="People told first" people={people} picked={form.firstPeople} onChange={(ids) => set('firstPeople', ids)} />
+        <PeoplePicker legend="People told next" people={people} picked={form.nextPeople} onChange={(ids) => set('nextPeople', ids)} />
+      </div>
       <fieldset className="form-row">
         <legend>Channels</legend>
         {CHANNEL_WORDS.map(([channel, words]) => (
@@ -113,7 +143,7 @@ function RuleForm({ initial, stored, onSaved, onCancel }: { initial: AlarmRuleFo
   );
 }
 
-function RuleItem({ rule, canManage, onChanged }: { rule: AlarmRuleAnswer; canManage: boolean; onChanged: () => void }) {
+function RuleItem({ rule, people, canManage, onChanged }: { rule: AlarmRuleAnswer; people: readonly UserInfoAnswer[]; canManage: boolean; onChanged: () => void }) {
   const client = useConnection((s) => s.client);
   const [editing, setEditing] = useState(false);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
@@ -131,12 +161,12 @@ function RuleItem({ rule, canManage, onChanged }: { rule: AlarmRuleAnswer; canMa
       setBusy(false);
     }
   };
-  if (editing) return <RuleForm initial={formOfRule(rule)} stored={rule} onSaved={() => { setEditing(false); onChanged(); }} onCancel={() => setEditing(false)} />;
+  if (editing) return <RuleForm initial={formOfRule(rule)} stored={rule} people={people} onSaved={() => { setEditing(false); onChanged(); }} onCancel={() => setEditing(false)} />;
   return (
     <li className="alarm-rule" data-testid="alarm-rule" data-name={rule.name}>
       <p>
         <strong>{rule.name}</strong>
-        {!rule.enabled && <span className="muted"> (off)</span>}: {ruleSummary(rule)}
+        {!rule.enabled && <span className="muted"> (off)</span>}: {ruleSummary(rule, people)}
       </p>
       {canManage && client && (
         <div className="review-form__row">
@@ -236,6 +266,7 @@ export function AlarmsSettingsPanel() {
   const canManage = useConnection((s) => s.session?.permissions.includes('webhooks:manage') ?? false);
   const [rules, setRules] = useState<AlarmRuleAnswer[] | null>(null);
   const [settings, setSettings] = useState<AlarmSettings | null>(null);
+  const [people, setPeople] = useState<UserInfoAnswer[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   // While the service does not answer, the header says so once; this panel does not repeat it.
   const reachable = useConnection((s) => s.reachable);
@@ -243,9 +274,11 @@ export function AlarmsSettingsPanel() {
     if (!client) return;
     try {
       const api = alarmsClient(client);
-      const [r, s] = await Promise.all([api.rules(), api.settings()]);
+      // The people to pick from; a key that may not list them picks by address alone.
+      const [r, s, p] = await Promise.all([api.rules(), api.settings(), peopleClient(client).listUsers().catch(() => [])]);
       setRules(r);
       setSettings(s);
+      setPeople(p);
       setProblem(null);
     } catch (err) {
       setProblem(plainProblem(err));
@@ -267,14 +300,14 @@ export function AlarmsSettingsPanel() {
       {rules !== null && (rules.length === 0 ? <p data-testid="alarm-rules-empty">No alarm rules yet: reports with an alert raise no alarm.</p> : (
         <ul className="alarm-rules" data-testid="alarm-rules">
           {rules.map((rule) => (
-            <RuleItem key={rule.id} rule={rule} canManage={canManage} onChanged={() => void load()} />
+            <RuleItem key={rule.id} rule={rule} people={people} canManage={canManage} onChanged={() => void load()} />
           ))}
         </ul>
       ))}
       {canManage && (
         <>
           <h4>New rule</h4>
-          <RuleForm initial={EMPTY_RULE_FORM} onSaved={() => void load()} />
+          <RuleForm initial={EMPTY_RULE_FORM} people={people} onSaved={() => void load()} />
         </>
       )}
       {settings && <QuietAndDigest settings={settings} canManage={canManage} onSaved={setSettings} />}

@@ -24,6 +24,10 @@ export interface AlarmRuleForm {
   first: string;
   /** Addresses told next when nobody acknowledges in time; empty for no escalation. */
   next: string;
+  /** The people (user ids) told first, at the address their account holds. */
+  firstPeople: string[];
+  /** The people told next. */
+  nextPeople: string[];
   escalateAfterMinutes: string;
   channels: AlarmChannel[];
   enabled: boolean;
@@ -36,6 +40,8 @@ export const EMPTY_RULE_FORM: AlarmRuleForm = {
   customFields: '',
   first: '',
   next: '',
+  firstPeople: [],
+  nextPeople: [],
   escalateAfterMinutes: '',
   channels: ['email', 'desktop'],
   enabled: true,
@@ -43,7 +49,7 @@ export const EMPTY_RULE_FORM: AlarmRuleForm = {
 
 const addresses = (text: string) => text.split(/[\s,;]+/).filter((a) => a !== '');
 
-/** A stored rule in the form; people named by id in its steps are kept as they are. */
+/** A stored rule in the form. */
 export function formOfRule(rule: AlarmRuleAnswer): AlarmRuleForm {
   return {
     name: rule.name,
@@ -52,22 +58,25 @@ export function formOfRule(rule: AlarmRuleAnswer): AlarmRuleForm {
     customFields: rule.customFields,
     first: rule.steps[0]?.emails.join(', ') ?? '',
     next: rule.steps.slice(1).flatMap((s) => s.emails).join(', '),
+    firstPeople: [...(rule.steps[0]?.users ?? [])],
+    nextPeople: rule.steps.slice(1).flatMap((s) => s.users),
     escalateAfterMinutes: rule.escalateAfterMinutes === null ? '' : String(rule.escalateAfterMinutes),
     channels: [...rule.channels],
     enabled: rule.enabled,
   };
 }
 
-/** The body to send, or what is wrong in words. `kept` keeps the people a stored rule's steps name. */
-export function ruleBodyOf(form: AlarmRuleForm, kept?: AlarmRuleAnswer): { body: AlarmRuleBody } | { problem: string } {
+/** The body to send, or what is wrong in words. */
+export function ruleBodyOf(form: AlarmRuleForm): { body: AlarmRuleBody } | { problem: string } {
   const next = addresses(form.next);
   const minutes = form.escalateAfterMinutes.trim();
-  if (next.length > 0 && minutes === '') return { problem: 'Say after how many minutes without an acknowledgement the next people are told.' };
+  const escalates = next.length > 0 || form.nextPeople.length > 0;
+  if (escalates && minutes === '') return { problem: 'Say after how many minutes without an acknowledgement the next people are told.' };
   if (minutes !== '' && !/^\d+$/.test(minutes)) return { problem: 'The minutes before escalating are a whole number.' };
-  const steps = [{ users: kept?.steps[0]?.users ?? [], emails: addresses(form.first) }];
-  if (next.length > 0 || (kept?.steps[1]?.users.length ?? 0) > 0) steps.push({ users: kept?.steps[1]?.users ?? [], emails: next });
+  const steps = [{ users: form.firstPeople, emails: addresses(form.first) }];
+  if (escalates) steps.push({ users: form.nextPeople, emails: next });
   if (steps[0].users.length === 0 && steps[0].emails.length === 0 && form.channels.includes('email')) {
-    return { problem: 'Give at least one address that is told first.' };
+    return { problem: 'Pick at least one person or give one address that is told first.' };
   }
   const parsed = alarmRuleBodySchema.safeParse({
     name: form.name,

@@ -3,19 +3,22 @@
  * says why it shows no alarm while no rule is on; a rule is made in the form, which refuses what
  * the API refuses in the same words (its schema, and the service's judgement of the filter); a
  * test notification of the rule reaches a real smtp-server relay and its answer is shown; quiet
- * hours and the digest are saved. At 1366×768.
+ * hours and the digest are saved. People are picked by name and login, not by an id. At 1366×768.
  */
 import { rmSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesktopService, type DesktopService } from '../../host/desktop-service';
 import { startSmtpReceiver, type SmtpReceiver } from '../alarms/smtp-receiver';
-import { DESK_SIZES, launchChromium, prepare, shot, waitText, watchProblems } from './browser';
+import { addPerson, DESK_SIZES, launchChromium, prepare, shot, signIn, waitText, watchProblems } from './browser';
+
+const PASSWORD = 'correct horse battery';
 
 let dir: string;
 let desk: DesktopService;
 let browser: Browser;
 let receiver: SmtpReceiver;
+let quinnId: string;
 const problems: string[] = [];
 
 beforeAll(async () => {
@@ -24,6 +27,8 @@ beforeAll(async () => {
   desk = await startDesktopService({ dbFile, port: 0, companyId: 'acme', staticDir: uiDir });
   receiver = await startSmtpReceiver();
   desk.running.service.alarms.saveSmtp(null, { host: '127.0.0.1', port: receiver.port, security: 'none', user: null, from: 'alarms@acme.example', appUrl: null });
+  addPerson(desk.running.service, 'acme', { login: 'alma', name: 'Alma Ek', role: 'admin', password: PASSWORD });
+  quinnId = desk.running.service.users.create(null, 'acme', { login: 'qa-lead', name: 'Quinn Adler', role: 'approver', password: PASSWORD, email: 'quinn@acme.example' }).id;
   browser = await launchChromium();
 }, 120_000);
 
@@ -41,6 +46,7 @@ describe('Settings › Alarms in Chromium', () => {
     // The filter the service refuses answers 400, which Chromium logs.
     watchProblems(page, problems, /status of 400/);
     await page.goto(`${desk.url}/#key=${encodeURIComponent(desk.sessionKey!)}`);
+    await signIn(page, 'alma', PASSWORD);
     await page.getByRole('tab', { name: 'Alarms' }).click();
     await waitText(page.getByTestId('alarms-empty'), 'No alarm rule is on yet, so reports with an alert raise no alarm: make one in Settings › Alarms.');
 
@@ -49,12 +55,13 @@ describe('Settings › Alarms in Chromium', () => {
     await waitText(panel.getByTestId('alarm-rules-empty'), 'No alarm rules yet');
     const form = panel.getByTestId('alarm-rule-form');
     await form.getByRole('button', { name: 'Add rule' }).click();
-    await waitText(form.getByRole('alert'), 'Give at least one address that is told first.');
+    await waitText(form.getByRole('alert'), 'Pick at least one person or give one address that is told first.');
     await form.locator('input[name=rule-first]').fill('qa@acme.example');
     await form.getByRole('button', { name: 'Add rule' }).click();
     await waitText(form.getByRole('alert'), 'Name the rule');
     await form.locator('input[name=rule-name]').fill('Critical air freight');
     await form.locator('input[name=rule-next]').fill('lead@acme.example');
+    await form.getByRole('group', { name: 'People told next' }).getByLabel('Quinn Adler (qa-lead)').check();
     await form.getByRole('button', { name: 'Add rule' }).click();
     await waitText(form.getByRole('alert'), 'after how many minutes');
     await form.locator('input[name=rule-escalateAfterMinutes]').fill('120');
@@ -66,9 +73,9 @@ describe('Settings › Alarms in Chromium', () => {
     await form.getByRole('button', { name: 'Add rule' }).click();
     const rule = panel.getByTestId('alarm-rule');
     await waitText(rule, 'Critical air freight');
-    await waitText(rule, 'Critical, where mode[eq]airFreight. Tells qa@acme.example; after 120 min without an acknowledgement: lead@acme.example.');
+    await waitText(rule, 'Critical, where mode[eq]airFreight. Tells qa@acme.example; after 120 min without an acknowledgement: Quinn Adler (qa-lead), lead@acme.example.');
     const [stored] = desk.running.service.alarms.rules(desk.running.service.apiKeys.authenticate(desk.sessionKey!));
-    expect(stored).toMatchObject({ name: 'Critical air freight', minLevel: 2, filter: 'mode[eq]airFreight', steps: [{ emails: ['qa@acme.example'] }, { emails: ['lead@acme.example'] }], escalateAfterMinutes: 120, channels: ['email', 'desktop'] });
+    expect(stored).toMatchObject({ name: 'Critical air freight', minLevel: 2, filter: 'mode[eq]airFreight', steps: [{ users: [], emails: ['qa@acme.example'] }, { users: [quinnId], emails: ['lead@acme.example'] }], escalateAfterMinutes: 120, channels: ['email', 'desktop'] });
 
     await rule.getByRole('button', { name: 'Send a test notification' }).click();
     const [mail] = await receiver.received(1);
