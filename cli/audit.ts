@@ -1,11 +1,12 @@
 /**
- * `labeldesk audit verify|export|sign|checkpoints`: the audit trail's hash chains checked, also
- * against the signed checkpoints; the trail as CSV; a checkpoint signed now; the checkpoints and
- * their public key for an auditor (docs/review-and-audit.md#how-an-auditor-checks-the-trail).
+ * `labeldesk audit verify|export|sign|checkpoints|certificate`: the audit trail's hash chains
+ * checked, also against the signed checkpoints; the trail as CSV; a checkpoint signed now; the
+ * checkpoints and their public key for an auditor; a release certificate checked by its checksum (docs/review-and-audit.md#how-an-auditor-checks-the-trail).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { checkpointLine } from '../db/audit-checkpoints';
 import { AuditKeyError, keyFingerprint, type CheckpointBody } from '../service/audit-checkpoints';
+import { signatureWords } from '../service/release-certificate';
 import { CSV_BOM } from '../service/report-csv';
 import {
   CliError,
@@ -27,7 +28,13 @@ const USAGE = [
   'labeldesk audit export [--db FILE] [--report ID | --access]',
   'labeldesk audit sign [--db FILE]',
   'labeldesk audit checkpoints [--db FILE] [--out FILE] [--key-out KEY.pem]',
+  'labeldesk audit certificate [--db FILE] CHECKSUM',
 ].join('\n       ');
+
+/** A certificate this desk issued whose report moved since. */
+export const EXIT_CERTIFICATE_CHANGED = 3;
+/** A checksum no certificate of this desk carries. */
+export const EXIT_CERTIFICATE_UNKNOWN = 4;
 
 const PROBLEM_WORDS = {
   contentChanged: 'content changed',
@@ -56,6 +63,11 @@ export const auditCommand: Command = {
   checkpoints  writes the public key and every checkpoint as JSON lines: the first line holds the
                key (PEM) and its fingerprint, each next one a checkpoint: seq, at, hash, the body
                its signature covers, the signature (base64)
+  certificate  says whether the release certificate with this checksum (printed at the head of
+               each of its pages) was issued by this desk and still stands: "genuine, current"
+               (exit 0); "genuine, but the report changed after it was issued" with what changed,
+               a decision withdrawn or replaced, limits or other fields changed (exit ${EXIT_CERTIFICATE_CHANGED});
+               "unknown: not issued by this desk" (exit ${EXIT_CERTIFICATE_UNKNOWN})
 
 options:
   --db FILE           the database (default: the per-user data folder)
@@ -70,9 +82,10 @@ examples:
   labeldesk audit export --db labeldesk.db --report 7f3c... > trail.csv
   labeldesk audit export --db labeldesk.db --access > access.csv
   labeldesk audit checkpoints --db labeldesk.db --out checkpoints.jsonl --key-out audit-key.pem
+  labeldesk audit certificate --db labeldesk.db 9f2c…(64 hex digits)
 `,
   run(argv: string[], io: Io): Promise<number> {
-    return runSubcommand(this, { verify, export: exportTrail, sign, checkpoints }, argv, io);
+    return runSubcommand(this, { verify, export: exportTrail, sign, checkpoints, certificate }, argv, io);
   },
 };
 
@@ -170,6 +183,33 @@ async function exportTrail(argv: string[], io: Io): Promise<number> {
     io.out.write(CSV_BOM);
     for (const line of values.access ? service.access.csv() : service.audit.csv(values.report)) io.out.write(line);
     return EXIT_OK;
+  } finally {
+    service.close();
+  }
+}
+
+async function certificate(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, { db: { type: 'string' } }, true);
+  if (positionals.length !== 1) throw new UsageError('which certificate? give its checksum (64 hexadecimal digits, at the head of each page)');
+  if (!/^[0-9a-f]{64}$/i.test(positionals[0].trim())) throw new UsageError(`'${positionals[0]}' is no certificate checksum: it has 64 hexadecimal digits (SHA-256)`);
+  const service = openCliService(databaseFile(values.db), 'existing');
+  try {
+    const check = service.certificates.check(positionals[0]);
+    if (check.verdict === 'unknown') {
+      write(io.out, `unknown: ${check.reason}`);
+      return EXIT_CERTIFICATE_UNKNOWN;
+    }
+    const { record, issued } = check;
+    const of = `the release certificate of report ${issued.reference ? `${issued.reference} (${record.reportId})` : record.reportId}, issued by ${issued.who} at ${issued.at} (access entry ${issued.entry})`;
+    const signed = record.signatures.length === 0 ? 'no signature stood on it' : record.signatures.map(signatureWords).join('; ');
+    if (check.verdict === 'current') {
+      write(io.out, `genuine, current: ${of}`);
+      write(io.out, `it certifies: ${signed}`);
+      return EXIT_OK;
+    }
+    write(io.out, `genuine, but the report changed after it was issued (${check.changes.join('; ')}): ${of}`);
+    write(io.out, `it certified: ${signed}`);
+    return EXIT_CERTIFICATE_CHANGED;
   } finally {
     service.close();
   }

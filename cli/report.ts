@@ -14,11 +14,12 @@ import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Browser } from 'playwright-core';
-import { buildPrintUrl, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE, TIME_ZONE_STORAGE_KEY } from '../contract/print-view';
+import { buildPrintUrl, PRINT_CERTIFICATE_ATTRIBUTE, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE, TIME_ZONE_STORAGE_KEY } from '../contract/print-view';
 import { DEFAULT_STATIC_DIR } from '../host/start-service';
 import { NotFoundError } from '../model/errors';
 import type { Caller } from '../service/api-keys';
 import { COMMAND_LINE_KEY_ID } from '../service/report-access';
+import { CertificateMovedError } from '../service/release-certificate';
 import type { Service } from '../host/open-service';
 import { serviceApp } from '../host/service-app';
 import { CliError, databaseFile, EXIT_OK, openCliService, parseCommandArgs, UsageError, write, type Command, type Io } from './args';
@@ -36,8 +37,10 @@ export const reportCommand: Command = {
   usage: USAGE,
   help: `usage: ${USAGE}
 
-Writes the report as an A4 PDF (the app's print view: header, chart, figures, limits and alert
-rules, excursions, trim, custom fields, the owner's review and comments, the history) or its
+Writes the report's release certificate as an A4 PDF (the app's print view: header, chart,
+figures, limits and alert status, excursions, trim, custom fields, the e-signatures with their
+meaning, the owner's review and comments, the history, and on every page the certificate's
+SHA-256 checksum, recorded in the access chain; labeldesk audit certificate checks it) or its
 readings as CSV (timestamp in ISO 8601 UTC, temperature, humidity, inTrimmedRange, then each
 reading's verdict against the limits, in or out, and the report's reference, units and limits).
 
@@ -84,9 +87,17 @@ examples:
       const service = openCliService(dbFile, 'existing');
       try {
         const owner = ownerOf(service, values.id, dbFile);
-        const pdf = await reportPdf({ service, uiDir, chromium, reportId: values.id, companyId: owner, utc: values.utc === true });
+        const { pdf, checksum } = await certificatePdf({ service, uiDir, chromium, reportId: values.id, companyId: owner, utc: values.utc === true });
+        let issued;
+        try {
+          issued = service.certificates.issueByCommandLine(values.id, owner, ranBy(), checksum);
+        } catch (err) {
+          if (err instanceof CertificateMovedError) throw new CliError(err.message);
+          throw err;
+        }
         await writeFile(out, pdf);
         service.access.exportedByCommandLine(values.id, 'pdf', ranBy());
+        write(io.out, `release certificate ${issued.checksum} issued (access entry ${issued.entry}); labeldesk audit certificate checks it`);
       } finally {
         service.close();
       }
@@ -172,6 +183,11 @@ export interface PdfOptions {
  * the session key exists only in this process's memory and only for this company.
  */
 export async function reportPdf(options: PdfOptions): Promise<Buffer> {
+  return (await certificatePdf(options)).pdf;
+}
+
+/** The PDF, and the checksum of the release certificate it carries, as the print view issued it. */
+export async function certificatePdf(options: PdfOptions): Promise<{ pdf: Buffer; checksum: string }> {
   const { app } = serviceApp(options.service, { staticDir: options.uiDir, logError: () => {} });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const browser = options.browser ?? (await launchChromium(options.chromium));
@@ -188,7 +204,8 @@ export async function reportPdf(options: PdfOptions): Promise<Buffer> {
       const done = await page.waitForSelector(`[${PRINT_READY_ATTRIBUTE}="true"], [${PRINT_ERROR_ATTRIBUTE}]`, { timeout: READY_TIMEOUT_MS });
       const problem = await done.getAttribute(PRINT_ERROR_ATTRIBUTE);
       if (problem) throw new CliError(`the print view could not show the report: ${problem}`);
-      return await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+      const checksum = (await done.getAttribute(PRINT_CERTIFICATE_ATTRIBUTE)) ?? '';
+      return { pdf: await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }), checksum };
     } finally {
       await context.close();
     }

@@ -16,6 +16,8 @@ export function buildPrintUrl(origin: string, reportId: string, apiKey?: string)
 
 /** The attribute the print view sets to "true" once the report is loaded and its chart drawn. */
 export const PRINT_READY_ATTRIBUTE = 'data-print-ready';
+/** The attribute the print view sets, once ready, to the checksum of the certificate it shows. */
+export const PRINT_CERTIFICATE_ATTRIBUTE = 'data-print-certificate';
 /** The attribute the print view sets, with the reason in words, when the report cannot be shown. */
 export const PRINT_ERROR_ATTRIBUTE = 'data-print-error';
 

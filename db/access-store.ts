@@ -51,6 +51,7 @@ export class AccessStore {
   private readonly countOfReport: Statement;
   private readonly newest: Statement;
   private readonly hashById: Statement;
+  private readonly certificateRow: Statement;
 
   constructor(db: Db) {
     this.nextId = db.prepare(`SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'report_access'), 0) + 1`).pluck();
@@ -70,6 +71,11 @@ export class AccessStore {
     this.countOfReport = db.prepare(`SELECT count(*) FROM report_access WHERE ${seenBy}`).pluck();
     this.newest = db.prepare('SELECT id, hash FROM report_access ORDER BY id DESC LIMIT 1');
     this.hashById = db.prepare('SELECT hash FROM report_access WHERE id = ?').pluck();
+    // Certificates are few beside views and exports: their rows are found by format, then by checksum.
+    this.certificateRow = db.prepare(
+      // CASE first: the other formats' detail is plain text, which json_extract refuses.
+      `SELECT * FROM report_access WHERE CASE WHEN format = 'certificate' THEN json_extract(detail, '$.checksum') END = ? ORDER BY id LIMIT 1`,
+    );
   }
 
   /** Appends one entry, linked to the one before; in the caller's write transaction. Answers its id. */
@@ -123,6 +129,12 @@ export class AccessStore {
   /** The stored hash of one entry, if it is there. */
   hashOf(id: number): string | undefined {
     return this.hashById.get(id) as string | undefined;
+  }
+
+  /** The entry that records the issue of the certificate with this checksum, and whether its hash still matches its content. */
+  certificate(checksum: string): { record: AccessRecord; intact: boolean } | undefined {
+    const row = this.certificateRow.get(checksum) as Row | undefined;
+    return row && { record: recordOf(row), intact: entryHash('report_access', row) === row.hash };
   }
 
   count(): number {

@@ -63,6 +63,7 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
   },
   acknowledgeLabelReportAlert: { tag: 'Review' },
   recordLabelReportPrinted: { tag: 'Review' },
+  issueLabelReportCertificate: { tag: 'Review' },
   getLabelReportAccess: { tag: 'Review' },
   decideLabelReport: { tag: 'Review' },
   bulkLabelReports: { tag: 'Review' },

@@ -7,8 +7,8 @@ import { z } from 'zod';
 
 export const ACCESS_KINDS = ['view', 'print', 'export'] as const;
 export type AccessKind = (typeof ACCESS_KINDS)[number];
-/** json: the report retrieved; print: printed in the app; the rest: the file exported. */
-export const ACCESS_FORMATS = ['json', 'print', 'pdf', 'readingsCsv', 'historyCsv', 'listCsv'] as const;
+/** json: the report retrieved; print: printed in the app; certificate: its release certificate issued (printed or as PDF); the rest: the file exported. */
+export const ACCESS_FORMATS = ['json', 'print', 'pdf', 'readingsCsv', 'historyCsv', 'listCsv', 'certificate'] as const;
 export type AccessFormat = (typeof ACCESS_FORMATS)[number];
 export const ACCESS_ACTORS = ['person', 'apiKey', 'commandLine'] as const;
 export type AccessActor = (typeof ACCESS_ACTORS)[number];

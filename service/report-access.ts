@@ -101,6 +101,26 @@ export class ReportAccess {
   }
 
   /**
+   * A release certificate issued (service/release-certificate.ts): appended now, behind what
+   * waits, not later, because the printed certificate names a record that must already be there.
+   * `caller` null is the command line. Answers the entry's id and time.
+   */
+  certificateIssued(caller: Caller | null, reportId: string, kind: 'print' | 'export', detail: string): { id: number; at: string } {
+    const who: Who = caller
+      ? this.whoIs(caller)
+      : { companyId: null, actor: 'commandLine', apiKeyId: null, apiKeyName: null, userId: null, userLogin: null, userName: null };
+    const entry: AccessEntry = { ...entryBase(this.now(), reportId, kind, 'certificate', detail), ...who };
+    const waiting = this.waiting;
+    const id = this.data.write(() => {
+      for (const earlier of waiting) this.data.access.append(earlier);
+      return this.data.access.append(entry);
+    });
+    this.waiting = [];
+    for (const resolve of this.onDrained.splice(0)) resolve();
+    return { id, at: entry.at };
+  }
+
+  /**
    * Who saw one report, newest first: the caller's company's entries and the command line's.
    * Administrators only (a key needs apiKeys:manage, a person the administrator's role), as for
    * the desk's keys and people; a report the company cannot see is not found.

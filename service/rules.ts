@@ -23,6 +23,7 @@ import { LabelReportService, type ReportRead } from './label-reports';
 import { reportFromBundle } from './report-from-bundle';
 import { ReportCsvExport } from './report-csv-export';
 import { ReportAccess } from './report-access';
+import { ReleaseCertificates } from './release-certificate';
 import { ReportHistoryService } from './report-history';
 import { ReportReviews } from './report-review';
 import type { ReportWriter } from './report-writer';
@@ -73,6 +74,8 @@ export interface ServiceRules {
   auditViewer: AuditViewer;
   /** Who viewed, printed or exported which report: recorded, listed, verified, as CSV. */
   access: ReportAccess;
+  /** Release certificates: issued into the access chain, and checked by their checksum. */
+  certificates: ReleaseCertificates;
   importBundle(source: BundleSource, options?: Omit<ImportOptions, 'now'>): Promise<ImportResult>;
   exportBundle(out: Writable): Promise<ExportCounts>;
   createDemoData(options: DemoOptions): DemoSummary;
@@ -124,6 +127,7 @@ export function composeRules(
     audit: new AuditTrail(data, now),
     auditViewer: new AuditViewer(data),
     access,
+    certificates: new ReleaseCertificates(data, access),
     importBundle: (source, importOptions = {}) => importBundle(data, writer, source, { ...importOptions, now }),
     exportBundle: (out) => exportBundle(data, out),
     createDemoData: (demo) => seedDemo(data, writer, demo, now),

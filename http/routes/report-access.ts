@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { printedBodySchema, reportAccessSchema, accessEntrySchema } from '../../schema/report-access';
+import { certificateBodySchema, certificateSchema, certifiedSignatureSchema } from '../../schema/certificate';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
@@ -24,6 +25,16 @@ const PRINTED_DOC: OperationDoc = {
   body: shape('PrintedBody', printedBodySchema),
   responses: { 204: { description: 'Recorded' } },
 };
+const CERTIFICATE_DOC: OperationDoc = {
+  operationId: 'issueLabelReportCertificate',
+  summary: 'Issue the report’s release certificate: its checksum over the report’s version and the signatures standing, recorded with who issued it and when',
+  description:
+    'The app calls it before it prints the certificate (or the desktop app before it saves the PDF); the record is an entry of the access chain, and `labeldesk audit certificate CHECKSUM` checks it. The body may be left out: it then says print.',
+  params,
+  body: shape('CertificateBody', certificateBodySchema),
+  responses: { 200: { description: 'The certificate issued', shape: shape('Certificate', certificateSchema, [shape('CertifiedSignature', certifiedSignatureSchema)]) } },
+  refusals: [404],
+};
 const ACCESS_DOC: OperationDoc = {
   operationId: 'getLabelReportAccess',
   summary: 'Who viewed, printed or exported the report: the company’s entries and the command line’s, newest first (administrators; apiKeys:manage)',
@@ -40,8 +51,8 @@ const ACCESS: RouteChecks = { permission: 'apiKeys:manage', query: [] };
 
 type WithId = { Params: { id: string } };
 
-export function reportAccessRoutes(service: Pick<ServedService, 'access'>, options: { busyWaitMs: number; clients: ClientGate }) {
-  const { access } = service;
+export function reportAccessRoutes(service: Pick<ServedService, 'access' | 'certificates'>, options: { busyWaitMs: number; clients: ClientGate }) {
+  const { access, certificates } = service;
   const { clients } = options;
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
@@ -51,6 +62,12 @@ export function reportAccessRoutes(service: Pick<ServedService, 'access'>, optio
       const body = parseObjectBody(printedBodySchema, request.body === undefined ? {} : request.body);
       access.printed(caller, request.params.id, body.format ?? 'print');
       return reply.code(204).send();
+    });
+
+    app.post<WithId>('/local/labelReports/:id/certificate', { config: { openapi: CERTIFICATE_DOC, checks: PRINTED } }, async (request, reply) => {
+      const caller = callerOf(request);
+      const body = parseObjectBody(certificateBodySchema, request.body === undefined ? {} : request.body);
+      return reply.send(certificates.issue(caller, request.params.id, body.format ?? 'print'));
     });
 
     app.get<WithId>('/local/labelReports/:id/access', { config: { openapi: ACCESS_DOC, checks: ACCESS } }, async (request, reply) => {

@@ -27,6 +27,7 @@ import type {
   ReviewDecision,
 } from '../../schema/review';
 import { bulkBodySchema, bulkResultSchema, type BulkBody, type BulkResult } from '../../schema/bulk';
+import { certificateBodySchema, certificateSchema, type Certificate } from '../../schema/certificate';
 import { printedBodySchema, reportAccessSchema, type ReportAccessList } from '../../schema/report-access';
 import { checked, parse } from './client';
 import type { ApiClient } from './client';
@@ -55,6 +56,8 @@ export interface ReviewClient {
   bulk(body: BulkBody): Promise<BulkResult>;
   /** Tells the service the report is printed (before the print dialog) or was saved as PDF. */
   printed(id: string, format: 'print' | 'pdf'): Promise<void>;
+  /** Issues the report's release certificate (recorded as a print or, for pdf, an export). */
+  certificate(id: string, format: 'print' | 'pdf'): Promise<Certificate>;
   /** Who viewed, printed or exported the report, newest first (administrators). */
   access(id: string, signal?: AbortSignal): Promise<ReportAccessList>;
 }
@@ -94,6 +97,10 @@ export function reviewClient(client: ApiClient): ReviewClient {
     },
     async printed(id, format) {
       await client.request('POST', reportPath(id, 'printed'), { body: checked(printedBodySchema, { format }) });
+    },
+    async certificate(id, format) {
+      const answer = await client.request('POST', reportPath(id, 'certificate'), { body: checked(certificateBodySchema, { format }) });
+      return parse(certificateSchema, answer, 'a release certificate');
     },
     async access(id, signal) {
       return parse(reportAccessSchema, await client.request('GET', reportPath(id, 'access'), { signal }), 'who saw the report');

@@ -1,34 +1,22 @@
 /**
- * One report laid out for A4 paper and PDF (`/?view=print&report=<id>`): header, chart, figures,
- * limits and alert rules, excursions, trim, custom fields, the review with its decision and
- * comments, and the history. Once everything is loaded and the chart drawn it sets
- * data-print-ready="true" (the desktop app and `labeldesk report --pdf` wait for it); when the
+ * One report's release certificate laid out for A4 paper and PDF (`/?view=print&report=<id>`):
+ * the sections of components/Certificate.tsx, issued by the service once the report's parts are
+ * read. Once everything is loaded and the chart drawn it sets
+ * data-print-ready="true" and data-print-certificate to the checksum (the desktop app and
+ * `labeldesk report --pdf` wait for it); when the
  * report cannot be shown it says why in words and in data-print-error.
  */
 import { useEffect, useState } from 'react';
-import { PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE } from '../../contract/print-view';
-import type { LabelReport } from '../../schema/report';
-import type { AlertExplanation, HistoryEntry, Review } from '../../schema/review';
+import { PRINT_CERTIFICATE_ATTRIBUTE, PRINT_ERROR_ATTRIBUTE, PRINT_READY_ATTRIBUTE } from '../../contract/print-view';
+import type { Certificate } from '../../schema/certificate';
 import type { Limits } from '../../schema/sense';
 import { reviewClient } from '../api/review-client';
-import { statusLabel } from '../lib/format';
 import { limitsSentence } from '../lib/readings';
-import { decisionLabel } from '../lib/history-text';
 import { plainApiError } from '../lib/plain-words';
-import { trimRange } from '../lib/report-view';
-import { formatIsoTime, formatTime, zoneLabel } from '../lib/time-zone';
 import { useStore } from 'zustand';
 import type { ConnectionStore } from '../state/connection';
 import { useTimeZone } from '../state/time-zone';
-import { explanationInZone } from '../lib/zoned-text';
-import { AlertBadge } from './AlertBadge';
-import { AlertRules, TimeOutside } from './AlertRules';
-import { ExcursionTable } from './ExcursionTable';
-import { CustomFieldFacts, FactsPanel } from './FactsPanel';
-import { FiguresPanel } from './FiguresPanel';
-import { HistoryList } from './HistoryPanel';
-import { ReportChart } from './ReportChart';
-import { authorText } from './ReviewPanel';
+import { ReleaseCertificate, type CertificateData } from './Certificate';
 import './report-panel.css';
 import './print.css';
 
@@ -45,91 +33,9 @@ export function PrintedLimits({ limits }: { limits: Limits }) {
   );
 }
 
-interface PrintData {
-  report: LabelReport;
-  alerts: AlertExplanation;
-  review: Review;
-  history: HistoryEntry[];
-  companyNames: ReadonlyMap<string, string>;
-}
-
-function PrintedReport({ data, connection, onDrawn }: { data: PrintData; connection: ConnectionStore; onDrawn(): void }) {
+function PrintedReport({ data, certificate, onDrawn }: { data: CertificateData; certificate: Certificate; onDrawn(): void }) {
   const zone = useTimeZone();
-  const session = useStore(connection, (s) => s.session);
-  const { report, alerts, review, history, companyNames } = data;
-  const limits = report.senseConfig.limits;
-  const trim = trimRange(report);
-  return (
-    <>
-      <header>
-        <h1>{report.labelReference || 'Label report without a reference'}</h1>
-        <p className="print-meta">
-          Label {report.label.sequenceCode} ({report.label.uid}) · {statusLabel(report.status)} · owned by {report.company.name} · <AlertBadge level={report.alert.level} />
-        </p>
-        <p className="print-meta small">
-          Printed {formatTime(Date.now() / 1000, zone)} for {session?.companyName ?? 'this company'} · all times in {zoneLabel(zone)} · report id {report.id}
-        </p>
-      </header>
-
-      <h2>Readings</h2>
-      <ReportChart report={report} print onDrawn={onDrawn} />
-
-      <FiguresPanel report={report} />
-
-      <h2>Limits and alert rules</h2>
-      <p data-testid="print-limits">{limitsSentence(limits)}</p>
-      <p>{explanationInZone(alerts.explanation, alerts.alert.timestamp, zone)}</p>
-      <TimeOutside alerts={alerts} />
-      <AlertRules alerts={alerts} zone={zone} />
-
-      <h2>Excursions ({alerts.excursions.length})</h2>
-      <ExcursionTable excursions={alerts.excursions} zone={zone} scroll={false} />
-
-      <h2>Trim</h2>
-      <p>{trim ? `Trimmed to ${formatTime(trim.start, zone, true)} – ${formatTime(trim.end, zone, true)}: the figures and the alert are for this range.` : 'Not trimmed: the whole run counts.'}</p>
-
-      <h2>Custom fields</h2>
-      <CustomFieldFacts report={report} />
-
-      <h2>Review</h2>
-      <dl className="review-state">
-        <dt>Decision</dt>
-        <dd data-testid="print-decision">
-          {review.decision
-            ? `${decisionLabel(review.decision.decision)}: ${review.decision.reason} (by ${authorText(review.decision.by)}, ${formatIsoTime(review.decision.at, zone)})`
-            : 'None yet.'}
-        </dd>
-        <dt>Alert</dt>
-        <dd>
-          {review.acknowledgement
-            ? `Acknowledged${review.acknowledgement.note ? `: ${review.acknowledgement.note}` : ''} (by ${authorText(review.acknowledgement.by)}, ${formatIsoTime(review.acknowledgement.at, zone)})`
-            : report.alert.level > 0
-              ? 'Not acknowledged.'
-              : 'No alert to acknowledge.'}
-        </dd>
-      </dl>
-      <h3>Comments ({review.comments.length})</h3>
-      {review.comments.length === 0 ? (
-        <p>None.</p>
-      ) : (
-        <ul className="comment-list">
-          {review.comments.map((c) => (
-            <li key={c.id}>
-              <span className="comment__meta">
-                {formatIsoTime(c.at, zone)}, {authorText(c.author)}
-              </span>
-              <p className="comment__text">{c.text}</p>
-            </li>
-          ))}
-        </ul>
-      )}
-
-      <FactsPanel report={report} companyId={session?.companyId ?? ''} companyNames={companyNames} />
-
-      <h2>History (newest first)</h2>
-      <HistoryList entries={history} zone={zone} companyNames={companyNames} />
-    </>
-  );
+  return <ReleaseCertificate data={data} certificate={certificate} zone={zone} onDrawn={onDrawn} />;
 }
 
 /** `connection` is the print view's own: it loads nothing but the report's parts. */
@@ -137,7 +43,8 @@ export function PrintView({ reportId, connection }: { reportId: string | null; c
   const client = useStore(connection, (s) => s.client);
   const phase = useStore(connection, (s) => s.phase);
   const connectError = useStore(connection, (s) => s.error);
-  const [data, setData] = useState<PrintData | null>(null);
+  const session = useStore(connection, (s) => s.session);
+  const [loaded, setLoaded] = useState<{ data: Omit<CertificateData, 'companyId' | 'printedFor'>; certificate: Certificate } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [drawn, setDrawn] = useState(false);
 
@@ -152,10 +59,13 @@ export function PrintView({ reportId, connection }: { reportId: string | null; c
       api.review(reportId, controller.signal),
       api.history(reportId, controller.signal),
       client.companies(controller.signal),
-    ]).then(
-      ([report, alerts, review, history, companies]) => {
+    ])
+      // Issued once the parts are read, so the certificate names the version shown (a PDF is an export of it).
+      .then(async (parts) => [...parts, await api.certificate(reportId, 'pdf')] as const)
+      .then(
+      ([report, alerts, review, history, companies, certificate]) => {
         document.title = `LabelDesk ${report.labelReference || report.id}`;
-        setData({ report, alerts, review, history: history.entries, companyNames: new Map(companies.map((c) => [c.id, c.name])) });
+        setLoaded({ data: { report, alerts, review, history: history.entries, companyNames: new Map(companies.map((c) => [c.id, c.name])) }, certificate });
       },
       (err: unknown) => {
         if (!controller.signal.aborted) setError(plainApiError(err, 'read reports'));
@@ -166,7 +76,7 @@ export function PrintView({ reportId, connection }: { reportId: string | null; c
 
   const problem = error ?? (phase === 'connect' ? (connectError ?? 'No key: open the print view with #key=… or from the app.') : null);
   const attributes = {
-    ...(data && drawn && { [PRINT_READY_ATTRIBUTE]: 'true', 'data-report-reference': data.report.labelReference }),
+    ...(loaded && drawn && { [PRINT_READY_ATTRIBUTE]: 'true', 'data-report-reference': loaded.data.report.labelReference, [PRINT_CERTIFICATE_ATTRIBUTE]: loaded.certificate.checksum }),
     ...(problem && { [PRINT_ERROR_ATTRIBUTE]: problem }),
   };
   return (
@@ -175,8 +85,12 @@ export function PrintView({ reportId, connection }: { reportId: string | null; c
         <p className="print-status" role="alert">
           {problem}
         </p>
-      ) : data ? (
-        <PrintedReport data={data} connection={connection} onDrawn={() => setDrawn(true)} />
+      ) : loaded ? (
+        <PrintedReport
+          data={{ ...loaded.data, companyId: session?.companyId ?? '', printedFor: session?.companyName ?? 'this company' }}
+          certificate={loaded.certificate}
+          onDrawn={() => setDrawn(true)}
+        />
       ) : (
         <p className="print-status">Loading the report…</p>
       )}

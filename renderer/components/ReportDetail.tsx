@@ -3,9 +3,10 @@
  * excursion, figures), what the label was (facts), the company's review and release decision,
  * the bookkeeping this company may do on it, and the history of every change. Editors are keyed
  * on the report's `updated` so their forms start again from the server's values after every save.
- * Printing the app prints this panel alone (print.css).
+ * Printing the app prints this panel alone (print.css); its Print certificate prints the
+ * release certificate (components/Certificate.tsx) in its place.
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { LabelReport } from '../../schema/report';
 import { roleLabel, statusLabel } from '../lib/format';
 import { editRights, lockNotices, reviewRights } from '../lib/permissions';
@@ -28,6 +29,8 @@ import { ChangeRequestsPanel } from './ChangeRequestsPanel';
 import { LimitsEditor } from './LimitsEditor';
 import { PendingMark } from './PendingMark';
 import { PrintedLimits } from './PrintView';
+import { ReleaseCertificate } from './Certificate';
+import type { Certificate } from '../../schema/certificate';
 import { ReadingsTable } from './ReadingsTable';
 import { ReportChart } from './ReportChart';
 import { ReportOutput } from './ReportOutput';
@@ -45,6 +48,10 @@ function DetailBody({ report }: { report: LabelReport }) {
   const history = useReview((s) => s.history);
   const reviewError = useReview((s) => s.error);
   const zone = useTimeZone();
+  const alerts = useReview((s) => s.alerts);
+  const review = useReview((s) => s.review);
+  const [certificate, setCertificate] = useState<Certificate | null>(null);
+  const printedRef = useRef<Certificate | null>(null);
   if (!session) return null;
   const rights = editRights(report, session);
   const notices = lockNotices(rights);
@@ -63,7 +70,7 @@ function DetailBody({ report }: { report: LabelReport }) {
         <AlertBadge level={report.alert.level} large />
         <PendingMark id={report.id} />
         <FlagArchiveToggles report={report} rights={rights} />
-        <ReportOutput reportId={report.id} />
+        <ReportOutput reportId={report.id} onCertificate={setCertificate} />
       </header>
       {notices.flags && <ReadOnlyReason reason={notices.flags} testId="detail-locked" />}
       <SaveMessage section="flags" />
@@ -86,6 +93,22 @@ function DetailBody({ report }: { report: LabelReport }) {
       <TrimEditor key={`trim:${version}`} report={report} rights={rights} viewRange={viewRange} notice={notices.trim} />
       <HistoryPanel entries={history} error={reviewError} zone={zone} companyNames={companyNames} />
       <AccessPanel reportId={report.id} />
+      {certificate && alerts && review && history && (
+        // Off screen until printed: the chart needs a size to be drawn, and the print waits for it.
+        <div className="certificate-print print-view" key={certificate.checksum + certificate.issuedAt}>
+          <ReleaseCertificate
+            data={{ report, alerts, review, history, companyNames, companyId: session.companyId, printedFor: session.companyName }}
+            certificate={certificate}
+            zone={zone}
+            onDrawn={() => {
+              // Once per certificate: the chart draws again for the paper, and each draw says so.
+              if (printedRef.current === certificate) return;
+              printedRef.current = certificate;
+              window.print();
+            }}
+          />
+        </div>
+      )}
     </>
   );
 }

@@ -6,18 +6,20 @@
  * (docs/review-and-audit.md#who-saw-a-report).
  */
 import { useState } from 'react';
+import type { Certificate } from '../../schema/certificate';
 import { reviewClient } from '../api/review-client';
 import { plainApiError } from '../lib/plain-words';
 import { saveFile } from '../lib/save-file';
 import { stores } from '../state/stores';
 
 
-export function ReportOutput({ reportId }: { reportId: string }) {
+/** `onCertificate` takes the certificate issued for the app's own print: the report panel prints it once drawn. */
+export function ReportOutput({ reportId, onCertificate }: { reportId: string; onCertificate(certificate: Certificate): void }) {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
-  /** Tells the service what was handed on; false when it could not be told (and then nothing is printed). */
-  const record = async (format: 'print' | 'pdf'): Promise<boolean> => {
+  /** Tells the service the desktop app saved the PDF. */
+  const record = async (format: 'pdf'): Promise<boolean> => {
     const client = stores.connection.getState().client;
     if (!client) return false;
     try {
@@ -34,8 +36,15 @@ export function ReportOutput({ reportId }: { reportId: string }) {
     const bridge = window.labeldesk;
     if (!bridge) {
       setMessage(null);
-      // Recorded before the dialog opens: a print that cannot be recorded is not made.
-      if (await record('print')) window.print();
+      const client = stores.connection.getState().client;
+      if (!client) return;
+      // Issued, and so recorded, before the dialog opens: a certificate that cannot be recorded is not printed.
+      try {
+        onCertificate(await reviewClient(client).certificate(reportId, 'print'));
+        stores.detail.getState().accessMoved();
+      } catch (err) {
+        setMessage({ ok: false, text: plainApiError(err, 'print reports') });
+      }
       return;
     }
     setBusy(true);
@@ -69,8 +78,8 @@ export function ReportOutput({ reportId }: { reportId: string }) {
 
   return (
     <div className="detail__actions no-print">
-      <button type="button" className="button" onClick={() => void savePdf()} disabled={busy} data-testid="save-pdf">
-        Save PDF
+      <button type="button" className="button" onClick={() => void savePdf()} disabled={busy} data-testid="save-pdf" title="The release certificate: the report, its signatures with their meaning, and a checksum an auditor can check">
+        {window.labeldesk ? 'Save PDF' : 'Print certificate'}
       </button>
       <button type="button" className="button" onClick={() => void saveCsv('readings')} disabled={busy} data-testid="save-csv">
         Readings CSV

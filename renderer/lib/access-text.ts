@@ -9,6 +9,7 @@ const DOING: Record<AccessEntryView['format'], string> = {
   readingsCsv: 'exported the readings CSV',
   historyCsv: 'exported the history CSV',
   listCsv: 'exported it in a list CSV',
+  certificate: 'issued a release certificate',
 };
 
 export function accessWho(entry: AccessEntryView): string {

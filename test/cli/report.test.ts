@@ -64,7 +64,11 @@ describe('labeldesk report', () => {
     const raw = new Database(dbFile, { readonly: true });
     try {
       const rows = raw.prepare('SELECT label_report_id AS report, kind, format, actor, detail FROM report_access ORDER BY id').all();
-      expect(rows).toEqual([{ report: target.report.id, kind: 'export', format: 'pdf', actor: 'commandLine', detail: expect.stringMatching(/^labeldesk report, run by .+ on .+$/) }]);
+      // The release certificate the PDF carries is recorded as issued, then the PDF as exported.
+      expect(rows).toEqual([
+        { report: target.report.id, kind: 'export', format: 'certificate', actor: 'commandLine', detail: expect.stringMatching(/^\{"reportId".*"ranBy":"labeldesk report, run by .+ on .+"\}$/) },
+        { report: target.report.id, kind: 'export', format: 'pdf', actor: 'commandLine', detail: expect.stringMatching(/^labeldesk report, run by .+ on .+$/) },
+      ]);
     } finally {
       raw.close();
     }

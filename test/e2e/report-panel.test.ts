@@ -8,7 +8,8 @@
  * and which the trim leaves out, and a jump from an excursion lands on its first reading. The
  * app's report panel printed to PDF says what the command line's PDF of the same report says,
  * with the whole chart and none of the screen's forms or messages. An administrator's key sees
- * who opened, exported and printed the report under Access, newest first; a read-only key sees no Access.
+ * who opened, exported and printed the report under Access, newest first, and the app's Print
+ * certificate prints the release certificate's sections with its checksum; a read-only key sees no Access.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, reportPdf } from '../../cli/report';
 import { openService } from '../../host/open-service';
 import { startService } from '../../host/start-service';
+import { CERTIFICATE_SECTIONS } from '../../renderer/components/Certificate';
 import { limitText } from '../../renderer/components/ExcursionTable';
 import { formatDuration, formatTemperature } from '../../renderer/lib/format';
 import { fieldLabel, valueText } from '../../renderer/lib/history-text';
@@ -440,7 +442,19 @@ describe('the report panel in Chromium', () => {
       await waitAttr(page.locator('body'), 'data-printed', 'true');
       await expect.poll(() => entries.count()).toBe(before + 2);
       const lines = (await entries.allTextContents()).slice(0, 3);
-      expect(lines.map((l) => l.replace(/^.*?key “Audit desk” /, ''))).toEqual(['printed', 'exported the readings CSV', 'viewed']);
+      expect(lines.map((l) => l.replace(/^.*?key “Audit desk” /, ''))).toEqual(['issued a release certificate', 'exported the readings CSV', 'viewed']);
+      // What the app printed is the release certificate, the print view's sections, its checksum on every page, issued and current.
+      const checksum = (await detail.getByTestId('release-certificate').getAttribute('data-certificate')) ?? '';
+      await page.emulateMedia({ media: 'print' });
+      const file = join(dir, 'app-certificate.pdf');
+      writeFileSync(file, await page.pdf({ format: 'A4', preferCSSPageSize: true }));
+      await page.emulateMedia({ media: 'screen' });
+      const paper = await pdfText(file);
+      for (const section of CERTIFICATE_SECTIONS) expect(paper.lines.some((l) => l.startsWith(section)), `the section ${section}`).toBe(true);
+      for (let n = 1; n <= paper.pages; n++) expect(paper.lines).toContain(`Page ${n} of ${paper.pages}`);
+      expect(paper.lines.filter((l) => l === `Certificate SHA-256 ${checksum}`)).toHaveLength(paper.pages);
+      expect(paper.lines.some((l) => l.startsWith('Access ('))).toBe(false);
+      expect(service.service.certificates.check(checksum).verdict).toBe('current');
       await waitText(access.locator('summary'), `Access (${before + 2})`);
       await access.scrollIntoViewIfNeeded();
       await shot(page, 'report-access');
