@@ -5,7 +5,8 @@
  * Every page names the certificate's checksum at its head, and "Page X of Y" at its foot (print.css).
  */
 import { useEffect } from 'react';
-import type { Certificate, CertifiedSignature } from '../../schema/certificate';
+import { certificateHeadText, type CertificateSection, signatureByLine, signatureMeaning } from '../lib/certificate-text';
+import type { Certificate } from '../../schema/certificate';
 import type { LabelReport } from '../../schema/report';
 import type { AlertExplanation, HistoryEntry, Review } from '../../schema/review';
 import { statusLabel } from '../lib/format';
@@ -23,19 +24,6 @@ import { HistoryList } from './HistoryPanel';
 import { ReportChart } from './ReportChart';
 import { authorText } from './ReviewPanel';
 
-/** The certificate's sections, in order: their headings as printed. */
-export const CERTIFICATE_SECTIONS = [
-  'Readings',
-  'Limits and alert status',
-  'Excursions',
-  'Trim',
-  'Custom fields',
-  'E-signatures',
-  'Review',
-  'History (newest first)',
-] as const;
-type Section = (typeof CERTIFICATE_SECTIONS)[number];
-
 export interface CertificateData {
   report: LabelReport;
   alerts: AlertExplanation;
@@ -45,28 +33,6 @@ export interface CertificateData {
   /** Who the certificate is printed for: the company signed in, by id and name. */
   companyId: string;
   printedFor: string;
-}
-
-const ROLE_WORDS: Record<string, string> = { viewer: 'viewer', reviewer: 'reviewer', approver: 'approver', admin: 'administrator' };
-
-/** "Released — approved for release": what was done, and what the signature means. */
-export function signatureMeaning(s: Pick<CertifiedSignature, 'kind' | 'decision' | 'meaning'>): string {
-  const done = s.kind === 'decision' && s.decision ? decisionLabel(s.decision) : 'Acknowledged';
-  if (!s.meaning) return `${done} — not signed (a tool’s key)`;
-  return `${done} — ${s.meaning.charAt(0).toLowerCase()}${s.meaning.slice(1)}`;
-}
-
-/** Who signed, their role, and when on their own clock, the zone named. */
-export function signatureByLine(s: CertifiedSignature): string {
-  const who = s.signer ? `${s.signer.name} (${s.signer.login})` : s.keyName ? `key “${s.keyName}”` : 'a key';
-  const role = s.role ? `, ${ROLE_WORDS[s.role] ?? s.role}` : '';
-  const zone = s.zone ?? 'UTC';
-  return `signed by ${who}${role}, ${formatIsoTime(s.at, { iana: zone }, true)} (${zone})`;
-}
-
-/** The line at the head of every printed page of the certificate: its checksum. */
-export function certificateHeadText(checksum: string): string {
-  return `Certificate SHA-256 ${checksum}`;
 }
 
 /**
@@ -105,7 +71,7 @@ function Signatures({ certificate }: { certificate: Certificate }) {
   );
 }
 
-function Heading({ section, count }: { section: Section; count?: number }) {
+function Heading({ section, count }: { section: CertificateSection; count?: number }) {
   return <h2>{count === undefined ? section : `${section} (${count})`}</h2>;
 }
 

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, reportPdf } from '../../cli/report';
 import { openService } from '../../host/open-service';
 import { startService } from '../../host/start-service';
-import { CERTIFICATE_SECTIONS } from '../../renderer/components/Certificate';
+import { CERTIFICATE_SECTIONS } from '../../renderer/lib/certificate-text';
 import { limitText } from '../../renderer/components/ExcursionTable';
 import { formatDuration, formatTemperature } from '../../renderer/lib/format';
 import { fieldLabel, valueText } from '../../renderer/lib/history-text';

@@ -122,6 +122,7 @@ describe('the document', () => {
       '/local/labelReports/{id}/history': ['get'],
       '/local/labelReports/{id}/history.csv': ['get'],
       '/local/labelReports/{id}/printed': ['post'],
+      '/local/labelReports/{id}/certificate': ['post'],
       '/local/labelReports/{id}/access': ['get'],
       '/local/labelReports/bulk': ['post'],
       '/local/audit': ['get'],
