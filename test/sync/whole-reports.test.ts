@@ -32,14 +32,14 @@ async function started(...args: Parameters<typeof SyncPair.start>): Promise<Sync
 
 /**
  * The plan of the select by which a new listing row's trigger counts its shipment group
- * (migration 030): on a database the mirror filled, statistics lead it to its index, where
+ * (migration 030, keyed on shipment_ref since 035): on a database the mirror filled, statistics lead it to its index, where
  * without them it read every listing row of the company, for each report written.
  */
 function shipmentGroupPlan(file: string): string {
   const key = (column: string) => `upper(replace(replace(replace(replace(replace(${column}, ' ', ''), char(9), ''), char(10), ''), char(13), ''), char(160), ''))`;
   const db = new Database(file, { readonly: true });
   try {
-    const rows = db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM report_listing l WHERE l.ck = ? AND ${key('l.label_reference')} = ${key('?')} AND l.label_reference <> '' GROUP BY l.ck`).all(1, 'REF-r-1') as { detail: string }[];
+    const rows = db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM report_listing l WHERE l.ck = ? AND ${key('l.shipment_ref')} = ${key('?')} AND l.shipment_ref <> '' GROUP BY l.ck`).all(1, 'REF-r-1') as { detail: string }[];
     return rows.map((r) => r.detail).join('; ');
   } finally {
     db.close();
