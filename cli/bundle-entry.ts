@@ -7,3 +7,4 @@
 export { main } from './main';
 export { runWorker } from '../service/bundle-import/parse-worker';
 export { runBackupVerifyWorker } from '../service/backup-verify-worker';
+export { runReadWorker } from '../service/read-pool';

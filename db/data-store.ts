@@ -127,6 +127,15 @@ export class DataStore {
     return store;
   }
 
+  /**
+   * A second connection to the file that only reads: what a read worker holds (service/read-pool.ts).
+   * It neither migrates nor writes; under WAL it reads beside the writer, each read transaction
+   * seeing every commit made before it began.
+   */
+  static openReader(file: string, options: Pick<DataStoreOptions, 'busyTimeoutMs'> = {}): DataStore {
+    return new DataStore(busyAsError(() => openDatabase(file, { readonly: true, busyTimeoutMs: options.busyTimeoutMs }), file), file, {});
+  }
+
   /** `fn` in one read transaction, so everything it reads describes one moment. Nests. */
   read<T>(fn: () => T): T {
     return busyAsError(() => this.db.transaction(fn)(), this.file);

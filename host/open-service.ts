@@ -13,6 +13,8 @@ import { Backups, backupSettingsFrom, type BackupSettings } from '../service/bac
 import { BackupSchedule, type BackupScheduleOptions } from '../jobs/backup-schedule';
 import type { ReportRead } from '../service/label-reports';
 import { ReportWriter } from '../service/report-writer';
+import { ReadPool, type ReadPoolOptions } from '../service/read-pool';
+import { InThreadReads, type Reads } from '../service/reads';
 import { composeRules, type ServiceRules } from '../service/rules';
 import { SyncMirror } from '../sync/mirror';
 import { SyncOutbox } from '../sync/outbox';
@@ -37,6 +39,8 @@ export interface Service extends ServiceRules {
   backups: Backups;
   /** Starts the backup schedule (the running service does; commands do not). */
   scheduleBackups(options?: BackupScheduleOptions): BackupSchedule;
+  /** List pages and retrieve, off the event loop on the read workers (service/read-pool.ts). */
+  reads: Reads;
 }
 
 export interface ServiceOptions {
@@ -60,6 +64,8 @@ export interface ServiceOptions {
   auditKey?: AuditKeySource;
   /** The backup settings, over those of the environment (LABELDESK_BACKUP_*). */
   backup?: Partial<BackupSettings> & { pagesPerStep?: number };
+  /** The read workers' settings (service/read-pool.ts); a database in memory reads on this thread. */
+  readers?: ReadPoolOptions;
 }
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
@@ -100,8 +106,19 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
     data.close();
     throw err;
   }
+  // A database in memory is this connection's alone: no worker can open it.
+  const inMemory = dbFile === ':memory:' || dbFile === '';
+  const reads: Reads = inMemory
+    ? new InThreadReads(rules.reports)
+    : new ReadPool(dbFile, { busyTimeoutMs: options.busyTimeoutMs, onRead: options.onRead, now, ...options.readers });
   return {
     ...rules,
+    reads,
+    // The readers close first: the writer's connection, the last to close, copies what is left of the log.
+    close: () => {
+      reads.close();
+      rules.close();
+    },
     sync: new SyncMirror(data, writer, syncOutbox, webhookOutbox, now),
     deliverWebhooks: (delivery) => {
       const worker = new DeliveryWorker(data, { now, ...delivery });

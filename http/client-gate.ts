@@ -86,6 +86,39 @@ export class ClientGate {
   }
 
   /**
+   * The chunks of an answer read elsewhere (service/reads.ts), each taken while the client still
+   * reads; when the client has gone the stream fails with ClientGoneError and no further chunk is read.
+   */
+  async *streamFrom<T>(request: FastifyRequest, chunks: AsyncIterable<T>): AsyncGenerator<T> {
+    const iterator = chunks[Symbol.asyncIterator]();
+    let ended = false;
+    try {
+      for (;;) {
+        if (clientGone(request)) {
+          ended = true;
+          this.onAbandoned(request);
+          throw new ClientGoneError();
+        }
+        const step = await iterator.next();
+        if (step.done) {
+          ended = true;
+          return;
+        }
+        yield step.value;
+      }
+    } finally {
+      await iterator.return?.();
+      if (!ended) this.onAbandoned(request);
+    }
+  }
+
+  /** For a request whose read was not run because its client had gone: told, and its connection let go. */
+  dropped(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    this.onAbandoned(request);
+    return this.abandon(request, reply);
+  }
+
+  /**
    * Aborts when the client goes away: for work that waits in steps of its own (a write waiting
    * for a busy database). Tells onAbandoned when it aborts.
    */

@@ -30,7 +30,8 @@ import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
-import { CLIENT_GONE, type ClientGate } from '../client-gate';
+import { CLIENT_GONE, clientGone, type ClientGate } from '../client-gate';
+import { NOT_WANTED } from '../../service/reads';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 import {
@@ -179,7 +180,7 @@ const REVIEW_LIST_CHECKS: RouteChecks = { permission: 'labelReports:read', query
 const RETRIEVE_CHECKS: RouteChecks = { permission: 'labelReports:read', visible: 'report', query: [] };
 const UPDATE_CHECKS: RouteChecks = { permission: 'labelReports:update', visible: 'report', body: true, query: [] };
 
-export function labelReportRoutes(service: Pick<ServedService, 'reports' | 'access'>, options: { busyWaitMs: number; clients: ClientGate }) {
+export function labelReportRoutes(service: Pick<ServedService, 'reports' | 'access' | 'reads'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { clients } = options;
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
@@ -189,10 +190,11 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports' | 'acce
       const query = parseListQuery(request.query as RawQuery, [...AUTH_QUERY_PARAMETERS, WHOLE_REPORTS_PARAMETER]);
       const asked = queryParametersOf(request).get(WHOLE_REPORTS_PARAMETER);
       const wholeReportsBytes = asked === undefined ? undefined : parsePage(WHOLE_REPORTS_PARAMETER, asked, 0);
-      const page = await clients.run(request, () => service.reports.listJson(caller, query, wholeReportsBytes));
-      if (page === CLIENT_GONE) return clients.abandon(request, reply);
+      // Read on a read worker, off the event loop; a client gone before its turn costs no read.
+      const page = await service.reads.listJson(caller, query, wholeReportsBytes, () => !clientGone(request));
+      if (page === NOT_WANTED) return clients.dropped(request, reply);
       // Streamed with backpressure: a page of any size is written as the client reads it.
-      const chunks = clients.stream(request, page);
+      const chunks = clients.streamFrom(request, page);
       return reply.type('application/json; charset=utf-8').send(Readable.from(chunks, { highWaterMark: 1 }));
     });
 
@@ -210,8 +212,8 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports' | 'acce
 
     app.get<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: RETRIEVE_DOC, checks: RETRIEVE_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      const json = await clients.run(request, () => reportJson(service.reports.retrieveDocument(caller, request.params.id)));
-      if (json === CLIENT_GONE) return clients.abandon(request, reply);
+      const json = await service.reads.retrieveJson(caller, request.params.id, () => !clientGone(request));
+      if (json === NOT_WANTED) return clients.dropped(request, reply);
       // After the read, in a write of its own: the read never waits behind another writer.
       service.access.viewed(caller, request.params.id);
       return reply.type('application/json; charset=utf-8').send(json);
