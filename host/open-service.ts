@@ -64,8 +64,12 @@ export interface ServiceOptions {
   auditKey?: AuditKeySource;
   /** The backup settings, over those of the environment (LABELDESK_BACKUP_*). */
   backup?: Partial<BackupSettings> & { pagesPerStep?: number };
-  /** The read workers' settings (service/read-pool.ts); a database in memory reads on this thread. */
-  readers?: ReadPoolOptions;
+  /**
+   * The read workers' settings (service/read-pool.ts), or 'inThread': the reads on this thread's
+   * connection, as a database in memory always has them (tests whose servers should not pay for
+   * starting a worker, commands that read once).
+   */
+  readers?: ReadPoolOptions | 'inThread';
 }
 
 export function openService(dbFile: string, options: ServiceOptions = {}): Service {
@@ -108,9 +112,10 @@ export function openService(dbFile: string, options: ServiceOptions = {}): Servi
   }
   // A database in memory is this connection's alone: no worker can open it.
   const inMemory = dbFile === ':memory:' || dbFile === '';
-  const reads: Reads = inMemory
-    ? new InThreadReads(rules.reports)
-    : new ReadPool(dbFile, { busyTimeoutMs: options.busyTimeoutMs, onRead: options.onRead, now, ...options.readers });
+  const reads: Reads =
+    inMemory || options.readers === 'inThread'
+      ? new InThreadReads(rules)
+      : new ReadPool(dbFile, { busyTimeoutMs: options.busyTimeoutMs, onRead: options.onRead, now, ...options.readers });
   return {
     ...rules,
     reads,

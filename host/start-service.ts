@@ -78,6 +78,8 @@ export interface StartOptions {
   sync?: SyncControllerOptions;
   /** The service's clock (a test moves it past the lock after inactivity). */
   now?: () => Date;
+  /** The read workers' settings (service/read-pool.ts): a test's small pool, short wait or dying worker. */
+  readers?: ServiceOptions['readers'];
   /** The backup settings, over those of the environment (LABELDESK_BACKUP_*). */
   backup?: ServiceOptions['backup'];
   /** Overrides of the backup schedule's settings (a test's clock, a listener). */
@@ -174,6 +176,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     // Once the address is known: a mail's link opens the report here unless the relay's settings name another.
     const alarms = (alarmQueue = service.deliverAlarms({ logError: options.logError, appUrl: () => serviceUrl, ...alarmOptions }));
     sync.start();
+    // The first read worker starts now rather than at the first read, which would wait for it.
+    if (options.readers === undefined) service.reads.warm();
     const backups = (backupSchedule = service.scheduleBackups({ logError: options.logError, ...options.backupSchedule }));
     const checkpoints = new CheckpointSchedule(service.audit.checkpoints, {
       logError: options.logError,
@@ -222,6 +226,7 @@ function openWhenFree(options: StartOptions): Promise<Service> {
         openBusyTimeoutMs: SERVICE_BUSY_TIMEOUT_MS,
         transientInMemory: true,
         now: options.now,
+        readers: options.readers,
         backup: options.backup,
         auditKey: options.auditKey,
       });

@@ -4,9 +4,9 @@
  * 100 000 reports, or a burst of writes, held up every other request; WAL lets these connections
  * read beside the one writer, which stays on the main thread.
  *
- * - Each worker runs the same read functions the rules have (LabelReportService), one piece of
- *   work at a time: opening a list page (its checks, ids and count), one batch of a page's chunks,
- *   one retrieve. A streamed page stays on the worker that opened it (its ids are held there), but
+ * - Each worker runs the same read functions the rules have (LabelReportService, ReportCsvExport,
+ *   InsightsService), one piece of work at a time: opening a list page or the list's CSV (the
+ *   checks, ids and count), one batch of its chunks, one retrieve, one Insights figure. A streamed page stays on the worker that opened it (its ids are held there), but
  *   only one batch at a time: between two batches the worker serves anyone else.
  * - Each piece of work is its own read transaction, begun when it starts, so a read that starts
  *   after a write has answered sees that write (read-your-writes); no transaction stays open
@@ -40,7 +40,10 @@ import type { ListQuery } from '../query/list-query';
 import type { Permission } from '../schema/report';
 import type { Caller } from './api-keys';
 import { LabelReportService, type ReportRead } from './label-reports';
-import { NOT_WANTED, type Reads, type StillWanted } from './reads';
+import { InsightsService } from './insights';
+import { NOT_WANTED, type InsightsKind, type Reads, type StillWanted } from './reads';
+import { ReportCsvExport } from './report-csv-export';
+import type { ReviewCondition } from '../schema/review-list';
 import { reportJson } from './report-json';
 import { ReportWriter } from './report-writer';
 
@@ -73,6 +76,8 @@ export interface ReadPoolOptions {
 
 type Work =
   | { op: 'list'; caller: Caller; query: ListQuery; wholeReportsBytes?: number }
+  | { op: 'csv'; caller: Caller; query: ListQuery; review: readonly ReviewCondition[]; unset: readonly string[] }
+  | { op: 'insights'; kind: InsightsKind; args: unknown[] }
   | { op: 'next'; stream: number }
   | { op: 'close'; stream: number }
   | { op: 'retrieve'; caller: Caller; id: string };
@@ -91,6 +96,8 @@ interface WorkerError {
 interface Answer {
   job: number;
   value?: string;
+  /** An Insights answer; a CSV's count of reports. */
+  result?: unknown;
   chunk?: Uint8Array;
   done?: boolean;
 }
@@ -164,9 +171,25 @@ export class ReadPool implements Reads {
     return this.batches(caller, opened.slot, job);
   }
 
+  async listCsv(caller: Caller, q: ListQuery, review: readonly ReviewCondition[], unset: readonly string[], stillWanted?: StillWanted) {
+    const job = this.nextJob;
+    const opened = await this.submit(caller, { op: 'csv', caller, query: q, review, unset }, undefined, stillWanted);
+    if (opened === NOT_WANTED) return NOT_WANTED;
+    return { reports: opened.result as number, chunks: this.batches(caller, opened.slot, job) };
+  }
+
+  async insights<K extends InsightsKind>(kind: K, args: Parameters<InsightsService[K]>, stillWanted?: StillWanted) {
+    const answer = await this.submit(args[0], { op: 'insights', kind, args }, undefined, stillWanted);
+    return answer === NOT_WANTED ? NOT_WANTED : (answer.result as ReturnType<InsightsService[K]>);
+  }
+
   async retrieveJson(caller: Caller, id: string, stillWanted?: StillWanted) {
     const answer = await this.submit(caller, { op: 'retrieve', caller, id }, undefined, stillWanted);
     return answer === NOT_WANTED ? NOT_WANTED : (answer.value as string);
+  }
+
+  warm(): void {
+    if (!this.closed && this.started === 0) this.start(this.slots[0]);
   }
 
   /** Stops the workers and waits until each has closed its connection: the writer, closed after, is the last. */
@@ -188,18 +211,29 @@ export class ReadPool implements Reads {
     }
   }
 
-  /** A page's chunks, one batch at a time from the worker that opened it. */
+  /**
+   * A page's chunks, a batch at a time from the worker that opened it. The next batch is asked for
+   * as soon as one arrives, so the worker reads it while this one is written to the client: one
+   * batch ahead, no more.
+   */
   private async *batches(caller: Caller, slot: Slot, stream: number): AsyncGenerator<Buffer> {
     let done = false;
+    let ahead: ReturnType<ReadPool['submit']> | null = this.submit(caller, { op: 'next', stream }, slot);
     try {
-      while (!done) {
-        const answer = await this.submit(caller, { op: 'next', stream }, slot);
+      while (ahead) {
+        const answer = await ahead;
+        ahead = null;
         if (answer === NOT_WANTED) return;
         done = answer.done === true;
+        if (!done) {
+          ahead = this.submit(caller, { op: 'next', stream }, slot);
+          // Not awaited when the client goes first; the worker's failure is then nobody's answer.
+          ahead.catch(() => {});
+        }
         if (answer.chunk && answer.chunk.byteLength > 0) yield Buffer.from(answer.chunk.buffer, answer.chunk.byteOffset, answer.chunk.byteLength);
       }
     } finally {
-      // Stopped early (the client went away): the worker lets go of the page's ids.
+      // Stopped early (the client went away): the worker lets go of the page's ids, after the batch it may still be reading.
       if (!done && slot.worker && !this.closed) void this.submit(caller, { op: 'close', stream }, slot).catch(() => {});
     }
   }
@@ -209,7 +243,7 @@ export class ReadPool implements Reads {
     return new Promise((resolve, reject) => {
       const job: Job = { id: this.nextJob++, who: caller.keyId, work, slot, stillWanted, resolve: resolve as Job['resolve'], reject };
       // A stream's batches are not timed: its answer has begun, and its turn comes round fairly.
-      if (work.op === 'list' || work.op === 'retrieve') {
+      if (work.op !== 'next' && work.op !== 'close') {
         job.timer = setTimeout(() => {
           if (this.unqueue(job)) reject(new ReadersBusyError(this.waitMs));
         }, this.waitMs);
@@ -363,7 +397,9 @@ export function runReadWorker(): void {
   const now = () => new Date(nowMs);
   // The writer is never asked to write here: the reads only load through it.
   const reports = new LabelReportService(data, new ReportWriter(data, now), now, (read) => port.postMessage({ read } satisfies FromWorker));
-  const streams = new Map<number, Iterator<Buffer>>();
+  const csv = new ReportCsvExport(data);
+  const insights = new InsightsService(data);
+  const streams = new Map<number, Iterator<Buffer | string>>();
   port.on('message', (message: ToWorker | 'stop') => {
     if (message === 'stop') {
       for (const stream of streams.values()) stream.return?.();
@@ -382,6 +418,17 @@ export function runReadWorker(): void {
           port.postMessage({ job: message.job } satisfies FromWorker);
           break;
         }
+        case 'csv': {
+          const table = csv.table(message.caller, message.query, message.review, message.unset);
+          streams.set(message.job, table[Symbol.iterator]());
+          port.postMessage({ job: message.job, result: table.reports } satisfies FromWorker);
+          break;
+        }
+        case 'insights': {
+          const read = insights[message.kind] as (...args: unknown[]) => unknown;
+          port.postMessage({ job: message.job, result: read.apply(insights, message.args) } satisfies FromWorker);
+          break;
+        }
         case 'next': {
           const stream = streams.get(message.stream);
           const parts: Buffer[] = [];
@@ -391,8 +438,9 @@ export function runReadWorker(): void {
             const step = stream!.next();
             if (step.done) done = true;
             else {
-              parts.push(step.value);
-              bytes += step.value.length;
+              const part = typeof step.value === 'string' ? Buffer.from(step.value, 'utf8') : step.value;
+              parts.push(part);
+              bytes += part.length;
             }
           }
           if (done) streams.delete(message.stream);

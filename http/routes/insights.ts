@@ -15,7 +15,8 @@ import { parseUnsetConditions, UNSET_MKT, UNSET_START } from '../../query/unset-
 import type { Narrowing } from '../../service/insights';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
-import type { ClientGate } from '../client-gate';
+import { clientGone, type ClientGate } from '../client-gate';
+import { NOT_WANTED } from '../../service/reads';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 
@@ -91,29 +92,33 @@ function listQueryOf(request: FastifyRequest): { query: ListQuery; review: Narro
   return { query, review: { review, unset: parseUnsetConditions(given.get('unset')) } };
 }
 
-export function insightsRoutes(service: Pick<ServedService, 'insights'>, options: { clients: ClientGate }) {
+export function insightsRoutes(service: Pick<ServedService, 'reads'>, options: { clients: ClientGate }) {
   const { clients } = options;
-  const answer = <T>(request: FastifyRequest, reply: FastifyReply, read: () => T) => clients.answer(request, reply, read);
+  /** Read on a read worker, off the event loop (service/read-pool.ts); nothing read for a client gone before its turn. */
+  const answer = async <T>(request: FastifyRequest, reply: FastifyReply, read: (stillWanted: () => boolean) => Promise<T | typeof NOT_WANTED>) => {
+    const result = await read(() => !clientGone(request));
+    return result === NOT_WANTED ? clients.dropped(request, reply) : reply.send(result);
+  };
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/insights/facets', { config: { openapi: FACETS_DOC, checks: FACETS_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
       const { query, review } = listQueryOf(request);
       const keys = queryParametersOf(request).get('keys');
-      return answer(request, reply, () => service.insights.facets(caller, query, keys, review));
+      return answer(request, reply, (wanted) => service.reads.insights('facets', [caller, query, keys, review], wanted));
     });
 
     app.get('/local/insights/groups', { config: { openapi: GROUPS_DOC, checks: GROUPS_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
       const { query, review } = listQueryOf(request);
       const given = queryParametersOf(request);
-      return answer(request, reply, () => service.insights.groups(caller, query, given.get('by'), given.get('zone'), review));
+      return answer(request, reply, (wanted) => service.reads.insights('groups', [caller, query, given.get('by'), given.get('zone'), review], wanted));
     });
 
     app.get('/local/insights/screen', { config: { openapi: SCREEN_DOC, checks: SCREEN_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
       const { query, review } = listQueryOf(request);
       const given = queryParametersOf(request);
-      return answer(request, reply, () => service.insights.screen(caller, query, { time: given.get('time'), by: given.get('by'), zone: given.get('zone') }, review));
+      return answer(request, reply, (wanted) => service.reads.insights('screen', [caller, query, { time: given.get('time'), by: given.get('by'), zone: given.get('zone') }, review], wanted));
     });
   };
 }

@@ -30,7 +30,8 @@ import type { ServedService } from '../served-service';
 import { CSV_CONTENT_TYPE, READINGS_CSV_COLUMNS, REPORT_TABLE_CSV_COLUMNS } from '../../service/report-csv';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
-import { CLIENT_GONE, type ClientGate } from '../client-gate';
+import { CLIENT_GONE, clientGone, type ClientGate } from '../client-gate';
+import { NOT_WANTED } from '../../service/reads';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 import { parseReviewConditions } from '../../service/review-list';
@@ -177,7 +178,7 @@ const AUDIT_CSV: RouteChecks = { permission: 'labelReports:read', query: AUDIT_Q
 
 type WithId = { Params: { id: string } };
 
-export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory' | 'audit' | 'access' | 'auditViewer'>, options: { busyWaitMs: number; clients: ClientGate }) {
+export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'reportHistory' | 'audit' | 'access' | 'auditViewer' | 'reads'>, options: { busyWaitMs: number; clients: ClientGate }) {
   const { reviews } = service;
   const { clients } = options;
   /** A read at its turn, for a client still there (client-gate.ts). */
@@ -185,12 +186,13 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
   /** A write, waiting for a busy database as long as its client does. */
   const write = <T>(request: FastifyRequest, reply: FastifyReply, work: () => T) => clients.write(request, reply, work, options.busyWaitMs);
   /** CSV streamed a chunk per turn while the client reads. */
-  const sendCsv = (request: FastifyRequest, reply: FastifyReply, text: Iterable<string>, filename: string) => {
+  const sendCsv = (request: FastifyRequest, reply: FastifyReply, text: Iterable<string> | AsyncIterable<Buffer>, filename: string) => {
     const safeName = filename.replace(/[^A-Za-z0-9._-]/g, '_');
+    const chunks = Symbol.asyncIterator in text ? clients.streamFrom(request, text) : asBuffers(clients.stream(request, text));
     return reply
       .type(CSV_CONTENT_TYPE)
       .header('content-disposition', `attachment; filename="${safeName}"`)
-      .send(Readable.from(asBuffers(clients.stream(request, text)), { highWaterMark: 1 }));
+      .send(Readable.from(chunks, { highWaterMark: 1 }));
   };
   return async function routes(app: FastifyInstance): Promise<void> {
     judgeBodiesLate(app);
@@ -252,10 +254,11 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
       const query = parseListQuery(request.query as RawQuery, [...AUTH_QUERY_PARAMETERS, 'review', 'unset']);
       const review = parseReviewConditions(queryParametersOf(request).get('review'));
       const unset = parseUnsetConditions(queryParametersOf(request).get('unset'));
-      const text = await clients.run(request, () => service.csv.table(caller, query, review, unset));
-      if (text === CLIENT_GONE) return clients.abandon(request, reply);
-      service.access.listExported(caller, Object.fromEntries(queryParametersOf(request)), text.reports);
-      return sendCsv(request, reply, text, 'label-reports.csv');
+      // Read on a read worker, off the event loop (service/read-pool.ts).
+      const table = await service.reads.listCsv(caller, query, review, unset, () => !clientGone(request));
+      if (table === NOT_WANTED) return clients.dropped(request, reply);
+      service.access.listExported(caller, Object.fromEntries(queryParametersOf(request)), table.reports);
+      return sendCsv(request, reply, table.chunks, 'label-reports.csv');
     });
 
     app.get('/local/audit', { config: { openapi: AUDIT_DOC, checks: AUDIT } }, async (request, reply) => {

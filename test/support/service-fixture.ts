@@ -104,7 +104,8 @@ export async function startTestService(
 ): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-test-'));
   const dbFile = blankDatabase(join(dir, 'labeldesk.sqlite'));
-  const running = await startService({ ...options, dbFile, staticDir: join(dir, 'no-ui') });
+  // Reads on the test's own thread unless the test asks for read workers: starting one costs a test server seconds under tsx.
+  const running = await startService({ readers: 'inThread', ...options, dbFile, staticDir: join(dir, 'no-ui') });
   const keys = seedTestData(running, reports);
   return {
     ...running,
@@ -128,7 +129,7 @@ export interface TestApp {
 
 export async function openTestApp(reports: BundleReport[]): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'labeldesk-inject-'));
-  const service = openService(blankDatabase(join(dir, 'labeldesk.sqlite')));
+  const service = openService(blankDatabase(join(dir, 'labeldesk.sqlite')), { readers: 'inThread' });
   const keys = seedTestData({ service }, reports);
   const app = serviceApp(service).app;
   await app.ready();
