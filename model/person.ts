@@ -32,7 +32,8 @@ export const ROLE_GRANTS: Record<UserRole, { permissions: readonly Permission[];
     actions: ['comment', 'edit', 'acknowledge', 'onHold', 'rejected', 'released'],
   },
   admin: {
-    permissions: PERMISSIONS,
+    // people:sync is a desk's key to a hub (its answer carries password hashes), never a person's.
+    permissions: PERMISSIONS.filter((p) => p !== 'people:sync'),
     actions: ['comment', 'edit', 'acknowledge', 'onHold', 'rejected', 'released', 'manageUsers'],
   },
 };

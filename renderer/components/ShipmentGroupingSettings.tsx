@@ -16,6 +16,8 @@ import { ProblemMessage, ReadOnlyReason } from './SaveMessage';
 export function ShipmentGroupingSettings() {
   const client = useConnection((s) => s.client);
   const canManage = useConnection((s) => s.session?.permissions.includes('apiKeys:manage') ?? false);
+  // While the service does not answer, the header says so once; this panel does not repeat it.
+  const reachable = useConnection((s) => s.reachable);
   const [stored, setStored] = useState<string | null | undefined>(undefined);
   const [by, setBy] = useState<'reference' | 'field'>('reference');
   const [field, setField] = useState('');
@@ -93,7 +95,7 @@ export function ShipmentGroupingSettings() {
           </button>
         </fieldset>
       </form>
-      <ProblemMessage problem={problem} />
+      <ProblemMessage problem={reachable ? problem : null} />
       {saved && (
         <p className="save-message save-message--ok" role="status" data-testid="shipment-grouping-saved">
           {saved}
