@@ -23,7 +23,6 @@ export const SYNC_ARG_SPECS = {
   'reconcile-every': { type: 'string' },
   conflicts: { type: 'string' },
   'max-answer-mb': { type: 'string' },
-  'desk-name': { type: 'string' },
 } as const;
 
 export const SYNC_OPTIONS_HELP = `  --remote URL           the remote instance of the label report API (a LabelDesk serve, or the
@@ -37,8 +36,7 @@ export const SYNC_OPTIONS_HELP = `  --remote URL           the remote instance o
   --reconcile-every S    seconds between full comparisons of ids (default ${SYNC_DEFAULTS.reconcileEverySeconds}; also at start)
   --conflicts P          who wins a field changed on both sides: remote (default) or local
   --max-answer-mb N      the largest answer read from the remote, a list page or a report
-                         (default ${SYNC_DEFAULTS.maxAnswerBytes / MIB}); a larger one ends the cycle
-  --desk-name NAME       what a hub's records call this desk (default: the host's name)`;
+                         (default ${SYNC_DEFAULTS.maxAnswerBytes / MIB}); a larger one ends the cycle`;
 
 type SyncArgValues = { [K in keyof typeof SYNC_ARG_SPECS]?: string };
 
@@ -68,8 +66,6 @@ export function syncOptionsFrom(values: SyncArgValues, env: NodeJS.ProcessEnv): 
   const conflicts = values.conflicts === undefined ? undefined : conflictPolicySchema.safeParse(values.conflicts);
   if (conflicts && !conflicts.success) throw new UsageError(`--conflicts takes local or remote, not '${values.conflicts}'`);
   if (values.company === '') throw new UsageError('--company needs a company id');
-  const deskName = values['desk-name']?.trim();
-  if (deskName !== undefined && (deskName === '' || deskName.length > 100)) throw new UsageError('--desk-name takes a name of 1 to 100 characters');
   return {
     remoteUrl: url.data,
     remoteKey: remoteKey(values['remote-key-file'], env),
@@ -80,7 +76,6 @@ export function syncOptionsFrom(values: SyncArgValues, env: NodeJS.ProcessEnv): 
     reconcileEverySeconds: optionalInteger('--reconcile-every', values['reconcile-every'], 1),
     conflicts: conflicts?.data,
     maxAnswerBytes: megabytes(optionalInteger('--max-answer-mb', values['max-answer-mb'], 1, 4096)),
-    deskName,
   };
 }
 

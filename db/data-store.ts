@@ -18,7 +18,6 @@ import { ImportStaging } from './import-staging';
 import { InsightsStore } from './insights-store';
 import { KeyStore } from './key-store';
 import { UserStore } from './user-store';
-import { HubStore } from './hub-store';
 import { WalCheckpointer, type CheckpointerOptions } from './wal-checkpointer';
 import { registerSqlFunctions } from './query/sql-functions';
 import { ReportStore } from './report-store';
@@ -71,8 +70,6 @@ export class DataStore {
   readonly sync: SyncStore;
   readonly insights: InsightsStore;
   readonly users: UserStore;
-  /** A team's hub: people in order of change, and on a desk what came from the hub or waits for it. */
-  readonly hub: HubStore;
   /** The sessions of people signed in, by their token's hash. */
   readonly sessions: SessionStore;
   /** Who viewed, printed or exported which report, one hash chain. */
@@ -104,7 +101,6 @@ export class DataStore {
     this.sync = new SyncStore(db);
     this.insights = new InsightsStore(db);
     this.users = new UserStore(db);
-    this.hub = new HubStore(db);
     this.sessions = new SessionStore(db);
     this.access = new AccessStore(db);
     this.alarms = new AlarmStore(db);

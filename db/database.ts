@@ -40,12 +40,11 @@ import signedChanges from './migrations/032-signed-changes';
 import shipmentListing from './migrations/033-shipment-listing';
 import shipmentCounts from './migrations/034-shipment-counts';
 import shipmentGrouping from './migrations/035-shipment-grouping';
-import peopleFromAHub from './migrations/036-people-from-a-hub';
 
 export type Db = Database.Database;
 
 /** Index i holds the SQL that takes the schema from version i to i + 1. Append only. */
-export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints, customFieldPairsOfNarrowReports, stateWrittenOnce, shipments, sessionsPasswordsAndAccess, signedChanges, shipmentListing, shipmentCounts, shipmentGrouping, peopleFromAHub];
+export const MIGRATIONS: readonly string[] = [initial, changeLog, webhooks, review, sync, listing, rareValueIndexes, companyStateByReport, sortIndexes, syncOutboxLeases, syncRefused, syncMirrorFigures, peopleAndAudit, alarms, listingCounts, reviewCurrent, listingWritesWhatChanged, figureOrderIndexes, customFieldCounts, customFieldCountsByKey, keyOrderIndexes, groupFigures, groupFiguresOncePerWrite, searchWalksDefaultOrder, customFieldPairCounts, backupRuns, auditCheckpoints, customFieldPairsOfNarrowReports, stateWrittenOnce, shipments, sessionsPasswordsAndAccess, signedChanges, shipmentListing, shipmentCounts, shipmentGrouping];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface OpenOptions {

@@ -35,7 +35,6 @@ import { webhookRoutes } from './routes/webhooks';
 import { alarmRoutes } from './routes/alarms';
 import { backupRoutes } from './routes/backups';
 import { syncRoutes } from './routes/sync';
-import { hubRoutes } from './routes/hub';
 import type { SyncController } from '../sync/controller';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -122,7 +121,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await api.register(shipmentRoutes(options.service, busy));
     await api.register(bulkRoutes(options.service, busy));
     await api.register(syncRoutes(options.service, sync, busy));
-    await api.register(hubRoutes(options.service, busy));
     await api.register(alarmRoutes(options.service, busy));
     await api.register(backupRoutes(options.service));
   });

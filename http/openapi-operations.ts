@@ -125,8 +125,6 @@ export const OPERATIONS: Readonly<Record<string, Grouping>> = {
     description: 'The message is due again at once, with the webhook-id it had, so a receiver that handled it can drop the copy; an unknown message answers 404, a disabled webhook 409.',
   },
 
-  listHubPeople: { tag: 'Sync' },
-  sendHubPassword: { tag: 'Sync' },
   getSyncStatus: {
     tag: 'Sync',
     description: 'Any valid key may read it: the remote, the worker’s state, the last completed cycle and error, how many edits wait, conflicts and dead letters.',

@@ -25,7 +25,6 @@ export const PERMISSIONS = [
   'webhooks:manage',
   'apiKeys:manage',
   'sync:manage',
-  'people:sync',
 ] as const;
 
 export const modeSchema = z.enum(MODES);

@@ -30,7 +30,6 @@ import type { ReportWriter } from './report-writer';
 import { WebhookOutbox } from './webhook-outbox';
 import { Webhooks } from './webhooks';
 import { Users } from './users';
-import { TeamHub } from './hub';
 import { SignedChanges } from './signed-changes';
 import { BulkWork } from './bulk-work';
 import { AuditViewer } from './audit-viewer';
@@ -42,8 +41,6 @@ export interface ServiceRules {
   apiKeys: ApiKeys;
   /** The people who sign in at the desk, their sessions and company settings. */
   users: Users;
-  /** A team's hub: people handed to desks and taken from them (docs/sync.md#a-hub-for-a-team). */
-  hub: TeamHub;
   webhooks: Webhooks;
   companies: {
     find(id: string): Company | undefined;
@@ -108,7 +105,6 @@ export function composeRules(
     intake: new LabelIntake(data, writer, webhookOutbox, now),
     apiKeys: new ApiKeys(data, users),
     users,
-    hub: new TeamHub(data, now),
     webhooks: new Webhooks(data, webhookOutbox, now),
     companies: {
       find: (id) => data.companies.find(id),

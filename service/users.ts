@@ -252,7 +252,6 @@ export class Users {
       checkPassword(password, policy);
       this.replacePassword(user, password, policy, at);
       user.passwordChangeDue = policy.changeAfterReset ? 'reset' : null;
-      this.queueForHub(user, at);
       this.sessions.endAllOf(id);
       this.event(id, 'passwordReset', null, caller, at);
     });
@@ -274,7 +273,6 @@ export class Users {
       this.replacePassword(user, newPassword, policy, at);
       user.passwordChangeDue = null;
       this.store.update(user);
-      this.queueForHub(user, at);
       const ended = this.sessions.endAllOf(user.id, session.tokenHash);
       this.event(user.id, 'passwordChanged', ended > 0 ? `${ended} other session${ended === 1 ? '' : 's'} ended` : null, null, at);
       this.seen(session.tokenHash, at);
@@ -296,16 +294,6 @@ export class Users {
     this.store.keepOldPassword(user.id, user.passwordHash, at);
     user.passwordHash = hashPassword(password);
     user.passwordChanged = at;
-  }
-
-  /** A person the desk's hub gave: their new password goes up to the hub at the next sync (service/hub.ts). */
-  private queueForHub(user: UserRecord, at: string): void {
-    const basedOn = this.data.hub.hubPasswordSeq(user.id);
-    if (basedOn === undefined) return;
-    this.data.hub.queuePassword(
-      { userId: user.id, passwordHash: user.passwordHash, passwordChanged: user.passwordChanged, passwordChangeDue: user.passwordChangeDue, basedOn },
-      at,
-    );
   }
 
   events(caller: Caller | null, id: string) {

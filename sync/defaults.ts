@@ -10,4 +10,4 @@ export const SYNC_DEFAULTS = {
   conflicts: 'remote',
   requestTimeoutMs: 30_000,
   maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,
-} as const satisfies Required<Omit<SyncOptions, 'remoteUrl' | 'remoteKey' | 'companyId' | 'deskName'>>;
+} as const satisfies Required<Omit<SyncOptions, 'remoteUrl' | 'remoteKey' | 'companyId'>>;

@@ -35,8 +35,6 @@ export interface SyncOptions {
   requestTimeoutMs?: number;
   /** The largest answer read from the remote, a list page or a report; default 64 MiB. */
   maxAnswerBytes?: number;
-  /** What a hub's records call this desk (docs/sync.md#a-hub-for-a-team); default the host's name. */
-  deskName?: string;
 }
 
 export { SYNC_DEFAULTS } from './defaults';

@@ -16,7 +16,6 @@ import { HttpClient, HttpFailure, type HttpAnswer } from '../jobs/http-client';
 import { parseRetryAfter } from '../jobs/retry-after';
 import { JsonBudget } from '../jobs/json-budget';
 import { WHOLE_REPORTS_PARAMETER } from '../query/list-query';
-import { hubPasswordAnswerSchema, hubPeoplePageSchema, type HubPasswordAnswer, type HubPasswordBody, type HubPeoplePage } from '../schema/hub';
 
 /** Connections kept open to the remote: the concurrent retrieves of a page, and the next page's list asked meanwhile. */
 export const REMOTE_CONNECTIONS = 32;
@@ -132,27 +131,6 @@ export class RemoteClient {
     }
     if (answer.status === 404) return null;
     return readRemoteReport(id, answer.body);
-  }
-
-  /**
-   * The hub's people changed after `after` (docs/sync.md#a-hub-for-a-team); null when the remote
-   * serves none: a vendor's remote (404), or a key without `people:sync` (403).
-   */
-  async hubPeople(after: number): Promise<HubPeoplePage | null> {
-    const answer = await this.request('GET', `/local/hub/people?after=${after}`, undefined, [403, 404]);
-    if (answer.status === 403 || answer.status === 404) return null;
-    const parsed = hubPeoplePageSchema.safeParse(answer.body);
-    if (!parsed.success) throw this.unreadable('the hub’s people', describeZodError(parsed.error));
-    return parsed.data;
-  }
-
-  /** A password changed here, sent to the hub: its answer, or null when the remote serves no people (403, 404). */
-  async hubPassword(userId: string, body: HubPasswordBody): Promise<HubPasswordAnswer | null> {
-    const answer = await this.request('POST', `/local/hub/people/${encodeURIComponent(userId)}/password`, body, [403, 404]);
-    if (answer.status === 403 || answer.status === 404) return null;
-    const parsed = hubPasswordAnswerSchema.safeParse(answer.body);
-    if (!parsed.success) throw this.unreadable('the hub’s answer to a password', describeZodError(parsed.error));
-    return parsed.data;
   }
 
   /**

@@ -6,7 +6,6 @@
 import type { RefusedReport } from './remote-checks';
 import type { LabelReportPatch } from '../schema/report';
 import type { RemoteReport } from '../schema/sync';
-import type { HubPasswordAnswer, HubPasswordBody, HubPeoplePage } from '../schema/hub';
 import { RemoteFailure, type Remote, type RemoteClient, type RemotePage } from './remote-client';
 
 /**
@@ -41,15 +40,6 @@ export class RetryingRemote implements Remote {
 
   patch(id: string, body: LabelReportPatch): Promise<RemoteReport | null> {
     return this.client.patch(id, body);
-  }
-
-  hubPeople(after: number): Promise<HubPeoplePage | null> {
-    return this.read(() => this.client.hubPeople(after));
-  }
-
-  /** Sent again on a transient failure: the same body taken twice leaves the hub as once. */
-  hubPassword(userId: string, body: HubPasswordBody): Promise<HubPasswordAnswer | null> {
-    return this.read(() => this.client.hubPassword(userId, body));
   }
 
   private async read<T>(request: () => Promise<T>): Promise<T> {

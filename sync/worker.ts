@@ -20,8 +20,6 @@ import { reconcile } from './reconcile';
 import { READ_RETRY, readRetryDelayMs, type ReadRetryPolicy } from './read-retry';
 import { RemoteClient, RemoteFailure } from './remote-client';
 import { RetryingRemote } from './retrying-remote';
-import { syncPeople } from './hub-people';
-import { hostname } from 'node:os';
 
 /** How soon after a local edit its cycle starts: edits within it travel in one PATCH per report. */
 export const PUSH_DELAY_MS = 1000;
@@ -48,9 +46,7 @@ export function createSyncWorker(service: SyncService, options: SyncOptions, hoo
 }
 
 class Worker implements SyncWorker {
-  private readonly settings: Required<Omit<SyncOptions, 'companyId' | 'deskName'>>;
-  /** What the hub's records call this desk. */
-  private readonly deskName: string;
+  private readonly settings: Required<Omit<SyncOptions, 'companyId'>>;
   private readonly client: RemoteClient;
   private readonly remote: RetryingRemote;
   private readonly now: () => Date;
@@ -87,8 +83,7 @@ class Worker implements SyncWorker {
     options: SyncOptions,
     private readonly hooks: WorkerHooks,
   ) {
-    this.settings = { ...SYNC_DEFAULTS, ...stripUndefined(options) } as Required<Omit<SyncOptions, 'companyId' | 'deskName'>>;
-    this.deskName = options.deskName ?? hostname();
+    this.settings = { ...SYNC_DEFAULTS, ...stripUndefined(options) } as Required<Omit<SyncOptions, 'companyId'>>;
     this.now = hooks.now ?? (() => new Date());
     this.random = hooks.random ?? Math.random;
     this.client = new RemoteClient(options.remoteUrl, options.remoteKey, this.settings.requestTimeoutMs, this.settings.maxAnswerBytes);
@@ -185,8 +180,6 @@ class Worker implements SyncWorker {
       }
       this.enter('pushing');
       await this.pushQueue.push(ctx, this.stopSignal.signal);
-      // Beside the reports, the people of a hub: after the push, so a cycle's reports are sent however the hub answers.
-      await syncPeople(ctx, this.service.hub, this.remote, this.deskName);
       this.failures = 0;
       this.paused = false;
       this.lastSuccessAt = this.now().toISOString();

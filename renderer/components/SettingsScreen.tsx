@@ -34,7 +34,6 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   'webhooks:manage': 'Manage webhooks',
   'apiKeys:manage': 'Manage API keys',
   'sync:manage': 'Manage sync with a remote (settings, conflicts, refused edits)',
-  'people:sync': 'Serve the company’s people to desks that sync with this one (a hub; password hashes included)',
 };
 
 function when(value: string | number, zone: TimeZoneSetting): string {

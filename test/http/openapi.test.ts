@@ -133,8 +133,6 @@ describe('the document', () => {
       '/local/labelReports': ['get'],
       '/local/labelReports.csv': ['get'],
       '/local/customFields': ['get'],
-      '/local/hub/people': ['get'],
-      '/local/hub/people/{id}/password': ['post'],
       '/local/companies': ['get'],
       '/local/sync': ['get', 'post'],
       '/local/sync/conflicts': ['get'],

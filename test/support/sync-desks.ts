@@ -10,7 +10,6 @@
 import { expect } from 'vitest';
 import type { BundleReport } from '../../schema/bundle';
 import type { ChangeEntry } from '../../schema/change-log';
-import type { Permission } from '../../schema/report';
 import type { SyncOptions } from '../../sync';
 import { startTestService, type TestService } from './service-fixture';
 import { COMPANY, SyncPair } from './sync-pair';
@@ -44,18 +43,16 @@ export class SyncDesks {
 
   /**
    * The remote with `reports`, and `count` desks on it, each with its key and proxy; nothing
-   * pulled yet. `worker`: the options every desk's worker runs with (each desk's `deskName` is its
-   * name). `permissions`: what each desk's remote key may do beyond reading and updating reports
-   * (`people:sync` makes the remote a hub of people for it).
+   * pulled yet. `worker`: the options every desk's worker runs with.
    */
-  static async start(count: number, reports: BundleReport[], worker: Partial<SyncOptions> = {}, permissions: Permission[] = []): Promise<SyncDesks> {
+  static async start(count: number, reports: BundleReport[], worker: Partial<SyncOptions> = {}): Promise<SyncDesks> {
     const remote = await startTestService(reports);
     const desks: Desk[] = [];
     try {
       for (let i = 1; i <= count; i++) {
         const name = `desk${i}`;
-        const key = remote.service.apiKeys.create(COMPANY, ['labelReports:read', 'labelReports:update', ...permissions], name);
-        desks.push({ name, pair: await SyncPair.onRemote(remote, key.key, { deskName: name, ...worker }), remoteKeyId: key.id });
+        const key = remote.service.apiKeys.create(COMPANY, ['labelReports:read', 'labelReports:update'], name);
+        desks.push({ name, pair: await SyncPair.onRemote(remote, key.key, worker), remoteKeyId: key.id });
       }
     } catch (err) {
       for (const desk of desks) await desk.pair.close();
