@@ -85,7 +85,8 @@ describe('sync in Chromium', () => {
       const secondPage = proxy.hold({ method: 'GET', path: /^\/v2\/labelReports\?/ }, 'request', 2);
       await settings.getByRole('button', { name: 'Save and sync' }).click();
       await waitText(page.getByTestId('sync-notice'), 'in memory only');
-      expect(await settings.getByLabel('Remote API key').inputValue()).toBe('');
+      // The field is emptied once the save has answered, a render after the notice.
+      await expect.poll(() => settings.getByLabel('Remote API key').inputValue()).toBe('');
       expect(await page.content()).not.toContain(remote.keys.acme);
 
       await secondPage.arrived;
