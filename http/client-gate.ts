@@ -15,6 +15,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { waitForDatabase } from '../db/busy';
+import { NOT_WANTED } from '../service/reads';
 
 /** What `run` answers when the client went away before the work's turn: the work did not run. */
 export const CLIENT_GONE: unique symbol = Symbol('client gone');
@@ -112,10 +113,18 @@ export class ClientGate {
     }
   }
 
-  /** For a request whose read was not run because its client had gone: told, and its connection let go. */
-  dropped(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  /**
+   * A read done elsewhere (a read worker, service/read-pool.ts), for a client still there. A free
+   * worker would take it the moment it arrives, before Node has seen that its client closed the
+   * connection in the same breath; so it is handed over only once the sockets have been polled
+   * since it arrived, and again not run if its client went while it waited for a worker.
+   */
+  async readElsewhere<T>(request: FastifyRequest, read: (stillWanted: () => boolean) => Promise<T | typeof NOT_WANTED>): Promise<T | typeof CLIENT_GONE> {
+    await afterNextPoll();
+    const result = clientGone(request) ? NOT_WANTED : await read(() => !clientGone(request));
+    if (result !== NOT_WANTED) return result as T;
     this.onAbandoned(request);
-    return this.abandon(request, reply);
+    return CLIENT_GONE;
   }
 
   /**
@@ -186,4 +195,9 @@ export class ClientGate {
     }
     if (this.waiting.length > 0) this.schedule();
   }
+}
+
+/** Resolves after the event loop has polled its sockets once more: a setImmediate runs after this turn's poll, the second after the next one. */
+function afterNextPoll(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }

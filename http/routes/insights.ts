@@ -15,8 +15,8 @@ import { parseUnsetConditions, UNSET_MKT, UNSET_START } from '../../query/unset-
 import type { Narrowing } from '../../service/insights';
 import type { ServedService } from '../served-service';
 import { callerOf } from '../auth';
-import { clientGone, type ClientGate } from '../client-gate';
-import { NOT_WANTED } from '../../service/reads';
+import { CLIENT_GONE, type ClientGate } from '../client-gate';
+import type { NOT_WANTED } from '../../service/reads';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 
@@ -96,8 +96,8 @@ export function insightsRoutes(service: Pick<ServedService, 'reads'>, options: {
   const { clients } = options;
   /** Read on a read worker, off the event loop (service/read-pool.ts); nothing read for a client gone before its turn. */
   const answer = async <T>(request: FastifyRequest, reply: FastifyReply, read: (stillWanted: () => boolean) => Promise<T | typeof NOT_WANTED>) => {
-    const result = await read(() => !clientGone(request));
-    return result === NOT_WANTED ? clients.dropped(request, reply) : reply.send(result);
+    const result = await clients.readElsewhere(request, read);
+    return result === CLIENT_GONE ? clients.abandon(request, reply) : reply.send(result);
   };
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/local/insights/facets', { config: { openapi: FACETS_DOC, checks: FACETS_CHECKS } }, async (request, reply) => {

@@ -30,8 +30,7 @@ import { reportJson, type ReportDocument } from '../../service/report-json';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
 import { waitForDatabase } from '../../db/busy';
-import { CLIENT_GONE, clientGone, type ClientGate } from '../client-gate';
-import { NOT_WANTED } from '../../service/reads';
+import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { pageParameter, shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 import {
@@ -191,8 +190,8 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports' | 'acce
       const asked = queryParametersOf(request).get(WHOLE_REPORTS_PARAMETER);
       const wholeReportsBytes = asked === undefined ? undefined : parsePage(WHOLE_REPORTS_PARAMETER, asked, 0);
       // Read on a read worker, off the event loop; a client gone before its turn costs no read.
-      const page = await service.reads.listJson(caller, query, wholeReportsBytes, () => !clientGone(request));
-      if (page === NOT_WANTED) return clients.dropped(request, reply);
+      const page = await clients.readElsewhere(request, (stillWanted) => service.reads.listJson(caller, query, wholeReportsBytes, stillWanted));
+      if (page === CLIENT_GONE) return clients.abandon(request, reply);
       // Streamed with backpressure: a page of any size is written as the client reads it.
       const chunks = clients.streamFrom(request, page);
       return reply.type('application/json; charset=utf-8').send(Readable.from(chunks, { highWaterMark: 1 }));
@@ -212,8 +211,8 @@ export function labelReportRoutes(service: Pick<ServedService, 'reports' | 'acce
 
     app.get<{ Params: { id: string } }>('/v2/labelReports/:id', { config: { openapi: RETRIEVE_DOC, checks: RETRIEVE_CHECKS } }, async (request, reply) => {
       const caller = callerOf(request);
-      const json = await service.reads.retrieveJson(caller, request.params.id, () => !clientGone(request));
-      if (json === NOT_WANTED) return clients.dropped(request, reply);
+      const json = await clients.readElsewhere(request, (stillWanted) => service.reads.retrieveJson(caller, request.params.id, stillWanted));
+      if (json === CLIENT_GONE) return clients.abandon(request, reply);
       // After the read, in a write of its own: the read never waits behind another writer.
       service.access.viewed(caller, request.params.id);
       return reply.type('application/json; charset=utf-8').send(json);

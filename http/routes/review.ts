@@ -30,8 +30,7 @@ import type { ServedService } from '../served-service';
 import { CSV_CONTENT_TYPE, READINGS_CSV_COLUMNS, REPORT_TABLE_CSV_COLUMNS } from '../../service/report-csv';
 import { AUTH_QUERY_PARAMETERS, callerOf } from '../auth';
 import { judgeBodiesLate, parseObjectBody } from '../body';
-import { CLIENT_GONE, clientGone, type ClientGate } from '../client-gate';
-import { NOT_WANTED } from '../../service/reads';
+import { CLIENT_GONE, type ClientGate } from '../client-gate';
 import { shape, type OperationDoc } from '../openapi';
 import { queryParametersOf, type RouteChecks } from '../route-checks';
 import { parseReviewConditions } from '../../service/review-list';
@@ -255,8 +254,8 @@ export function reviewRoutes(service: Pick<ServedService, 'reviews' | 'csv' | 'r
       const review = parseReviewConditions(queryParametersOf(request).get('review'));
       const unset = parseUnsetConditions(queryParametersOf(request).get('unset'));
       // Read on a read worker, off the event loop (service/read-pool.ts).
-      const table = await service.reads.listCsv(caller, query, review, unset, () => !clientGone(request));
-      if (table === NOT_WANTED) return clients.dropped(request, reply);
+      const table = await clients.readElsewhere(request, (stillWanted) => service.reads.listCsv(caller, query, review, unset, stillWanted));
+      if (table === CLIENT_GONE) return clients.abandon(request, reply);
       service.access.listExported(caller, Object.fromEntries(queryParametersOf(request)), table.reports);
       return sendCsv(request, reply, table.chunks, 'label-reports.csv');
     });
