@@ -107,6 +107,17 @@ describe('reads off the event loop', () => {
     expect(after.map((a) => a.status)).toEqual([200, 200]);
   });
 
+  it('answers the list\'s CSV and Insights from the workers too', async () => {
+    const csv = await read('/local/labelReports.csv?filter=id[like]r00%', svc.keys.acme).done;
+    expect(csv.status).toBe(200);
+    // The header and the ten reports r000 to r009.
+    expect(csv.body.trim().split('\n')).toHaveLength(11);
+    const facets = await api(svc, '/local/insights/facets');
+    expect(facets.status).toBe(200);
+    const bad = await api(svc, '/local/insights/groups?by=nope');
+    expect(bad.status).toBe(400);
+  });
+
   it('refuses in the words of the rules, as before: an unknown report and a bad query', async () => {
     const unknown = await api(svc, '/v2/labelReports/none-such');
     expect(unknown.status).toBe(404);
