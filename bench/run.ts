@@ -22,6 +22,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   alarms: () => import('./alarms'),
   access: () => import('./access'),
   shipments: () => import('./shipments'),
+  readers: () => import('./readers'),
 };
 
 /** Options that take the next word as their value (`--sizes 100000`): that word is no suite. */
